@@ -1,0 +1,74 @@
+/* tierwise validate — check profiles (and later policies) strictly. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "profile.h"
+
+static void validate_usage(FILE *out)
+{
+	fputs("Usage: tierwise validate FILE...\n\n"
+	      "Check tierwise.profile/1 documents.  Prints one line per problem on\n"
+	      "stderr as FILE:LINE:COLUMN: key: what is wrong.  Exit 0 when every\n"
+	      "file is valid, 1 otherwise.\n\n"
+	      "Example: tierwise validate examples/ai-server-20-devices.json\n", out);
+}
+
+static void print_diags(const struct tw_diags *d)
+{
+	char line[1024];
+
+	for (size_t i = 0; i < d->n; i++) {
+		tw_diag_format(&d->v[i], line, sizeof(line));
+		fprintf(stderr, "%s\n", line);
+	}
+}
+
+/* Returns true when path is a valid profile; problems go to stderr. */
+static bool validate_one(const char *path)
+{
+	struct tw_diags d = { 0 };
+	struct profile *p;
+	int ret = profile_read_file(path, &p, &d);
+
+	if (ret == -EINVAL || d.n)
+		print_diags(&d);
+	else if (ret < 0)
+		fprintf(stderr, "%s: cannot read: %s\n", path, strerror(-ret));
+	tw_diags_clear(&d);
+	profile_free(p);
+	return ret == 0;
+}
+
+static int validate_run(int argc, char **argv, struct tw_global *g)
+{
+	static const struct option opts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool ok = true;
+	int c;
+
+	(void)g;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (c == 'h') {
+			validate_usage(stdout);
+			return TW_EXIT_OK;
+		}
+		return cli_usage_error("validate", "unknown option");
+	}
+	if (optind >= argc)
+		return cli_usage_error("validate", "no file given");
+	for (int i = optind; i < argc; i++)
+		ok &= validate_one(argv[i]);
+	return ok ? TW_EXIT_OK : TW_EXIT_INVALID;
+}
+
+const struct tw_command tw_cmd_validate = {
+	.name = "validate",
+	.summary = "check profile files; FILE:LINE:COLUMN: key: problem",
+	.run = validate_run,
+	.usage = validate_usage,
+};

@@ -1,0 +1,707 @@
+/* The device inventory: sysfs + libblkid through a relocatable sysroot. */
+#include <blkid/blkid.h>
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "probe.h"
+#include "sysroot.h"
+
+/* One line of proc/self/mountinfo, or of proc/swaps (point = NULL). */
+struct mnt {
+	char majmin[16];
+	char *source, *point, *fstype;
+};
+
+struct mnts {
+	size_t n;
+	struct mnt *v;
+};
+
+struct scan {
+	const char *root;
+	struct mnts mounts, swaps;
+	char root_majmin[16];
+};
+
+static int strv_add(struct probe_strv *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Append a formatted string.  Returns 0 or -ENOMEM (s unaltered). */
+static int strv_add(struct probe_strv *s, const char *fmt, ...)
+{
+	char **v = realloc(s->v, (s->n + 1) * sizeof(*v));
+	va_list ap;
+	int r;
+
+	if (!v)
+		return -ENOMEM;
+	s->v = v;
+	va_start(ap, fmt);
+	r = vasprintf(&v[s->n], fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		return -ENOMEM;
+	s->n++;
+	return 0;
+}
+
+static void strv_free(struct probe_strv *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+	s->v = NULL;
+	s->n = 0;
+}
+
+/* Decode mountinfo's octal escapes (\040 for a space) in place. */
+static void unescape(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' &&
+		    s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = '\0';
+}
+
+static int mnts_add(struct mnts *m, const char *majmin, const char *source,
+		    const char *point, const char *fstype)
+{
+	struct mnt *v = realloc(m->v, (m->n + 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	m->v = v;
+	snprintf(v[m->n].majmin, sizeof(v[m->n].majmin), "%s", majmin);
+	v[m->n].source = strdup(source);
+	v[m->n].point = point ? strdup(point) : NULL;
+	v[m->n].fstype = fstype ? strdup(fstype) : NULL;
+	if (!v[m->n].source || (point && !v[m->n].point) || (fstype && !v[m->n].fstype)) {
+		free(v[m->n].source);
+		free(v[m->n].point);
+		free(v[m->n].fstype);
+		return -ENOMEM;
+	}
+	m->n++;
+	return 0;
+}
+
+static void mnts_free(struct mnts *m)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		free(m->v[i].source);
+		free(m->v[i].point);
+		free(m->v[i].fstype);
+	}
+	free(m->v);
+}
+
+/* Parse one mountinfo line: "36 35 98:0 / /mnt rw - ext3 /dev/root rw". */
+static int parse_mountinfo_line(struct scan *sc, char *line)
+{
+	char majmin[16], point[PATH_MAX], source[PATH_MAX], fstype[64];
+	char *sep = strstr(line, " - ");
+
+	if (!sep || sscanf(line, "%*s %*s %15s %*s %4095s", majmin, point) != 2 ||
+	    sscanf(sep + 3, "%63s %4095s", fstype, source) != 2)
+		return 0;	/* not a mount line; ignore */
+	unescape(point);
+	unescape(source);
+	if (!strcmp(point, "/"))
+		snprintf(sc->root_majmin, sizeof(sc->root_majmin), "%s", majmin);
+	return mnts_add(&sc->mounts, majmin, source, point, fstype);
+}
+
+static int read_lines(struct scan *sc, const char *rel,
+		      int (*fn)(struct scan *, char *))
+{
+	char path[PATH_MAX], *line = NULL;
+	size_t cap = 0;
+	int ret = 0;
+	FILE *f;
+
+	if (probe_sys_path(sc->root, path, sizeof(path), "%s", rel) < 0)
+		return -ENAMETOOLONG;
+	f = fopen(path, "re");
+	if (!f)
+		return 0;	/* absent: nothing mounted that we can see */
+	while (!ret && getline(&line, &cap, f) > 0) {
+		line[strcspn(line, "\n")] = '\0';
+		ret = fn(sc, line);
+	}
+	free(line);
+	fclose(f);
+	return ret;
+}
+
+/* proc/swaps: "/dev/zram0  partition  4194300  0  100" after a header. */
+static int parse_swaps_line(struct scan *sc, char *line)
+{
+	char source[PATH_MAX];
+
+	if (!strncmp(line, "Filename", 8) || sscanf(line, "%4095s", source) != 1)
+		return 0;
+	unescape(source);
+	return mnts_add(&sc->swaps, "", source, NULL, "swap");
+}
+
+static bool same_dev(const struct mnt *m, const char *name, const char *majmin)
+{
+	const char *base = strrchr(m->source, '/');
+
+	if (*majmin && !strcmp(m->majmin, majmin))
+		return true;
+	return !strncmp(m->source, "/dev/", 5) && base && !strcmp(base + 1, name);
+}
+
+/*
+ * Fill mounts and swap for the device or partition name.  When libblkid
+ * could not look (no permission), the mounted filesystem's type stands in
+ * for the signature; the signature stays "not probed".
+ */
+static int find_mounts(const struct scan *sc, const char *name, const char *majmin,
+		       struct probe_strv *mounts, bool *swap, struct probe_sig *sig)
+{
+	for (size_t i = 0; i < sc->mounts.n; i++) {
+		const struct mnt *m = &sc->mounts.v[i];
+
+		if (!same_dev(m, name, majmin))
+			continue;
+		if (strv_add(mounts, "%s", m->point) < 0)
+			return -ENOMEM;
+		if (!sig->probed && !sig->type && !(sig->type = strdup(m->fstype)))
+			return -ENOMEM;
+	}
+	*swap = false;
+	for (size_t i = 0; i < sc->swaps.n; i++)
+		if (same_dev(&sc->swaps.v[i], name, ""))
+			*swap = true;
+	if (*swap && !sig->probed && !sig->type && !(sig->type = strdup("swap")))
+		return -ENOMEM;
+	return 0;
+}
+
+/* The entries of sys/block/<rel>/<sub> (holders, slaves) into s. */
+static int strv_from_dir(const struct scan *sc, struct probe_strv *s,
+			 const char *rel, const char *sub)
+{
+	char **names;
+	size_t n;
+	int ret = probe_sys_list(sc->root, &names, &n, "sys/block/%s/%s", rel, sub);
+
+	if (ret < 0)
+		return ret;
+	s->v = names;
+	s->n = n;
+	return 0;
+}
+
+static void sig_free(struct probe_sig *s)
+{
+	free(s->error);
+	free(s->type);
+	free(s->uuid);
+	free(s->label);
+	free(s->pttype);
+}
+
+static char *blkid_value(blkid_probe pr, const char *name)
+{
+	const char *v = NULL;
+
+	if (blkid_probe_lookup_value(pr, name, &v, NULL) == 0 && v && *v)
+		return strdup(v);
+	return NULL;
+}
+
+/* Look for signatures on sysroot/dev/name with libblkid (read-only). */
+static void read_sig(const struct scan *sc, const char *name, struct probe_sig *s)
+{
+	char path[PATH_MAX];
+	blkid_probe pr;
+	int rc;
+
+	if (probe_sys_path(sc->root, path, sizeof(path), "dev/%s", name) < 0 ||
+	    !(pr = blkid_new_probe_from_filename(path))) {
+		if (asprintf(&s->error, "cannot open /dev/%s: %s", name, strerror(errno)) < 0)
+			s->error = NULL;
+		return;
+	}
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_UUID |
+					  BLKID_SUBLKS_LABEL | BLKID_SUBLKS_USAGE);
+	blkid_probe_enable_partitions(pr, 1);
+	rc = blkid_do_safeprobe(pr);
+	if (rc == -1) {
+		if (asprintf(&s->error, "libblkid could not probe /dev/%s", name) < 0)
+			s->error = NULL;
+	} else {
+		s->probed = true;
+		if (rc == -2 && asprintf(&s->type, "ambivalent (several signatures)") < 0)
+			s->type = NULL;
+		if (rc == 0) {
+			s->type = blkid_value(pr, "TYPE");
+			s->uuid = blkid_value(pr, "UUID");
+			s->label = blkid_value(pr, "LABEL");
+			s->pttype = blkid_value(pr, "PTTYPE");
+		}
+	}
+	blkid_free_probe(pr);
+}
+
+static int64_t read_size(const struct scan *sc, const char *rel)
+{
+	uint64_t sectors;
+
+	if (probe_sys_u64(sc->root, &sectors, "%s/size", rel) < 0)
+		return -1;
+	return (int64_t)(sectors * 512);
+}
+
+static int read_part(const struct scan *sc, const char *disk, const char *name,
+		     struct probe_part *p)
+{
+	char rel[PATH_MAX];
+	char *mm;
+
+	snprintf(rel, sizeof(rel), "sys/block/%s/%s", disk, name);
+	if (!(p->name = strdup(name)))
+		return -ENOMEM;
+	mm = probe_sys_str(sc->root, "%s/dev", rel);
+	snprintf(p->majmin, sizeof(p->majmin), "%s", mm ? mm : "");
+	free(mm);
+	p->size_bytes = read_size(sc, rel);
+	read_sig(sc, name, &p->sig);
+	if (strv_from_dir(sc, &p->holders, rel + strlen("sys/block/"), "holders") < 0)
+		return -ENOMEM;
+	return find_mounts(sc, name, p->majmin, &p->mounts, &p->swap, &p->sig);
+}
+
+static bool is_partition_dir(const struct scan *sc, const char *disk, const char *e)
+{
+	uint64_t n;
+
+	return probe_sys_u64(sc->root, &n, "sys/block/%s/%s/partition", disk, e) == 0;
+}
+
+static int read_parts(const struct scan *sc, struct probe_dev *d)
+{
+	char **names;
+	size_t n;
+	int ret = probe_sys_list(sc->root, &names, &n, "sys/block/%s", d->name);
+
+	for (size_t i = 0; !ret && i < n; i++) {
+		struct probe_part *v;
+
+		if (!is_partition_dir(sc, d->name, names[i]))
+			continue;
+		v = realloc(d->parts, (d->n_parts + 1) * sizeof(*v));
+		if (!v) {
+			ret = -ENOMEM;
+			break;
+		}
+		d->parts = v;
+		memset(&v[d->n_parts], 0, sizeof(*v));
+		ret = read_part(sc, d->name, names[i], &v[d->n_parts++]);
+	}
+	probe_sys_names_free(names, n);
+	return ret;
+}
+
+static enum profile_transport transport_of(const char *name, const char *real)
+{
+	static const struct { const char *prefix; enum profile_transport t; } pfx[] = {
+		{ "loop", PROFILE_TR_LOOP }, { "zram", PROFILE_TR_ZRAM },
+		{ "md", PROFILE_TR_MD }, { "dm-", PROFILE_TR_DM },
+		{ "nvme", PROFILE_TR_NVME },
+	};
+	static const struct { const char *part; enum profile_transport t; } path[] = {
+		{ "/usb", PROFILE_TR_USB }, { "/ata", PROFILE_TR_SATA },
+		{ "/port-", PROFILE_TR_SAS }, { "/end_device-", PROFILE_TR_SAS },
+		{ "/sas", PROFILE_TR_SAS }, { "/virtio", PROFILE_TR_VIRTIO },
+		{ "/nvme/", PROFILE_TR_NVME },
+	};
+
+	for (size_t i = 0; i < sizeof(pfx) / sizeof(pfx[0]); i++)
+		if (!strncmp(name, pfx[i].prefix, strlen(pfx[i].prefix)))
+			return pfx[i].t;
+	for (size_t i = 0; i < sizeof(path) / sizeof(path[0]); i++)
+		if (strstr(real, path[i].part))
+			return path[i].t;
+	return PROFILE_TR_OTHER;
+}
+
+enum profile_media probe_guess_media(enum profile_transport t, bool rotational,
+				     const char *model)
+{
+	/* Intel/Solidigm Optane model numbers: 900P/905P (SSDPED1D, SSDPE21D),
+	 * P4800X/P4801X (SSDPED1K, SSDPE21K, SSDPEL1K), P5800X (SSDPF21Q,
+	 * SSDPF61Q), M10 (MEMPEK1). */
+	static const char *const optane[] = { "optane", "ssdped1d", "ssdpe21d",
+		"ssdped1k", "ssdpe21k", "ssdpel1k", "ssdpf21q", "ssdpf61q", "mempek1" };
+
+	if (t == PROFILE_TR_ZRAM)
+		return PROFILE_MEDIA_RAM;
+	for (size_t i = 0; model && i < sizeof(optane) / sizeof(optane[0]); i++)
+		if (strcasestr(model, optane[i]))
+			return PROFILE_MEDIA_3DXPOINT;
+	switch (t) {
+	case PROFILE_TR_NVME: case PROFILE_TR_SATA: case PROFILE_TR_SAS:
+	case PROFILE_TR_USB: case PROFILE_TR_OTHER:
+		if (rotational)
+			return PROFILE_MEDIA_HDD;
+		return t == PROFILE_TR_OTHER ? PROFILE_MEDIA_UNKNOWN : PROFILE_MEDIA_NAND;
+	default:
+		return PROFILE_MEDIA_UNKNOWN;
+	}
+}
+
+/* SCSI unit serial number page 0x80: 4-byte header, then the serial. */
+static char *vpd80_serial(const struct scan *sc, const char *name)
+{
+	unsigned char buf[256];
+	long n = probe_sys_bin(sc->root, buf, sizeof(buf), "sys/block/%s/device/vpd_pg80", name);
+	size_t len, b = 4, e;
+
+	if (n < 4 || buf[1] != 0x80)
+		return NULL;
+	len = ((size_t)buf[2] << 8 | buf[3]);
+	e = 4 + len < (size_t)n ? 4 + len : (size_t)n;
+	while (b < e && buf[b] == ' ')
+		b++;
+	while (e > b && (buf[e - 1] == ' ' || buf[e - 1] == '\0'))
+		e--;
+	return e > b ? strndup((const char *)buf + b, e - b) : NULL;
+}
+
+/* nvme0n1 → nvme0: the controller the namespace's "device" link names. */
+static char *nvme_controller(const struct scan *sc, const char *name)
+{
+	char real[PATH_MAX];
+	const char *base;
+
+	if (probe_sys_realpath(sc->root, real, sizeof(real), "sys/block/%s/device", name) < 0)
+		return NULL;
+	base = strrchr(real, '/');
+	base = base ? base + 1 : real;
+	if (!strncmp(base, "nvme", 4) && isdigit((unsigned char)base[4]))
+		return strdup(base);
+	return NULL;
+}
+
+static void read_identity(const struct scan *sc, struct probe_dev *d)
+{
+	const char *n = d->name;
+
+	if (d->transport == PROFILE_TR_NVME && (d->controller = nvme_controller(sc, n))) {
+		d->model = probe_sys_str(sc->root, "sys/block/%s/device/model", n);
+		d->serial = probe_sys_str(sc->root, "sys/block/%s/device/serial", n);
+		d->firmware = probe_sys_str(sc->root, "sys/block/%s/device/firmware_rev", n);
+		return;
+	}
+	d->model = probe_sys_str(sc->root, "sys/block/%s/device/model", n);
+	d->firmware = probe_sys_str(sc->root, "sys/block/%s/device/rev", n);
+	d->serial = probe_sys_str(sc->root, "sys/block/%s/serial", n);
+	if (!d->serial)
+		d->serial = vpd80_serial(sc, n);
+	d->md_level = probe_sys_str(sc->root, "sys/block/%s/md/level", n);
+	d->dm_name = probe_sys_str(sc->root, "sys/block/%s/dm/name", n);
+	d->backing_file = probe_sys_str(sc->root, "sys/block/%s/loop/backing_file", n);
+}
+
+static void read_queue(const struct scan *sc, struct probe_dev *d)
+{
+	uint64_t v;
+
+	if (probe_sys_u64(sc->root, &v, "sys/block/%s/queue/rotational", d->name) == 0)
+		d->rotational = v != 0;
+	if (probe_sys_u64(sc->root, &v, "sys/block/%s/removable", d->name) == 0)
+		d->removable = v != 0;
+	if (probe_sys_u64(sc->root, &v, "sys/block/%s/ro", d->name) == 0)
+		d->readonly = v != 0;
+	d->logical_bs = probe_sys_u64(sc->root, &v, "sys/block/%s/queue/logical_block_size",
+				      d->name) == 0 ? (unsigned)v : 512;
+	d->physical_bs = probe_sys_u64(sc->root, &v, "sys/block/%s/queue/physical_block_size",
+				       d->name) == 0 ? (unsigned)v : d->logical_bs;
+}
+
+static int read_dev(const struct scan *sc, const char *name, struct probe_dev *d)
+{
+	char real[PATH_MAX], rel[PATH_MAX], *mm;
+
+	if (!(d->name = strdup(name)) || asprintf(&d->path, "/dev/%s", name) < 0)
+		return -ENOMEM;
+	if (probe_sys_realpath(sc->root, real, sizeof(real), "sys/block/%s", name) < 0)
+		real[0] = '\0';
+	d->transport = transport_of(name, real);
+	mm = probe_sys_str(sc->root, "sys/block/%s/dev", name);
+	snprintf(d->majmin, sizeof(d->majmin), "%s", mm ? mm : "");
+	free(mm);
+	snprintf(rel, sizeof(rel), "sys/block/%s", name);
+	d->capacity_bytes = read_size(sc, rel);
+	read_queue(sc, d);
+	read_identity(sc, d);
+	d->media = probe_guess_media(d->transport, d->rotational, d->model);
+	read_sig(sc, name, &d->sig);
+	if (strv_from_dir(sc, &d->holders, name, "holders") < 0 ||
+	    strv_from_dir(sc, &d->slaves, name, "slaves") < 0 ||
+	    find_mounts(sc, name, d->majmin, &d->mounts, &d->swap, &d->sig) < 0)
+		return -ENOMEM;
+	return read_parts(sc, d);
+}
+
+static void part_free(struct probe_part *p)
+{
+	free(p->name);
+	sig_free(&p->sig);
+	strv_free(&p->mounts);
+	strv_free(&p->holders);
+}
+
+static void dev_free(struct probe_dev *d)
+{
+	free(d->name);
+	free(d->path);
+	free(d->model);
+	free(d->serial);
+	free(d->firmware);
+	free(d->controller);
+	free(d->md_level);
+	free(d->dm_name);
+	free(d->backing_file);
+	sig_free(&d->sig);
+	strv_free(&d->mounts);
+	strv_free(&d->holders);
+	strv_free(&d->slaves);
+	for (size_t i = 0; i < d->n_parts; i++)
+		part_free(&d->parts[i]);
+	free(d->parts);
+	strv_free(&d->readonly_why);
+	strv_free(&d->destructive_why);
+}
+
+void probe_inventory_free(struct probe_inventory *inv)
+{
+	if (!inv)
+		return;
+	for (size_t i = 0; i < inv->n; i++)
+		dev_free(&inv->v[i]);
+	free(inv->v);
+	free(inv);
+}
+
+const struct probe_dev *probe_inventory_find(const struct probe_inventory *inv,
+					     const char *name)
+{
+	if (!strncmp(name, "/dev/", 5))
+		name += 5;
+	for (size_t i = 0; i < inv->n; i++) {
+		if (!strcmp(inv->v[i].name, name))
+			return &inv->v[i];
+		for (size_t p = 0; p < inv->v[i].n_parts; p++)
+			if (!strcmp(inv->v[i].parts[p].name, name))
+				return &inv->v[i];
+	}
+	return NULL;
+}
+
+static bool has_root_majmin(const struct scan *sc, const struct probe_dev *d)
+{
+	if (!*sc->root_majmin)
+		return false;
+	if (!strcmp(d->majmin, sc->root_majmin))
+		return true;
+	for (size_t i = 0; i < d->n_parts; i++)
+		if (!strcmp(d->parts[i].majmin, sc->root_majmin))
+			return true;
+	return false;
+}
+
+/* The root filesystem's disk, and every disk under it (md/dm slaves). */
+static void mark_root(const struct scan *sc, struct probe_inventory *inv)
+{
+	bool changed = true;
+
+	for (size_t i = 0; i < inv->n; i++)
+		inv->v[i].root = has_root_majmin(sc, &inv->v[i]);
+	while (changed) {
+		changed = false;
+		for (size_t i = 0; i < inv->n; i++) {
+			const struct probe_dev *d = &inv->v[i];
+
+			for (size_t s = 0; d->root && s < d->slaves.n; s++) {
+				struct probe_dev *m = (struct probe_dev *)
+					probe_inventory_find(inv, d->slaves.v[s]);
+
+				if (m && !m->root)
+					changed = m->root = true;
+			}
+		}
+	}
+}
+
+/* md and dm devices take the media of their members when all agree. */
+static void media_from_slaves(struct probe_inventory *inv)
+{
+	for (size_t i = 0; i < inv->n; i++) {
+		struct probe_dev *d = &inv->v[i];
+		enum profile_media m = PROFILE_MEDIA_COUNT;
+
+		if (d->transport != PROFILE_TR_MD && d->transport != PROFILE_TR_DM)
+			continue;
+		for (size_t s = 0; s < d->slaves.n; s++) {
+			const struct probe_dev *x = probe_inventory_find(inv, d->slaves.v[s]);
+			enum profile_media xm = x ? x->media : PROFILE_MEDIA_UNKNOWN;
+
+			m = (m == PROFILE_MEDIA_COUNT || m == xm) ? xm : PROFILE_MEDIA_UNKNOWN;
+		}
+		d->media = m == PROFILE_MEDIA_COUNT ? PROFILE_MEDIA_UNKNOWN : m;
+	}
+}
+
+static int why_sig(struct probe_strv *why, const char *who, const struct probe_sig *s)
+{
+	if (!s->probed)
+		return strv_add(why, "%s: signatures unknown (%s)", who,
+				s->error ? s->error : "not probed");
+	if (s->pttype)
+		return strv_add(why, "%s: %s partition table", who, s->pttype);
+	if (s->type)
+		return strv_add(why, "%s: %s signature", who, s->type);
+	return 0;
+}
+
+static int why_use(struct probe_strv *why, const char *who,
+		   const struct probe_strv *mounts, const struct probe_strv *holders,
+		   bool swap)
+{
+	int r = 0;
+
+	for (size_t i = 0; !r && i < mounts->n; i++)
+		r = strv_add(why, "%s: mounted at %s", who, mounts->v[i]);
+	for (size_t i = 0; !r && i < holders->n; i++)
+		r = strv_add(why, "%s: held by %s", who, holders->v[i]);
+	if (!r && swap)
+		r = strv_add(why, "%s: in use as swap", who);
+	return r;
+}
+
+/* The two verdicts, each with every reason against it. */
+static int judge(struct probe_dev *d)
+{
+	struct probe_strv *ro = &d->readonly_why, *rw = &d->destructive_why;
+	int r = 0;
+
+	if (d->capacity_bytes <= 0) {
+		r |= strv_add(ro, "size is 0 (no medium, or not set up)");
+		r |= strv_add(rw, "size is 0 (no medium, or not set up)");
+	}
+	if (d->root)
+		r |= strv_add(rw, "holds the running root filesystem");
+	if (d->readonly)
+		r |= strv_add(rw, "device is read-only");
+	if (d->n_parts)
+		r |= strv_add(rw, "has %zu partition%s", d->n_parts, d->n_parts > 1 ? "s" : "");
+	r |= why_sig(rw, d->name, &d->sig);
+	r |= why_use(rw, d->name, &d->mounts, &d->holders, d->swap);
+	for (size_t i = 0; i < d->n_parts; i++) {
+		const struct probe_part *p = &d->parts[i];
+
+		r |= why_sig(rw, p->name, &p->sig);
+		r |= why_use(rw, p->name, &p->mounts, &p->holders, p->swap);
+	}
+	d->safe_readonly = ro->n == 0;
+	d->safe_destructive = rw->n == 0;
+	return r ? -ENOMEM : 0;
+}
+
+/* Unbound loop devices (size 0, no backing file) are not devices to list. */
+static bool skip_dev(const struct scan *sc, const char *name)
+{
+	char rel[PATH_MAX];
+
+	snprintf(rel, sizeof(rel), "sys/block/%s", name);
+	return !strncmp(name, "loop", 4) && read_size(sc, rel) <= 0;
+}
+
+static int scan_devices(struct scan *sc, struct probe_inventory *inv)
+{
+	char **names;
+	size_t n;
+	int ret = probe_sys_list(sc->root, &names, &n, "sys/block");
+
+	for (size_t i = 0; !ret && i < n; i++) {
+		struct probe_dev *v;
+
+		if (skip_dev(sc, names[i]))
+			continue;
+		v = realloc(inv->v, (inv->n + 1) * sizeof(*v));
+		if (!v) {
+			ret = -ENOMEM;
+			break;
+		}
+		inv->v = v;
+		memset(&v[inv->n], 0, sizeof(*v));
+		ret = read_dev(sc, names[i], &v[inv->n++]);
+	}
+	probe_sys_names_free(names, n);
+	return ret;
+}
+
+int probe_inventory_scan(const char *sysroot, struct probe_inventory **out,
+			 char *err, size_t errlen)
+{
+	struct scan sc = { .root = sysroot };
+	struct probe_inventory *inv = calloc(1, sizeof(*inv));
+	char path[PATH_MAX];
+	int ret = -ENOMEM;
+
+	*out = NULL;
+	if (!inv)
+		goto err;
+	ret = probe_sys_path(sysroot, path, sizeof(path), "sys/block");
+	if (!ret && access(path, R_OK) != 0) {
+		ret = -errno;
+		if (err)
+			snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		goto err;
+	}
+	if (!ret)
+		ret = read_lines(&sc, "proc/self/mountinfo", parse_mountinfo_line);
+	if (!ret)
+		ret = read_lines(&sc, "proc/swaps", parse_swaps_line);
+	if (!ret)
+		ret = scan_devices(&sc, inv);
+	if (ret)
+		goto err;
+	mark_root(&sc, inv);
+	media_from_slaves(inv);
+	for (size_t i = 0; !ret && i < inv->n; i++)
+		ret = judge(&inv->v[i]);
+	if (ret)
+		goto err;
+	mnts_free(&sc.mounts);
+	mnts_free(&sc.swaps);
+	*out = inv;
+	return 0;
+err:
+	if (err && ret == -ENOMEM)
+		snprintf(err, errlen, "out of memory");
+	mnts_free(&sc.mounts);
+	mnts_free(&sc.swaps);
+	probe_inventory_free(inv);
+	return ret;
+}

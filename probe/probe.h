@@ -1,0 +1,91 @@
+/* probe.h — tierwise's probe stage: device inventory and measurement.
+ *
+ * The inventory reads sysfs and libblkid (through a relocatable sysroot) and
+ * says, with reasons, which devices are safe to probe read-only and which
+ * are safe for destructive (write) tests.  The library never prints.
+ */
+#ifndef TW_PROBE_H
+#define TW_PROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profile.h"
+
+/* A list of strings (mount points, holders, reasons). */
+struct probe_strv {
+	size_t n;
+	char **v;
+};
+
+/* Filesystem / RAID / partition-table signatures found by libblkid. */
+struct probe_sig {
+	bool probed;		/* libblkid ran; false = unknown (see error) */
+	char *error;		/* why it could not run, or NULL */
+	char *type, *uuid, *label, *pttype;	/* NULL when none */
+};
+
+struct probe_part {
+	char *name;
+	char majmin[16];
+	int64_t size_bytes;
+	struct probe_sig sig;
+	struct probe_strv mounts, holders;
+	bool swap;
+};
+
+struct probe_dev {
+	char *name;		/* kernel name: nvme0n1 */
+	char *path;		/* /dev/nvme0n1 on the live system */
+	char majmin[16];
+	char *model, *serial, *firmware;	/* NULL when unknown */
+	enum profile_transport transport;
+	enum profile_media media;
+	bool rotational, removable, readonly;
+	unsigned logical_bs, physical_bs;
+	int64_t capacity_bytes;
+	char *controller;	/* nvme0 for nvme0n1, else NULL */
+	char *md_level, *dm_name, *backing_file;	/* md, dm, loop extras */
+	struct probe_sig sig;
+	struct probe_strv mounts, holders, slaves;
+	bool swap;
+	size_t n_parts;
+	struct probe_part *parts;
+	bool root;		/* holds the running root filesystem */
+	bool safe_readonly, safe_destructive;
+	struct probe_strv readonly_why, destructive_why;	/* reasons when unsafe */
+};
+
+struct probe_inventory {
+	size_t n;
+	struct probe_dev *v;
+};
+
+/*
+ * Scan every block device under sysroot ("/" or NULL = live system) and
+ * judge its safety.  On success returns 0 and *out owns the inventory (free
+ * with probe_inventory_free).  Returns -errno on failure with a message in
+ * err (err may be NULL).
+ */
+int probe_inventory_scan(const char *sysroot, struct probe_inventory **out,
+			 char *err, size_t errlen);
+
+/*
+ * The device named name (kernel name or /dev path), or the disk holding the
+ * partition so named; NULL when there is none.
+ */
+const struct probe_dev *probe_inventory_find(const struct probe_inventory *inv,
+					     const char *name);
+
+/* Free an inventory.  NULL-safe. */
+void probe_inventory_free(struct probe_inventory *inv);
+
+/*
+ * Guess the media of a device from its transport, rotational flag and model
+ * (Optane model names → 3dxpoint).  Pure function.
+ */
+enum profile_media probe_guess_media(enum profile_transport t, bool rotational,
+				     const char *model);
+
+#endif

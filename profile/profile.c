@@ -1,0 +1,164 @@
+/* tierwise.profile/1: construction, names and destruction. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+#include "profile.h"
+#include "profile_fields.h"
+
+#ifndef TW_VERSION
+#define TW_VERSION "0"
+#endif
+
+static const char *name_at(const char *const *names, int n, int i)
+{
+	return i >= 0 && i < n ? names[i] : NULL;
+}
+
+const char *profile_transport_name(enum profile_transport t)
+{
+	return name_at(pf_transport_names, PROFILE_TR_COUNT, t);
+}
+
+const char *profile_media_name(enum profile_media m)
+{
+	return name_at(pf_media_names, PROFILE_MEDIA_COUNT, m);
+}
+
+const char *profile_mode_name(enum profile_mode m)
+{
+	return name_at(pf_mode_names, PROFILE_MODE_COUNT, m);
+}
+
+const char *profile_target_name(enum profile_target t)
+{
+	return name_at(pf_target_names, PROFILE_TGT_COUNT, t);
+}
+
+const char *profile_io_test_name(enum profile_io_test t)
+{
+	return name_at(pf_io_names, PROFILE_IO_COUNT, t);
+}
+
+const char *profile_lat_name(enum profile_lat_field f)
+{
+	return name_at(pf_lat_names, PROFILE_LAT_COUNT, f);
+}
+
+struct profile_lat profile_lat_none(void)
+{
+	struct profile_lat l;
+
+	for (int i = 0; i < PROFILE_LAT_COUNT; i++)
+		l.v[i] = NAN;
+	return l;
+}
+
+struct profile *profile_new(void)
+{
+	struct profile *p = calloc(1, sizeof(*p));
+	struct utsname u;
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!p)
+		return NULL;
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	p->host = strdup(uname(&u) == 0 ? u.nodename : "unknown");
+	p->created = strdup(stamp);
+	p->tool_name = strdup("tierwise");
+	p->tool_version = strdup(TW_VERSION);
+	if (!p->host || !p->created || !p->tool_name || !p->tool_version) {
+		profile_free(p);
+		return NULL;
+	}
+	return p;
+}
+
+static void device_init(struct profile_device *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->transport = PROFILE_TR_OTHER;
+	d->media = PROFILE_MEDIA_UNKNOWN;
+	d->capacity_bytes = -1;
+	d->price_per_tb = NAN;
+	d->probe.seconds = NAN;
+	for (int t = 0; t < PROFILE_IO_COUNT; t++) {
+		struct profile_io *io = &d->io[t];
+
+		io->bs = io->qd = -1;
+		io->mbps = io->iops = io->read_iops = io->write_iops = NAN;
+		io->lat = profile_lat_none();
+	}
+	d->sustained.mbps = d->sustained.initial_mbps = NAN;
+	d->sustained.cliff_after_gb = d->sustained.seconds = NAN;
+	d->thermal.idle_c = d->thermal.load_c = NAN;
+	d->thermal.warning_c = d->thermal.critical_c = NAN;
+	d->thermal.throttle_events = -1;
+}
+
+struct profile_device *profile_add_device(struct profile *p, const char *id)
+{
+	struct profile_device *v, *d;
+	char *idc = NULL;
+
+	if (id && !(idc = strdup(id)))
+		return NULL;
+	v = realloc(p->devices, (p->n_devices + 1) * sizeof(*v));
+	if (!v) {
+		free(idc);
+		return NULL;
+	}
+	p->devices = v;
+	d = &v[p->n_devices++];
+	device_init(d);
+	d->id = idc;
+	return d;
+}
+
+int profile_device_add_note(struct profile_device *dev, const char *note)
+{
+	char **v = realloc(dev->notes, (dev->n_notes + 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	dev->notes = v;
+	if (!(v[dev->n_notes] = strdup(note)))
+		return -ENOMEM;
+	dev->n_notes++;
+	return 0;
+}
+
+static void device_free(struct profile_device *d)
+{
+	free(d->id);
+	free(d->path);
+	free(d->model);
+	free(d->serial);
+	free(d->firmware);
+	free(d->sustained.series);
+	free(d->sweep);
+	free(d->thermal.source);
+	for (size_t i = 0; i < d->n_notes; i++)
+		free(d->notes[i]);
+	free(d->notes);
+}
+
+void profile_free(struct profile *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->n_devices; i++)
+		device_free(&p->devices[i]);
+	free(p->devices);
+	free(p->host);
+	free(p->created);
+	free(p->tool_name);
+	free(p->tool_version);
+	free(p);
+}

@@ -1,0 +1,166 @@
+/* profile.h — tierwise.profile/1: the document that connects the stages.
+ *
+ * One reader/writer (jansson) used by probe, model and advisor.  Numbers that
+ * were not measured are NAN (integers: -1); the writer omits or nulls them,
+ * never writes 0.  The field names are a contract (docs/profile-schema.md).
+ */
+#ifndef TW_PROFILE_H
+#define TW_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tw_diag.h"
+
+#define PROFILE_SCHEMA "tierwise.profile/1"
+
+enum profile_transport {
+	PROFILE_TR_NVME, PROFILE_TR_SATA, PROFILE_TR_SAS, PROFILE_TR_USB,
+	PROFILE_TR_VIRTIO, PROFILE_TR_MD, PROFILE_TR_DM, PROFILE_TR_LOOP,
+	PROFILE_TR_ZRAM, PROFILE_TR_FILE, PROFILE_TR_OTHER, PROFILE_TR_COUNT
+};
+
+enum profile_media {
+	PROFILE_MEDIA_NAND, PROFILE_MEDIA_3DXPOINT, PROFILE_MEDIA_HDD,
+	PROFILE_MEDIA_RAM, PROFILE_MEDIA_UNKNOWN, PROFILE_MEDIA_COUNT
+};
+
+enum profile_mode { PROFILE_MODE_QUICK, PROFILE_MODE_FULL, PROFILE_MODE_CATALOG, PROFILE_MODE_COUNT };
+
+enum profile_target {
+	PROFILE_TGT_RAW_READONLY, PROFILE_TGT_SCRATCH_FILE,
+	PROFILE_TGT_RAW_DESTRUCTIVE, PROFILE_TGT_CATALOG, PROFILE_TGT_COUNT
+};
+
+/* Latency summary in microseconds; NAN = absent. */
+enum profile_lat_field { PROFILE_LAT_MEAN, PROFILE_LAT_P50, PROFILE_LAT_P90,
+			 PROFILE_LAT_P99, PROFILE_LAT_P999, PROFILE_LAT_MAX,
+			 PROFILE_LAT_COUNT };
+struct profile_lat {
+	double v[PROFILE_LAT_COUNT];
+};
+
+/* The five fixed-shape I/O tests, in schema order. */
+enum profile_io_test { PROFILE_SEQ_READ, PROFILE_SEQ_WRITE, PROFILE_RAND_READ_QD1,
+		       PROFILE_RAND_READ_QD32, PROFILE_MIXED_70_30, PROFILE_IO_COUNT };
+
+struct profile_io {
+	bool present;
+	long bs, qd;			/* required when present */
+	double mbps, iops, read_iops, write_iops;	/* NAN = absent */
+	struct profile_lat lat;
+};
+
+struct profile_point {
+	double t, mbps, temp_c;		/* temp_c NAN = unknown */
+};
+
+struct profile_sustained {
+	bool present;
+	double mbps, initial_mbps, cliff_after_gb, seconds;
+	size_t n_series;
+	struct profile_point *series;
+};
+
+struct profile_sweep {
+	long qd;
+	double iops;
+	struct profile_lat lat;
+};
+
+struct profile_thermal {
+	double idle_c, load_c, warning_c, critical_c;
+	long throttle_events;		/* -1 = unknown */
+	char *source;
+};
+
+struct profile_probe {
+	enum profile_mode mode;
+	enum profile_target target;
+	double seconds;
+};
+
+struct profile_device {
+	char *id, *path, *model, *serial, *firmware;
+	enum profile_transport transport;
+	enum profile_media media;
+	bool rotational;
+	int64_t capacity_bytes;
+	double price_per_tb;
+	struct profile_probe probe;
+	struct profile_io io[PROFILE_IO_COUNT];
+	struct profile_sustained sustained;
+	size_t n_sweep;
+	struct profile_sweep *sweep;
+	struct profile_thermal thermal;
+	size_t n_notes;
+	char **notes;
+};
+
+struct profile {
+	char *host, *created, *tool_name, *tool_version;
+	size_t n_devices;
+	struct profile_device *devices;
+};
+
+/* Names used in the JSON document (NULL when out of range). */
+const char *profile_transport_name(enum profile_transport t);
+const char *profile_media_name(enum profile_media m);
+const char *profile_mode_name(enum profile_mode m);
+const char *profile_target_name(enum profile_target t);
+const char *profile_io_test_name(enum profile_io_test t);
+const char *profile_lat_name(enum profile_lat_field f);
+
+/* An empty latency summary (all NAN). */
+struct profile_lat profile_lat_none(void);
+
+/*
+ * A new, empty profile with schema fields filled (host from uname,
+ * created = now, tool = tierwise).  Returns NULL on allocation failure.
+ * Free with profile_free().
+ */
+struct profile *profile_new(void);
+
+/*
+ * Append a device with every measurement absent and the given id (copied).
+ * Returns the device (owned by p, valid until the next add) or NULL on
+ * allocation failure (p unaltered).
+ */
+struct profile_device *profile_add_device(struct profile *p, const char *id);
+
+/* Append a copy of note to dev.  Returns 0 or -ENOMEM. */
+int profile_device_add_note(struct profile_device *dev, const char *note);
+
+/* Free a profile and everything it owns.  NULL-safe. */
+void profile_free(struct profile *p);
+
+/*
+ * Parse and validate a profile from text.  name labels diagnostics.
+ * On success returns 0 and *out owns the profile.  On invalid input returns
+ * -EINVAL, *out is NULL and every problem found is appended to diags with
+ * its line, column and key.  -ENOMEM on allocation failure.
+ */
+int profile_read_string(const char *text, size_t len, const char *name,
+			struct profile **out, struct tw_diags *diags);
+
+/* Like profile_read_string() on the contents of path.  -errno if unreadable. */
+int profile_read_file(const char *path, struct profile **out,
+		      struct tw_diags *diags);
+
+/*
+ * Serialise p as indented JSON (keys in schema order).  Returns a malloc'd
+ * NUL-terminated string the caller frees, or NULL on allocation failure.
+ */
+char *profile_write_string(const struct profile *p);
+
+/* Write p to path ("-" = stdout).  Returns 0 or -errno. */
+int profile_write_file(const struct profile *p, const char *path);
+
+/*
+ * Read a file into a malloc'd NUL-terminated buffer (*len excludes the NUL).
+ * Returns 0 or -errno.
+ */
+int profile_slurp(const char *path, char **buf, size_t *len);
+
+#endif

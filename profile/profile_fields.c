@@ -1,0 +1,103 @@
+/* The tierwise.profile/1 field tables: the single declaration of the schema. */
+#include "profile_fields.h"
+
+#include "profile.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define TABLE(name, arr) const struct pf_table name = { arr, ARRAY_SIZE(arr) }
+
+const char *const pf_transport_names[] = { "nvme", "sata", "sas", "usb",
+	"virtio", "md", "dm", "loop", "zram", "file", "other", NULL };
+const char *const pf_media_names[] = { "nand", "3dxpoint", "hdd", "ram",
+	"unknown", NULL };
+const char *const pf_mode_names[] = { "quick", "full", "catalog", NULL };
+const char *const pf_target_names[] = { "raw-readonly", "scratch-file",
+	"raw-destructive", "catalog", NULL };
+const char *const pf_io_names[] = { "seq_read", "seq_write", "rand_read_qd1",
+	"rand_read_qd32", "mixed_70_30", NULL };
+const char *const pf_lat_names[] = { "mean", "p50", "p90", "p99", "p999",
+	"max", NULL };
+
+#define D(f) offsetof(struct profile_device, f)
+static const struct pf_field tool_f[] = {
+	{ "name", PF_STR, offsetof(struct profile, tool_name), PF_REQUIRED, 0, 0 },
+	{ "version", PF_STR, offsetof(struct profile, tool_version), PF_REQUIRED, 0, 0 },
+};
+TABLE(pf_tool, tool_f);
+
+/* schema, tool and devices are handled by the reader itself (see profile.c) */
+static const struct pf_field top_f[] = {
+	{ "host", PF_STR, offsetof(struct profile, host), PF_REQUIRED, 0, 0 },
+	{ "created", PF_STR, offsetof(struct profile, created), PF_REQUIRED, 0, 0 },
+	{ "tool", PF_OBJ, 0, PF_REQUIRED, 0, &pf_tool },
+};
+TABLE(pf_top, top_f);
+
+static const struct pf_field probe_f[] = {
+	{ "mode", PF_ENUM, offsetof(struct profile_probe, mode), PF_REQUIRED, pf_mode_names, 0 },
+	{ "target", PF_ENUM, offsetof(struct profile_probe, target), PF_REQUIRED, pf_target_names, 0 },
+	{ "seconds", PF_NONNEG, offsetof(struct profile_probe, seconds), PF_NULLOUT, 0, 0 },
+};
+TABLE(pf_probe, probe_f);
+
+static const struct pf_field thermal_f[] = {
+	{ "idle_c", PF_TEMP, offsetof(struct profile_thermal, idle_c), PF_NULLOUT, 0, 0 },
+	{ "load_c", PF_TEMP, offsetof(struct profile_thermal, load_c), PF_NULLOUT, 0, 0 },
+	{ "warning_c", PF_TEMP, offsetof(struct profile_thermal, warning_c), PF_NULLOUT, 0, 0 },
+	{ "critical_c", PF_TEMP, offsetof(struct profile_thermal, critical_c), PF_NULLOUT, 0, 0 },
+	{ "throttle_events", PF_COUNT, offsetof(struct profile_thermal, throttle_events), PF_NULLOUT, 0, 0 },
+	{ "source", PF_STR, offsetof(struct profile_thermal, source), PF_NULLOUT, 0, 0 },
+};
+TABLE(pf_thermal, thermal_f);
+
+/* results, notes: arrays and the test map are handled by the reader */
+static const struct pf_field device_f[] = {
+	{ "id", PF_STR, D(id), PF_REQUIRED, 0, 0 },
+	{ "path", PF_STR, D(path), PF_NULLOUT, 0, 0 },
+	{ "model", PF_STR, D(model), PF_REQUIRED, 0, 0 },
+	{ "serial", PF_STR, D(serial), PF_NULLOUT, 0, 0 },
+	{ "firmware", PF_STR, D(firmware), PF_NULLOUT, 0, 0 },
+	{ "transport", PF_ENUM, D(transport), PF_REQUIRED, pf_transport_names, 0 },
+	{ "media", PF_ENUM, D(media), PF_REQUIRED, pf_media_names, 0 },
+	{ "rotational", PF_BOOL, D(rotational), PF_REQUIRED, 0, 0 },
+	{ "capacity_bytes", PF_I64, D(capacity_bytes), PF_REQUIRED, 0, 0 },
+	{ "price_per_tb", PF_NONNEG, D(price_per_tb), PF_NULLOUT, 0, 0 },
+	{ "probe", PF_OBJ, D(probe), PF_REQUIRED, 0, &pf_probe },
+	{ "thermal", PF_OBJ, D(thermal), 0, 0, &pf_thermal },
+};
+TABLE(pf_device, device_f);
+
+#define IO(f) offsetof(struct profile_io, f)
+static const struct pf_field io_f[] = {
+	{ "bs", PF_POSINT, IO(bs), PF_REQUIRED, 0, 0 },
+	{ "qd", PF_POSINT, IO(qd), PF_REQUIRED, 0, 0 },
+	{ "mbps", PF_POS, IO(mbps), 0, 0, 0 },
+	{ "iops", PF_POS, IO(iops), 0, 0, 0 },
+	{ "read_iops", PF_POS, IO(read_iops), 0, 0, 0 },
+	{ "write_iops", PF_POS, IO(write_iops), 0, 0, 0 },
+	{ "lat_us", PF_LAT, IO(lat), 0, 0, 0 },
+};
+TABLE(pf_io, io_f);
+
+#define SU(f) offsetof(struct profile_sustained, f)
+static const struct pf_field sustained_f[] = {
+	{ "mbps", PF_POS, SU(mbps), 0, 0, 0 },
+	{ "initial_mbps", PF_POS, SU(initial_mbps), 0, 0, 0 },
+	{ "cliff_after_gb", PF_NONNEG, SU(cliff_after_gb), PF_NULLOUT, 0, 0 },
+	{ "seconds", PF_POS, SU(seconds), 0, 0, 0 },
+};
+TABLE(pf_sustained, sustained_f);
+
+static const struct pf_field point_f[] = {
+	{ "t", PF_NONNEG, offsetof(struct profile_point, t), PF_REQUIRED, 0, 0 },
+	{ "mbps", PF_NONNEG, offsetof(struct profile_point, mbps), PF_REQUIRED, 0, 0 },
+	{ "temp_c", PF_TEMP, offsetof(struct profile_point, temp_c), PF_NULLOUT, 0, 0 },
+};
+TABLE(pf_point, point_f);
+
+static const struct pf_field sweep_f[] = {
+	{ "qd", PF_POSINT, offsetof(struct profile_sweep, qd), PF_REQUIRED, 0, 0 },
+	{ "iops", PF_POS, offsetof(struct profile_sweep, iops), 0, 0, 0 },
+	{ "lat_us", PF_LAT, offsetof(struct profile_sweep, lat), 0, 0, 0 },
+};
+TABLE(pf_sweep, sweep_f);

@@ -1,0 +1,51 @@
+/* profile_fields.h — private: descriptor tables of tierwise.profile/1.
+ *
+ * One table per JSON object drives the reader, the validator and the writer,
+ * so a field is declared once.  Private to profile/.
+ */
+#ifndef TW_PROFILE_FIELDS_H
+#define TW_PROFILE_FIELDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum pf_kind {
+	PF_STR,		/* string (char *) */
+	PF_BOOL,	/* bool */
+	PF_I64,		/* integer >= 0 (int64_t) */
+	PF_POSINT,	/* integer > 0 (long) */
+	PF_COUNT,	/* integer >= 0 or null (long, -1 = null) */
+	PF_POS,		/* number > 0 or null (double, NAN = null) */
+	PF_NONNEG,	/* number >= 0 or null (double, NAN = null) */
+	PF_TEMP,	/* number in [-50, 200] or null (double, NAN = null) */
+	PF_ENUM,	/* one of names[] (int-sized enum) */
+	PF_LAT,		/* latency summary object (struct profile_lat) */
+	PF_OBJ,		/* nested object described by sub (NULL allowed if optional) */
+};
+
+#define PF_REQUIRED  0x1	/* must be present and not null */
+#define PF_NULLOUT   0x2	/* writer emits null when absent (else omits) */
+
+struct pf_table;
+
+struct pf_field {
+	const char *key;
+	enum pf_kind kind;
+	size_t off;
+	unsigned flags;
+	const char *const *names;	/* PF_ENUM */
+	const struct pf_table *sub;	/* PF_OBJ */
+};
+
+struct pf_table {
+	const struct pf_field *f;
+	size_t n;
+};
+
+extern const struct pf_table pf_top, pf_tool, pf_device, pf_probe, pf_io,
+	pf_sustained, pf_point, pf_sweep, pf_thermal;
+extern const char *const pf_transport_names[], *const pf_media_names[],
+	*const pf_mode_names[], *const pf_target_names[], *const pf_io_names[],
+	*const pf_lat_names[];
+
+#endif

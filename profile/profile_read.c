@@ -1,0 +1,600 @@
+/* Reading and validating tierwise.profile/1 documents. */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile.h"
+#include "profile_fields.h"
+#include "tw_jsonpos.h"
+
+#define PATH_LEN 256
+
+struct rctx {
+	const char *name;
+	struct tw_jsonpos *ix;
+	struct tw_diags *d;
+	int err;		/* first -errno seen (-EINVAL for invalid data) */
+};
+
+static void bad(struct rctx *c, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Record a problem at path's position (or its enclosing object's). */
+static void bad(struct rctx *c, const char *path, const char *fmt, ...)
+{
+	char msg[512];
+	int line = 0, col = 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	tw_jsonpos_find(c->ix, path, &line, &col);
+	if (tw_diags_add(c->d, c->name, line, col, path, "%s", msg) < 0)
+		c->err = -ENOMEM;
+	else if (!c->err)
+		c->err = -EINVAL;
+}
+
+static void child_path(char *out, const char *path, const char *key)
+{
+	snprintf(out, PATH_LEN, "%s%s%s", path, *path ? "." : "", key);
+}
+
+static void index_path(char *out, const char *path, size_t i)
+{
+	snprintf(out, PATH_LEN, "%s[%zu]", path, i);
+}
+
+static const char *type_name(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: case JSON_REAL: return "a number";
+	case JSON_TRUE: case JSON_FALSE: return "a boolean";
+	default: return "null";
+	}
+}
+
+static int enum_lookup(const char *const *names, const char *s)
+{
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(names[i], s))
+			return i;
+	return -1;
+}
+
+static void enum_bad(struct rctx *c, const char *path, const char *const *names,
+		     const char *s)
+{
+	char list[256] = "";
+	size_t off = 0;
+
+	for (int i = 0; names[i] && off < sizeof(list); i++)
+		off += snprintf(list + off, sizeof(list) - off, "%s%s",
+				i ? ", " : "", names[i]);
+	bad(c, path, "unknown value \"%s\" (expected one of: %s)", s, list);
+}
+
+static bool want_number(struct rctx *c, const char *path, const json_t *v,
+			double lo, bool lo_open, double hi, double *out)
+{
+	double x;
+
+	if (!json_is_number(v)) {
+		bad(c, path, "must be a number, not %s", type_name(v));
+		return false;
+	}
+	x = json_number_value(v);
+	if (!isfinite(x)) {
+		bad(c, path, "must be finite");
+		return false;
+	}
+	if (lo_open && x <= lo && lo == 0) {
+		bad(c, path, "must be greater than 0 (%g is not a measurement; use null)", x);
+		return false;
+	}
+	if (x < lo) {
+		bad(c, path, lo == 0 ? "must not be negative (%g)" : "%g is below the minimum", x);
+		return false;
+	}
+	if (x > hi) {
+		bad(c, path, "%g is above the maximum %g", x, hi);
+		return false;
+	}
+	*out = x;
+	return true;
+}
+
+static bool want_integer(struct rctx *c, const char *path, const json_t *v,
+			 json_int_t lo, json_int_t *out)
+{
+	if (!json_is_integer(v)) {
+		bad(c, path, "must be an integer, not %s", json_is_real(v) ?
+		    "a fraction" : type_name(v));
+		return false;
+	}
+	if (json_integer_value(v) < lo) {
+		bad(c, path, lo ? "must be at least %lld" : "must not be negative",
+		    (long long)lo);
+		return false;
+	}
+	*out = json_integer_value(v);
+	return true;
+}
+
+static void decode_object(struct rctx *c, const json_t *obj, const char *path,
+			  const struct pf_table *t, void *base);
+
+static void decode_lat(struct rctx *c, const json_t *v, const char *path,
+		       struct profile_lat *lat)
+{
+	char p[PATH_LEN];
+	const char *key;
+	const json_t *x;
+	double prev = 0;
+	const char *prev_name = NULL;
+
+	*lat = profile_lat_none();
+	if (!json_is_object(v)) {
+		bad(c, path, "must be an object of latencies in microseconds, not %s",
+		    type_name(v));
+		return;
+	}
+	json_object_foreach((json_t *)v, key, x) {
+		int f = enum_lookup(pf_lat_names, key);
+
+		child_path(p, path, key);
+		if (f < 0)
+			bad(c, p, "unknown key (expected mean, p50, p90, p99, p999, max)");
+		else if (!json_is_null(x))
+			want_number(c, p, x, 0, true, INFINITY, &lat->v[f]);
+	}
+	/* percentiles present must not decrease */
+	for (int f = PROFILE_LAT_P50; f <= PROFILE_LAT_MAX; f++) {
+		if (isnan(lat->v[f]))
+			continue;
+		if (prev_name && lat->v[f] < prev) {
+			child_path(p, path, pf_lat_names[f]);
+			bad(c, p, "%g is below %s (%g): percentiles must not decrease",
+			    lat->v[f], prev_name, prev);
+		}
+		prev = lat->v[f];
+		prev_name = pf_lat_names[f];
+	}
+}
+
+/* Decode one table field from v (not null) into base. */
+static void decode_field(struct rctx *c, const struct pf_field *f,
+			 const json_t *v, const char *path, void *base)
+{
+	char *at = (char *)base + f->off;
+	json_int_t i;
+	double x;
+	int e;
+
+	switch (f->kind) {
+	case PF_STR:
+		if (!json_is_string(v))
+			bad(c, path, "must be a string, not %s", type_name(v));
+		else if ((f->flags & PF_REQUIRED) && !json_string_length(v) &&
+			 !strcmp(f->key, "id"))
+			bad(c, path, "must not be empty");
+		else if (!(*(char **)at = strdup(json_string_value(v))))
+			c->err = -ENOMEM;
+		break;
+	case PF_BOOL:
+		if (!json_is_boolean(v))
+			bad(c, path, "must be true or false, not %s", type_name(v));
+		else
+			*(bool *)at = json_is_true(v);
+		break;
+	case PF_I64:
+		if (want_integer(c, path, v, 0, &i))
+			*(int64_t *)at = i;
+		break;
+	case PF_POSINT:
+	case PF_COUNT:
+		if (want_integer(c, path, v, f->kind == PF_POSINT, &i))
+			*(long *)at = (long)i;
+		break;
+	case PF_POS:
+	case PF_NONNEG:
+		if (want_number(c, path, v, 0, f->kind == PF_POS, INFINITY, &x))
+			*(double *)at = x;
+		break;
+	case PF_TEMP:
+		if (want_number(c, path, v, -50, false, 200, &x))
+			*(double *)at = x;
+		break;
+	case PF_ENUM:
+		if (!json_is_string(v))
+			bad(c, path, "must be a string, not %s", type_name(v));
+		else if ((e = enum_lookup(f->names, json_string_value(v))) < 0)
+			enum_bad(c, path, f->names, json_string_value(v));
+		else
+			*(int *)at = e;
+		break;
+	case PF_LAT:
+		decode_lat(c, v, path, (struct profile_lat *)at);
+		break;
+	case PF_OBJ:
+		decode_object(c, v, path, f->sub, at);
+		break;
+	}
+}
+
+static const struct pf_field *find_field(const struct pf_table *t, const char *key)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (!strcmp(t->f[i].key, key))
+			return &t->f[i];
+	return NULL;
+}
+
+/*
+ * Decode obj with table t into base.  Keys the table does not know are
+ * reported unless extra(key) claims them (extra may be NULL).
+ */
+static void decode_known(struct rctx *c, const json_t *obj, const char *path,
+			 const struct pf_table *t, void *base,
+			 bool (*extra)(const char *key))
+{
+	char p[PATH_LEN];
+	const char *key;
+	const json_t *v;
+
+	if (!json_is_object(obj)) {
+		bad(c, path, "must be an object, not %s", type_name(obj));
+		return;
+	}
+	json_object_foreach((json_t *)obj, key, v) {
+		const struct pf_field *f = find_field(t, key);
+
+		child_path(p, path, key);
+		if (!f) {
+			if (!extra || !extra(key))
+				bad(c, p, "unknown key");
+		} else if (json_is_null(v)) {
+			if (f->flags & PF_REQUIRED)
+				bad(c, p, "must not be null");
+		} else {
+			decode_field(c, f, v, p, base);
+		}
+	}
+	for (size_t i = 0; i < t->n; i++) {
+		if ((t->f[i].flags & PF_REQUIRED) &&
+		    !json_object_get(obj, t->f[i].key)) {
+			child_path(p, path, t->f[i].key);
+			bad(c, p, "required key is missing");
+		}
+	}
+}
+
+static void decode_object(struct rctx *c, const json_t *obj, const char *path,
+			  const struct pf_table *t, void *base)
+{
+	decode_known(c, obj, path, t, base, NULL);
+}
+
+/* Decode an array of objects described by t into a new array (*out, *n). */
+static void decode_array(struct rctx *c, const json_t *arr, const char *path,
+			 const struct pf_table *t, size_t elem, void (*init)(void *),
+			 void **out, size_t *n)
+{
+	char p[PATH_LEN];
+	size_t cnt;
+
+	if (!json_is_array(arr)) {
+		bad(c, path, "must be an array, not %s", type_name(arr));
+		return;
+	}
+	cnt = json_array_size(arr);
+	*out = cnt ? calloc(cnt, elem) : NULL;
+	if (cnt && !*out) {
+		c->err = -ENOMEM;
+		return;
+	}
+	*n = cnt;
+	for (size_t i = 0; i < cnt; i++) {
+		void *e = (char *)*out + i * elem;
+
+		index_path(p, path, i);
+		init(e);
+		decode_object(c, json_array_get(arr, i), p, t, e);
+	}
+}
+
+static void init_point(void *e)
+{
+	struct profile_point *pt = e;
+
+	pt->t = pt->mbps = pt->temp_c = NAN;
+}
+
+static void init_sweep(void *e)
+{
+	struct profile_sweep *s = e;
+
+	s->qd = -1;
+	s->iops = NAN;
+	s->lat = profile_lat_none();
+}
+
+static void decode_sustained(struct rctx *c, const json_t *v, const char *path,
+			     struct profile_sustained *s);
+
+static bool sustained_extra(const char *key)
+{
+	return !strcmp(key, "series");
+}
+
+static void decode_sustained(struct rctx *c, const json_t *v, const char *path,
+			     struct profile_sustained *s)
+{
+	char p[PATH_LEN];
+	const json_t *series;
+
+	s->present = true;
+	decode_known(c, v, path, &pf_sustained, s, sustained_extra);
+	series = json_is_object(v) ? json_object_get(v, "series") : NULL;
+	if (series && !json_is_null(series)) {
+		child_path(p, path, "series");
+		decode_array(c, series, p, &pf_point, sizeof(struct profile_point),
+			     init_point, (void **)&s->series, &s->n_series);
+	}
+}
+
+static void decode_results(struct rctx *c, const json_t *v, const char *path,
+			   struct profile_device *d)
+{
+	char p[PATH_LEN];
+	const char *key;
+	const json_t *x;
+	int t;
+
+	if (!json_is_object(v)) {
+		bad(c, path, "must be an object, not %s", type_name(v));
+		return;
+	}
+	json_object_foreach((json_t *)v, key, x) {
+		child_path(p, path, key);
+		if (json_is_null(x))
+			continue;
+		if ((t = enum_lookup(pf_io_names, key)) >= 0) {
+			d->io[t].present = true;
+			decode_object(c, x, p, &pf_io, &d->io[t]);
+		} else if (!strcmp(key, "sustained_write")) {
+			decode_sustained(c, x, p, &d->sustained);
+		} else if (!strcmp(key, "qd_sweep")) {
+			decode_array(c, x, p, &pf_sweep, sizeof(struct profile_sweep),
+				     init_sweep, (void **)&d->sweep, &d->n_sweep);
+		} else {
+			bad(c, p, "unknown test (expected seq_read, seq_write, rand_read_qd1, "
+			    "rand_read_qd32, mixed_70_30, sustained_write, qd_sweep)");
+		}
+	}
+}
+
+static void decode_notes(struct rctx *c, const json_t *v, const char *path,
+			 struct profile_device *d)
+{
+	char p[PATH_LEN];
+	size_t i;
+	const json_t *x;
+
+	if (!json_is_array(v)) {
+		bad(c, path, "must be an array of strings, not %s", type_name(v));
+		return;
+	}
+	json_array_foreach(v, i, x) {
+		index_path(p, path, i);
+		if (!json_is_string(x))
+			bad(c, p, "must be a string, not %s", type_name(x));
+		else if (profile_device_add_note(d, json_string_value(x)) < 0)
+			c->err = -ENOMEM;
+	}
+}
+
+static bool device_extra(const char *key)
+{
+	return !strcmp(key, "results") || !strcmp(key, "notes");
+}
+
+static void decode_device(struct rctx *c, const json_t *v, const char *path,
+			  struct profile_device *d)
+{
+	char p[PATH_LEN];
+	const json_t *x;
+
+	decode_known(c, v, path, &pf_device, d, device_extra);
+	if (!json_is_object(v))
+		return;
+	x = json_object_get(v, "results");
+	if (x && !json_is_null(x)) {
+		child_path(p, path, "results");
+		decode_results(c, x, p, d);
+	}
+	x = json_object_get(v, "notes");
+	if (x && !json_is_null(x)) {
+		child_path(p, path, "notes");
+		decode_notes(c, x, p, d);
+	}
+}
+
+static void decode_devices(struct rctx *c, const json_t *arr, struct profile *pr)
+{
+	char p[PATH_LEN];
+	size_t i;
+	const json_t *v;
+
+	if (!json_is_array(arr)) {
+		bad(c, "devices", "must be an array, not %s", type_name(arr));
+		return;
+	}
+	json_array_foreach(arr, i, v) {
+		struct profile_device *d = profile_add_device(pr, NULL);
+
+		if (!d) {
+			c->err = -ENOMEM;
+			return;
+		}
+		index_path(p, "devices", i);
+		decode_device(c, v, p, d);
+		for (size_t j = 0; d->id && j + 1 < pr->n_devices; j++) {
+			if (pr->devices[j].id && !strcmp(pr->devices[j].id, d->id)) {
+				child_path(p, p, "id");
+				bad(c, p, "duplicate device id \"%s\" (also devices[%zu])",
+				    d->id, j);
+				break;
+			}
+		}
+	}
+}
+
+/* RFC 3339 date-time: 2026-11-29T20:15:00Z, optional fraction, Z or ±hh:mm. */
+static bool is_rfc3339(const char *s)
+{
+	int y, mo, d, h, mi, sec, n = 0;
+
+	if (sscanf(s, "%4d-%2d-%2d%*1[Tt]%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi,
+		   &sec, &n) != 6 || n != 19)
+		return false;
+	if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60)
+		return false;
+	s += n;
+	if (*s == '.') {
+		s++;
+		if (!(*s >= '0' && *s <= '9'))
+			return false;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	if (*s == 'Z' || *s == 'z')
+		return s[1] == '\0';
+	if ((*s == '+' || *s == '-') && sscanf(s + 1, "%2d:%2d%n", &h, &mi, &n) == 2)
+		return n == 5 && s[6] == '\0' && h <= 23 && mi <= 59;
+	return false;
+}
+
+static bool top_extra(const char *key)
+{
+	return !strcmp(key, "schema") || !strcmp(key, "devices");
+}
+
+static void decode_top(struct rctx *c, const json_t *root, struct profile *pr)
+{
+	const json_t *v;
+
+	if (!json_is_object(root)) {
+		bad(c, "", "a profile must be a JSON object, not %s", type_name(root));
+		return;
+	}
+	v = json_object_get(root, "schema");
+	if (!v)
+		bad(c, "schema", "required key is missing (expected \"%s\")", PROFILE_SCHEMA);
+	else if (!json_is_string(v) || strcmp(json_string_value(v), PROFILE_SCHEMA))
+		bad(c, "schema", "not a tierwise profile: expected \"%s\"", PROFILE_SCHEMA);
+	decode_known(c, root, "", &pf_top, pr, top_extra);
+	if (pr->created && !is_rfc3339(pr->created))
+		bad(c, "created", "\"%s\" is not an RFC 3339 date-time", pr->created);
+	v = json_object_get(root, "devices");
+	if (!v)
+		bad(c, "devices", "required key is missing");
+	else
+		decode_devices(c, v, pr);
+}
+
+int profile_read_string(const char *text, size_t len, const char *name,
+			struct profile **out, struct tw_diags *diags)
+{
+	struct rctx c = { .name = name, .d = diags };
+	struct profile *pr;
+	json_error_t je;
+	json_t *root;
+
+	*out = NULL;
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &je);
+	if (!root) {
+		if (tw_diags_add(diags, name, je.line, je.column, NULL,
+				 "not valid JSON: %s", je.text) < 0)
+			return -ENOMEM;
+		return -EINVAL;
+	}
+	pr = calloc(1, sizeof(*pr));
+	c.ix = tw_jsonpos_build(text, len);
+	if (!pr || !c.ix) {
+		c.err = -ENOMEM;
+	} else {
+		decode_top(&c, root, pr);
+	}
+	json_decref(root);
+	tw_jsonpos_free(c.ix);
+	if (c.err) {
+		profile_free(pr);
+		return c.err;
+	}
+	*out = pr;
+	return 0;
+}
+
+int profile_slurp(const char *path, char **buf, size_t *len)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	size_t cap = 0, n = 0;
+	char *b = NULL;
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	for (;;) {
+		if (cap - n < 4096) {
+			char *nb = realloc(b, cap = cap ? cap * 2 : 65536);
+
+			if (!nb) {
+				ret = -ENOMEM;
+				goto out;
+			}
+			b = nb;
+		}
+		size_t r = fread(b + n, 1, cap - n - 1, f);
+
+		n += r;
+		if (r == 0)
+			break;
+	}
+	if (ferror(f))
+		ret = -EIO;
+out:
+	if (f != stdin)
+		fclose(f);
+	if (ret) {
+		free(b);
+		return ret;
+	}
+	b[n] = '\0';
+	*buf = b;
+	*len = n;
+	return 0;
+}
+
+int profile_read_file(const char *path, struct profile **out,
+		      struct tw_diags *diags)
+{
+	char *text;
+	size_t len;
+	int ret = profile_slurp(path, &text, &len);
+
+	*out = NULL;
+	if (ret < 0)
+		return ret;
+	ret = profile_read_string(text, len, path, out, diags);
+	free(text);
+	return ret;
+}

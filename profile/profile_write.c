@@ -1,0 +1,193 @@
+/* Writing tierwise.profile/1 documents from the same field tables. */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile.h"
+#include "profile_fields.h"
+
+/* A number as JSON: integral values print without ".0". */
+static json_t *num(double x)
+{
+	if (x == floor(x) && fabs(x) < 9007199254740992.0)
+		return json_integer((json_int_t)x);
+	return json_real(x);
+}
+
+static json_t *lat_json(const struct profile_lat *l)
+{
+	json_t *o = json_object();
+
+	for (int f = 0; o && f < PROFILE_LAT_COUNT; f++)
+		if (!isnan(l->v[f]))
+			json_object_set_new(o, pf_lat_names[f], num(l->v[f]));
+	return o;
+}
+
+static bool lat_empty(const struct profile_lat *l)
+{
+	for (int f = 0; f < PROFILE_LAT_COUNT; f++)
+		if (!isnan(l->v[f]))
+			return false;
+	return true;
+}
+
+static json_t *table_json(const struct pf_table *t, const void *base);
+
+/* The JSON value of field f, or NULL when absent. */
+static json_t *field_json(const struct pf_field *f, const void *base)
+{
+	const char *at = (const char *)base + f->off;
+	double x;
+
+	switch (f->kind) {
+	case PF_STR:
+		return *(char *const *)at ? json_string(*(char *const *)at) : NULL;
+	case PF_BOOL:
+		return json_boolean(*(const bool *)at);
+	case PF_I64:
+		return *(const int64_t *)at >= 0 ? json_integer(*(const int64_t *)at) : NULL;
+	case PF_POSINT:
+	case PF_COUNT:
+		return *(const long *)at >= 0 ? json_integer(*(const long *)at) : NULL;
+	case PF_POS:
+	case PF_NONNEG:
+	case PF_TEMP:
+		x = *(const double *)at;
+		return isnan(x) ? NULL : num(x);
+	case PF_ENUM:
+		return json_string(f->names[*(const int *)at]);
+	case PF_LAT:
+		return lat_empty((const struct profile_lat *)at) ? NULL :
+			lat_json((const struct profile_lat *)at);
+	case PF_OBJ:
+		return table_json(f->sub, at);
+	}
+	return NULL;
+}
+
+static json_t *table_json(const struct pf_table *t, const void *base)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; o && i < t->n; i++) {
+		json_t *v = field_json(&t->f[i], base);
+
+		if (!v && (t->f[i].flags & PF_NULLOUT))
+			v = json_null();
+		if (v)
+			json_object_set_new(o, t->f[i].key, v);
+	}
+	return o;
+}
+
+static json_t *results_json(const struct profile_device *d)
+{
+	json_t *r = json_object(), *a, *s;
+
+	for (int t = 0; r && t < PROFILE_IO_COUNT; t++)
+		if (d->io[t].present)
+			json_object_set_new(r, pf_io_names[t], table_json(&pf_io, &d->io[t]));
+	if (r && d->sustained.present) {
+		s = table_json(&pf_sustained, &d->sustained);
+		if (s && d->sustained.n_series) {
+			a = json_array();
+			for (size_t i = 0; a && i < d->sustained.n_series; i++)
+				json_array_append_new(a, table_json(&pf_point,
+						      &d->sustained.series[i]));
+			json_object_set_new(s, "series", a);
+		}
+		json_object_set_new(r, "sustained_write", s);
+	}
+	if (r && d->n_sweep) {
+		a = json_array();
+		for (size_t i = 0; a && i < d->n_sweep; i++)
+			json_array_append_new(a, table_json(&pf_sweep, &d->sweep[i]));
+		json_object_set_new(r, "qd_sweep", a);
+	}
+	return r;
+}
+
+static json_t *device_json(const struct profile_device *d)
+{
+	json_t *o = table_json(&pf_device, d), *notes = json_array();
+
+	if (!o || !notes) {
+		json_decref(o);
+		json_decref(notes);
+		return NULL;
+	}
+	json_object_set_new(o, "results", results_json(d));
+	for (size_t i = 0; i < d->n_notes; i++)
+		json_array_append_new(notes, json_string(d->notes[i]));
+	json_object_set_new(o, "notes", notes);
+	return o;
+}
+
+static json_t *profile_json(const struct profile *p)
+{
+	json_t *o = json_object(), *top = table_json(&pf_top, p);
+	json_t *devs = json_array();
+
+	if (!o || !top || !devs)
+		goto err;
+	json_object_set_new(o, "schema", json_string(PROFILE_SCHEMA));
+	if (json_object_update(o, top) < 0)
+		goto err;
+	for (size_t i = 0; i < p->n_devices; i++)
+		if (json_array_append_new(devs, device_json(&p->devices[i])) < 0)
+			goto err;
+	json_object_set_new(o, "devices", devs);
+	json_decref(top);
+	return o;
+err:
+	json_decref(o);
+	json_decref(top);
+	json_decref(devs);
+	return NULL;
+}
+
+char *profile_write_string(const struct profile *p)
+{
+	json_t *o = profile_json(p);
+	char *s, *nl;
+
+	if (!o)
+		return NULL;
+	s = json_dumps(o, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
+	json_decref(o);
+	if (s && (nl = realloc(s, strlen(s) + 2))) {	/* end with a newline */
+		s = nl;
+		strcat(s, "\n");
+	}
+	return s;
+}
+
+int profile_write_file(const struct profile *p, const char *path)
+{
+	char *s = profile_write_string(p);
+	FILE *f;
+	int ret = 0;
+
+	if (!s)
+		return -ENOMEM;
+	f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+	if (!f) {
+		ret = -errno;
+		goto out;
+	}
+	if (fputs(s, f) == EOF)
+		ret = -EIO;
+	if (f != stdout) {
+		if (fclose(f) != 0 && !ret)
+			ret = -errno;
+	} else if (fflush(f) != 0 && !ret) {
+		ret = -errno;
+	}
+out:
+	free(s);
+	return ret;
+}
