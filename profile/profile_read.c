@@ -430,7 +430,7 @@ static void decode_device(struct rctx *c, const json_t *v, const char *path,
 
 static void decode_devices(struct rctx *c, const json_t *arr, struct profile *pr)
 {
-	char p[PATH_LEN];
+	char p[PATH_LEN], idp[PATH_LEN];
 	size_t i;
 	const json_t *v;
 
@@ -449,8 +449,8 @@ static void decode_devices(struct rctx *c, const json_t *arr, struct profile *pr
 		decode_device(c, v, p, d);
 		for (size_t j = 0; d->id && j + 1 < pr->n_devices; j++) {
 			if (pr->devices[j].id && !strcmp(pr->devices[j].id, d->id)) {
-				child_path(p, p, "id");
-				bad(c, p, "duplicate device id \"%s\" (also devices[%zu])",
+				child_path(idp, p, "id");
+				bad(c, idp, "duplicate device id \"%s\" (also devices[%zu])",
 				    d->id, j);
 				break;
 			}

@@ -1,0 +1,8 @@
+# The test list.  Unit tests link the stage libraries they test.
+tw_unit_test(test_jsonpos tw_common)
+tw_unit_test(test_profile tw_profile)
+tw_unit_test(test_model tw_model tw_advisor)
+
+tw_cli_test(validate)
+tw_cli_test(jsonschema)
+tw_cli_test(csv2profile)
