@@ -26,7 +26,7 @@ void cli_human_size(char *buf, size_t len, double bytes)
 		bytes /= 1024;
 		u++;
 	}
-	if (u == 0 || bytes >= 100)
+	if (u == 0 || bytes >= 100 || bytes == (double)(long long)bytes)
 		snprintf(buf, len, "%.0f%c", bytes, units[u]);
 	else
 		snprintf(buf, len, "%.1f%c", bytes, units[u]);
