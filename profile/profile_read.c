@@ -40,14 +40,17 @@ static void bad(struct rctx *c, const char *path, const char *fmt, ...)
 		c->err = -EINVAL;
 }
 
+/* path + "." + key into out; an over-long path is cut (the key still names it). */
 static void child_path(char *out, const char *path, const char *key)
 {
-	snprintf(out, PATH_LEN, "%s%s%s", path, *path ? "." : "", key);
+	if (snprintf(out, PATH_LEN, "%s%s%s", path, *path ? "." : "", key) >= PATH_LEN)
+		out[PATH_LEN - 1] = '\0';
 }
 
 static void index_path(char *out, const char *path, size_t i)
 {
-	snprintf(out, PATH_LEN, "%s[%zu]", path, i);
+	if (snprintf(out, PATH_LEN, "%s[%zu]", path, i) >= PATH_LEN)
+		out[PATH_LEN - 1] = '\0';
 }
 
 static const char *type_name(const json_t *v)
