@@ -88,4 +88,56 @@ void probe_inventory_free(struct probe_inventory *inv);
 enum profile_media probe_guess_media(enum profile_transport t, bool rotational,
 				     const char *model);
 
+/* ---- probe targets: a raw device, or a scratch file on a filesystem ---- */
+
+enum probe_target_kind { PROBE_TARGET_RAW, PROBE_TARGET_SCRATCH };
+
+struct probe_target {
+	enum probe_target_kind kind;
+	bool writable;		/* scratch files, or raw with --destructive */
+	int fd;			/* O_DIRECT; -1 when closed */
+	char *id;		/* profile id: kernel name, or "scratch:DIR" */
+	char *path;		/* device path or scratch file path */
+	uint64_t span_bytes;	/* bytes the tests may touch, from offset 0 */
+	unsigned align;		/* I/O alignment: the logical block size */
+	const struct probe_dev *dev;	/* inventory entry (raw), or the
+					 * filesystem's disk (scratch); may be NULL */
+};
+
+/*
+ * Open the block device name (kernel name or /dev path) for probing.
+ * Read-only unless destructive; destructive is refused (-EPERM, the reasons
+ * in err) for any device the inventory marks unsafe, and the device is then
+ * opened O_EXCL so a concurrent mount or holder makes it fail with -EBUSY.
+ * Returns 0 and fills *t (close with probe_target_close) or -errno with a
+ * message in err.
+ */
+int probe_target_open_device(const struct probe_inventory *inv, const char *name,
+			     bool destructive, struct probe_target *t,
+			     char *err, size_t errlen);
+
+/*
+ * Create a scratch file in directory dir (size bytes; 0 = default: 2 GiB or
+ * a quarter of the free space, whichever is smaller), registered for removal
+ * on fatal signals, and fill it with incompressible data so that reads hit
+ * the media.  cancel (may be NULL) aborts the fill.  Returns 0 and fills *t,
+ * or -errno with a message in err (no file is left behind on error).
+ */
+int probe_target_open_scratch(const struct probe_inventory *inv, const char *dir,
+			      uint64_t size, volatile int *cancel,
+			      struct probe_target *t, char *err, size_t errlen);
+
+/* Close the target and remove its scratch file, if any.  NULL-safe. */
+void probe_target_close(struct probe_target *t);
+
+/*
+ * Install SIGINT/SIGTERM/SIGHUP/SIGQUIT handlers that remove every scratch
+ * file still registered, then let the signal take its default action.
+ * Returns 0 or -errno.  For the command; libraries do not call it.
+ */
+int probe_scratch_install_handlers(void);
+
+/* Remove every registered scratch file now (async-signal-safe). */
+void probe_scratch_cleanup(void);
+
 #endif
