@@ -2,6 +2,7 @@
 #include <blkid/blkid.h>
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -227,18 +228,28 @@ static char *blkid_value(blkid_probe pr, const char *name)
 	return NULL;
 }
 
+static void sig_error(struct probe_sig *s, const char *what, const char *name, int e)
+{
+	if (asprintf(&s->error, "%s /dev/%s: %s", what, name, strerror(e)) < 0)
+		s->error = NULL;
+}
+
 /* Look for signatures on sysroot/dev/name with libblkid (read-only). */
 static void read_sig(const struct scan *sc, const char *name, struct probe_sig *s)
 {
 	char path[PATH_MAX];
 	blkid_probe pr;
-	int rc;
+	int fd, rc;
 
-	if (probe_sys_path(sc->root, path, sizeof(path), "dev/%s", name) < 0 ||
-	    !(pr = blkid_new_probe_from_filename(path))) {
-		if (asprintf(&s->error, "cannot open /dev/%s: %s", name, strerror(errno)) < 0)
-			s->error = NULL;
-		return;
+	if (probe_sys_path(sc->root, path, sizeof(path), "dev/%s", name) < 0)
+		return sig_error(s, "cannot open", name, ENAMETOOLONG);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return sig_error(s, "cannot open", name, errno);
+	pr = blkid_new_probe();
+	if (!pr || blkid_probe_set_device(pr, fd, 0, 0) < 0) {
+		sig_error(s, "libblkid could not probe", name, ENOMEM);
+		goto out;
 	}
 	blkid_probe_enable_superblocks(pr, 1);
 	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_UUID |
@@ -246,20 +257,21 @@ static void read_sig(const struct scan *sc, const char *name, struct probe_sig *
 	blkid_probe_enable_partitions(pr, 1);
 	rc = blkid_do_safeprobe(pr);
 	if (rc == -1) {
-		if (asprintf(&s->error, "libblkid could not probe /dev/%s", name) < 0)
-			s->error = NULL;
-	} else {
-		s->probed = true;
-		if (rc == -2 && asprintf(&s->type, "ambivalent (several signatures)") < 0)
-			s->type = NULL;
-		if (rc == 0) {
-			s->type = blkid_value(pr, "TYPE");
-			s->uuid = blkid_value(pr, "UUID");
-			s->label = blkid_value(pr, "LABEL");
-			s->pttype = blkid_value(pr, "PTTYPE");
-		}
+		sig_error(s, "libblkid could not probe", name, EIO);
+		goto out;
 	}
+	s->probed = true;
+	if (rc == -2 && !(s->type = strdup("ambivalent (several signatures)")))
+		goto out;
+	if (rc == 0) {
+		s->type = blkid_value(pr, "TYPE");
+		s->uuid = blkid_value(pr, "UUID");
+		s->label = blkid_value(pr, "LABEL");
+		s->pttype = blkid_value(pr, "PTTYPE");
+	}
+out:
 	blkid_free_probe(pr);
+	close(fd);
 }
 
 static int64_t read_size(const struct scan *sc, const char *rel)
@@ -387,6 +399,49 @@ static char *vpd80_serial(const struct scan *sc, const char *name)
 	return e > b ? strndup((const char *)buf + b, e - b) : NULL;
 }
 
+/*
+ * ATA IDENTIFY words [w0, w0+nw) from the ATA Information VPD page (0x89),
+ * which holds the full model (40 chars) where sysfs's model is cut at 16.
+ * IDENTIFY data starts at byte 60; each 16-bit word is byte-swapped.
+ */
+static char *vpd89_string(const struct scan *sc, const char *name, unsigned w0,
+			  unsigned nw)
+{
+	unsigned char buf[572];
+	char out[96];
+	long n = probe_sys_bin(sc->root, buf, sizeof(buf), "sys/block/%s/device/vpd_pg89", name);
+	size_t b = 0, e = 0;
+
+	if (n < 60 + 512 || buf[1] != 0x89 || nw * 2 >= sizeof(out))
+		return NULL;
+	for (unsigned i = 0; i < nw; i++) {
+		out[2 * i] = (char)buf[60 + 2 * (w0 + i) + 1];
+		out[2 * i + 1] = (char)buf[60 + 2 * (w0 + i)];
+	}
+	e = nw * 2;
+	while (b < e && out[b] == ' ')
+		b++;
+	while (e > b && (out[e - 1] == ' ' || out[e - 1] == '\0'))
+		e--;
+	return e > b ? strndup(out + b, e - b) : NULL;
+}
+
+/* Prefer the full ATA model to sysfs's 16-character SCSI INQUIRY one. */
+static void ata_identity(const struct scan *sc, struct probe_dev *d)
+{
+	char *model = vpd89_string(sc, d->name, 27, 20);
+	char *fw = vpd89_string(sc, d->name, 23, 4);
+
+	if (model) {
+		free(d->model);
+		d->model = model;
+	}
+	if (fw) {
+		free(d->firmware);
+		d->firmware = fw;
+	}
+}
+
 /* nvme0n1 → nvme0: the controller the namespace's "device" link names. */
 static char *nvme_controller(const struct scan *sc, const char *name)
 {
@@ -417,6 +472,8 @@ static void read_identity(const struct scan *sc, struct probe_dev *d)
 	d->serial = probe_sys_str(sc->root, "sys/block/%s/serial", n);
 	if (!d->serial)
 		d->serial = vpd80_serial(sc, n);
+	if (d->transport == PROFILE_TR_SATA || d->transport == PROFILE_TR_SAS)
+		ata_identity(sc, d);
 	d->md_level = probe_sys_str(sc->root, "sys/block/%s/md/level", n);
 	d->dm_name = probe_sys_str(sc->root, "sys/block/%s/dm/name", n);
 	d->backing_file = probe_sys_str(sc->root, "sys/block/%s/loop/backing_file", n);
@@ -572,15 +629,18 @@ static void media_from_slaves(struct probe_inventory *inv)
 	}
 }
 
+/* who = NULL for the device itself, else the partition's name. */
 static int why_sig(struct probe_strv *why, const char *who, const struct probe_sig *s)
 {
+	const char *w = who ? who : "", *sep = who ? ": " : "";
+
 	if (!s->probed)
-		return strv_add(why, "%s: signatures unknown (%s)", who,
+		return strv_add(why, "%s%ssignatures unknown (%s)", w, sep,
 				s->error ? s->error : "not probed");
 	if (s->pttype)
-		return strv_add(why, "%s: %s partition table", who, s->pttype);
+		return strv_add(why, "%s%s%s partition table", w, sep, s->pttype);
 	if (s->type)
-		return strv_add(why, "%s: %s signature", who, s->type);
+		return strv_add(why, "%s%s%s signature", w, sep, s->type);
 	return 0;
 }
 
@@ -588,14 +648,15 @@ static int why_use(struct probe_strv *why, const char *who,
 		   const struct probe_strv *mounts, const struct probe_strv *holders,
 		   bool swap)
 {
+	const char *w = who ? who : "", *sep = who ? ": " : "";
 	int r = 0;
 
 	for (size_t i = 0; !r && i < mounts->n; i++)
-		r = strv_add(why, "%s: mounted at %s", who, mounts->v[i]);
+		r = strv_add(why, "%s%smounted at %s", w, sep, mounts->v[i]);
 	for (size_t i = 0; !r && i < holders->n; i++)
-		r = strv_add(why, "%s: held by %s", who, holders->v[i]);
+		r = strv_add(why, "%s%sheld by %s", w, sep, holders->v[i]);
 	if (!r && swap)
-		r = strv_add(why, "%s: in use as swap", who);
+		r = strv_add(why, "%s%sin use as swap", w, sep);
 	return r;
 }
 
@@ -615,8 +676,8 @@ static int judge(struct probe_dev *d)
 		r |= strv_add(rw, "device is read-only");
 	if (d->n_parts)
 		r |= strv_add(rw, "has %zu partition%s", d->n_parts, d->n_parts > 1 ? "s" : "");
-	r |= why_sig(rw, d->name, &d->sig);
-	r |= why_use(rw, d->name, &d->mounts, &d->holders, d->swap);
+	r |= why_sig(rw, NULL, &d->sig);
+	r |= why_use(rw, NULL, &d->mounts, &d->holders, d->swap);
 	for (size_t i = 0; i < d->n_parts; i++) {
 		const struct probe_part *p = &d->parts[i];
 

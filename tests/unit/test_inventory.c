@@ -1,0 +1,190 @@
+/* The inventory on recorded machines (tests/fixtures/): values, not just runs. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "probe.h"
+
+static struct probe_inventory *scan(const char *fixture)
+{
+	char root[4096], err[256] = "";
+	const char *src = getenv("TW_SRCDIR");
+	struct probe_inventory *inv = NULL;
+
+	snprintf(root, sizeof(root), "%s/tests/fixtures/%s", src ? src : ".", fixture);
+	if (probe_inventory_scan(root, &inv, err, sizeof(err)) != 0)
+		fail_msg("scan %s: %s", root, err);
+	return inv;
+}
+
+static const struct probe_dev *dev(const struct probe_inventory *inv, const char *name)
+{
+	const struct probe_dev *d = probe_inventory_find(inv, name);
+
+	if (!d)
+		fail_msg("%s not found", name);
+	return d;
+}
+
+static bool has_reason(const struct probe_dev *d, const char *what)
+{
+	for (size_t i = 0; i < d->destructive_why.n; i++)
+		if (strstr(d->destructive_why.v[i], what))
+			return true;
+	return false;
+}
+
+static void test_server_nvme(void **state)
+{
+	struct probe_inventory *inv = scan("server");
+	const struct probe_dev *d;
+
+	(void)state;
+	assert_int_equal(inv->n, 9);	/* dm-0 md0 nvme0-3n1 sda sdb sdc */
+	d = dev(inv, "nvme0n1");
+	assert_int_equal(d->transport, PROFILE_TR_NVME);
+	assert_int_equal(d->media, PROFILE_MEDIA_3DXPOINT);	/* Optane by model */
+	assert_string_equal(d->model, "INTEL SSDPE21D960GA");
+	assert_string_equal(d->controller, "nvme0");
+	assert_true(d->capacity_bytes == 960197124096);
+	assert_true(d->sig.probed);
+	assert_null(d->sig.type);
+	assert_true(d->safe_readonly);
+	assert_true(d->safe_destructive);
+	assert_int_equal(d->destructive_why.n, 0);
+
+	d = dev(inv, "nvme1n1");
+	assert_true(d->root);
+	assert_int_equal(d->n_parts, 2);
+	assert_string_equal(d->sig.pttype, "gpt");
+	assert_string_equal(d->parts[1].sig.type, "ext4");
+	assert_string_equal(d->parts[1].mounts.v[0], "/");
+	assert_false(d->safe_destructive);
+	assert_true(has_reason(d, "holds the running root filesystem"));
+	assert_true(has_reason(d, "has 2 partitions"));
+	assert_true(has_reason(d, "nvme1n1p1: mounted at /boot/efi"));
+	assert_ptr_equal(probe_inventory_find(inv, "/dev/nvme1n1p2"), d);
+	probe_inventory_free(inv);
+}
+
+static void test_server_raid_lvm_sata(void **state)
+{
+	struct probe_inventory *inv = scan("server");
+	const struct probe_dev *d;
+
+	(void)state;
+	d = dev(inv, "nvme2n1");
+	assert_string_equal(d->sig.type, "linux_raid_member");
+	assert_int_equal(d->holders.n, 1);
+	assert_string_equal(d->holders.v[0], "md0");
+	assert_true(has_reason(d, "held by md0"));
+	d = dev(inv, "md0");
+	assert_int_equal(d->transport, PROFILE_TR_MD);
+	assert_int_equal(d->media, PROFILE_MEDIA_NAND);	/* from its members */
+	assert_string_equal(d->md_level, "raid0");
+	assert_int_equal(d->slaves.n, 2);
+	assert_string_equal(d->mounts.v[0], "/srv/models");
+	d = dev(inv, "sdb");
+	assert_int_equal(d->transport, PROFILE_TR_SATA);
+	assert_int_equal(d->media, PROFILE_MEDIA_HDD);
+	assert_true(d->rotational);
+	assert_int_equal(d->logical_bs, 512);
+	assert_int_equal(d->physical_bs, 4096);
+	assert_string_equal(d->model, "ST12000VN0008-2YS101");	/* full ATA model */
+	assert_string_equal(d->serial, "ZRT0ABCD");
+	assert_true(d->safe_destructive);
+	d = dev(inv, "sdc");
+	assert_string_equal(d->sig.type, "LVM2_member");
+	assert_true(has_reason(d, "held by dm-0"));
+	d = dev(inv, "dm-0");
+	assert_string_equal(d->dm_name, "vg_archive-lv_backup");
+	assert_int_equal(d->media, PROFILE_MEDIA_HDD);
+	d = dev(inv, "sda");
+	assert_int_equal(d->media, PROFILE_MEDIA_NAND);
+	assert_string_equal(d->sig.label, "scratch");
+	assert_true(has_reason(d, "ext4 signature"));
+	assert_false(d->root);
+	probe_inventory_free(inv);
+}
+
+static void test_laptop_swap(void **state)
+{
+	struct probe_inventory *inv = scan("laptop");
+	const struct probe_dev *d = dev(inv, "nvme0n1");
+
+	(void)state;
+	assert_int_equal(inv->n, 1);
+	assert_true(d->root);
+	assert_int_equal(d->n_parts, 3);
+	assert_true(d->parts[2].swap);
+	assert_true(has_reason(d, "nvme0n1p3: in use as swap"));
+	probe_inventory_free(inv);
+}
+
+static void test_vm(void **state)
+{
+	struct probe_inventory *inv = scan("vm");
+	const struct probe_dev *d;
+
+	(void)state;
+	d = dev(inv, "vda");
+	assert_int_equal(d->transport, PROFILE_TR_VIRTIO);
+	assert_int_equal(d->media, PROFILE_MEDIA_UNKNOWN);
+	assert_true(d->root);
+	assert_false(d->sig.probed);	/* no dev file: unknown, so unsafe */
+	assert_string_equal(d->sig.type, "ext4");	/* from mountinfo */
+	assert_true(has_reason(d, "signatures unknown"));
+	d = dev(inv, "zram0");
+	assert_int_equal(d->media, PROFILE_MEDIA_RAM);
+	assert_true(d->safe_destructive);
+	d = dev(inv, "loop1");
+	assert_int_equal(d->transport, PROFILE_TR_LOOP);
+	assert_string_equal(d->sig.type, "ext4");
+	assert_false(d->safe_destructive);
+	probe_inventory_free(inv);
+}
+
+static void test_missing_sysroot(void **state)
+{
+	struct probe_inventory *inv = (struct probe_inventory *)1;
+	char err[256] = "";
+
+	(void)state;
+	assert_true(probe_inventory_scan("/nonexistent-sysroot", &inv, err, sizeof(err)) < 0);
+	assert_null(inv);
+	assert_non_null(strstr(err, "/nonexistent-sysroot/sys/block"));
+	probe_inventory_free(NULL);
+}
+
+static void test_media_guess(void **state)
+{
+	(void)state;
+	assert_int_equal(probe_guess_media(PROFILE_TR_NVME, false, "INTEL SSDPED1D960GAY"),
+			 PROFILE_MEDIA_3DXPOINT);
+	assert_int_equal(probe_guess_media(PROFILE_TR_NVME, false, "INTEL OPTANE SSD P5800X"),
+			 PROFILE_MEDIA_3DXPOINT);
+	assert_int_equal(probe_guess_media(PROFILE_TR_NVME, false, "Samsung SSD 980 PRO 2TB"),
+			 PROFILE_MEDIA_NAND);
+	assert_int_equal(probe_guess_media(PROFILE_TR_USB, true, NULL), PROFILE_MEDIA_HDD);
+	assert_int_equal(probe_guess_media(PROFILE_TR_LOOP, true, NULL), PROFILE_MEDIA_UNKNOWN);
+	assert_int_equal(probe_guess_media(PROFILE_TR_ZRAM, false, NULL), PROFILE_MEDIA_RAM);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_server_nvme),
+		cmocka_unit_test(test_server_raid_lvm_sata),
+		cmocka_unit_test(test_laptop_swap),
+		cmocka_unit_test(test_vm),
+		cmocka_unit_test(test_missing_sysroot),
+		cmocka_unit_test(test_media_guess),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
