@@ -189,7 +189,7 @@ int probe_target_open_scratch(const struct probe_inventory *inv, const char *dir
 			      uint64_t size, volatile int *cancel,
 			      struct probe_target *t, char *err, size_t errlen)
 {
-	uint64_t bytes;
+	uint64_t bytes = 0;
 	int ret;
 
 	target_init(t);
