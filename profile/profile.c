@@ -94,7 +94,12 @@ static void device_init(struct profile_device *d)
 		io->bs = io->qd = -1;
 		io->mbps = io->iops = io->read_iops = io->write_iops = NAN;
 		io->lat = profile_lat_none();
+		io->seconds = io->spread_pct = NAN;
+		io->steady = -1;
+		io->threads = -1;
 	}
+	d->lat_target.p99_us = d->lat_target.iops = NAN;
+	d->lat_target.qd = -1;
 	d->sustained.mbps = d->sustained.initial_mbps = NAN;
 	d->sustained.cliff_after_gb = d->sustained.seconds = NAN;
 	d->thermal.idle_c = d->thermal.load_c = NAN;
@@ -142,6 +147,8 @@ static void device_free(struct profile_device *d)
 	free(d->serial);
 	free(d->firmware);
 	free(d->sustained.series);
+	for (int t = 0; t < PROFILE_IO_COUNT; t++)
+		free(d->io[t].label);
 	free(d->sweep);
 	free(d->thermal.source);
 	for (size_t i = 0; i < d->n_notes; i++)

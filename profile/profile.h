@@ -50,6 +50,20 @@ struct profile_io {
 	long bs, qd;			/* required when present */
 	double mbps, iops, read_iops, write_iops;	/* NAN = absent */
 	struct profile_lat lat;
+	/* how it was measured (absent for catalog data) */
+	double seconds;			/* measured seconds, NAN = absent */
+	int steady;			/* steady state reached: 1, 0, -1 = unknown */
+	double spread_pct;		/* ± % of the last windows around their mean */
+	long threads;			/* rings/threads used, -1 = absent */
+	char *label;			/* "burst, fresh" / "sustained", or NULL */
+};
+
+/* The highest IOPS of the sweep whose p99 stays under a latency target. */
+struct profile_lat_target {
+	bool present;
+	double p99_us;			/* the target */
+	long qd;			/* best depth, -1 = none met the target */
+	double iops;			/* its IOPS, NAN = none */
 };
 
 struct profile_point {
@@ -93,6 +107,7 @@ struct profile_device {
 	struct profile_sustained sustained;
 	size_t n_sweep;
 	struct profile_sweep *sweep;
+	struct profile_lat_target lat_target;
 	struct profile_thermal thermal;
 	size_t n_notes;
 	char **notes;

@@ -76,8 +76,20 @@ static const struct pf_field io_f[] = {
 	{ "read_iops", PF_POS, IO(read_iops), 0, 0, 0 },
 	{ "write_iops", PF_POS, IO(write_iops), 0, 0, 0 },
 	{ "lat_us", PF_LAT, IO(lat), 0, 0, 0 },
+	{ "seconds", PF_POS, IO(seconds), 0, 0, 0 },
+	{ "steady", PF_OPTBOOL, IO(steady), 0, 0, 0 },
+	{ "spread_pct", PF_NONNEG, IO(spread_pct), 0, 0, 0 },
+	{ "threads", PF_POSINT, IO(threads), 0, 0, 0 },
+	{ "label", PF_STR, IO(label), 0, 0, 0 },
 };
 TABLE(pf_io, io_f);
+
+static const struct pf_field lat_target_f[] = {
+	{ "p99_us", PF_POS, offsetof(struct profile_lat_target, p99_us), PF_REQUIRED, 0, 0 },
+	{ "qd", PF_POSINT, offsetof(struct profile_lat_target, qd), PF_NULLOUT, 0, 0 },
+	{ "iops", PF_POS, offsetof(struct profile_lat_target, iops), PF_NULLOUT, 0, 0 },
+};
+TABLE(pf_lat_target, lat_target_f);
 
 #define SU(f) offsetof(struct profile_sustained, f)
 static const struct pf_field sustained_f[] = {

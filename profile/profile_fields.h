@@ -12,6 +12,7 @@
 enum pf_kind {
 	PF_STR,		/* string (char *) */
 	PF_BOOL,	/* bool */
+	PF_OPTBOOL,	/* bool or null (int: 1, 0, -1 = null) */
 	PF_I64,		/* integer >= 0 (int64_t) */
 	PF_POSINT,	/* integer > 0 (long) */
 	PF_COUNT,	/* integer >= 0 or null (long, -1 = null) */
@@ -43,7 +44,7 @@ struct pf_table {
 };
 
 extern const struct pf_table pf_top, pf_tool, pf_device, pf_probe, pf_io,
-	pf_sustained, pf_point, pf_sweep, pf_thermal;
+	pf_sustained, pf_point, pf_sweep, pf_thermal, pf_lat_target;
 extern const char *const pf_transport_names[], *const pf_media_names[],
 	*const pf_mode_names[], *const pf_target_names[], *const pf_io_names[],
 	*const pf_lat_names[];

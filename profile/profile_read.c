@@ -198,6 +198,12 @@ static void decode_field(struct rctx *c, const struct pf_field *f,
 		else
 			*(bool *)at = json_is_true(v);
 		break;
+	case PF_OPTBOOL:
+		if (!json_is_boolean(v))
+			bad(c, path, "must be true, false or null, not %s", type_name(v));
+		else
+			*(int *)at = json_is_true(v);
+		break;
 	case PF_I64:
 		if (want_integer(c, path, v, 0, &i))
 			*(int64_t *)at = i;
@@ -375,12 +381,15 @@ static void decode_results(struct rctx *c, const json_t *v, const char *path,
 			decode_object(c, x, p, &pf_io, &d->io[t]);
 		} else if (!strcmp(key, "sustained_write")) {
 			decode_sustained(c, x, p, &d->sustained);
+		} else if (!strcmp(key, "latency_target")) {
+			d->lat_target.present = true;
+			decode_object(c, x, p, &pf_lat_target, &d->lat_target);
 		} else if (!strcmp(key, "qd_sweep")) {
 			decode_array(c, x, p, &pf_sweep, sizeof(struct profile_sweep),
 				     init_sweep, (void **)&d->sweep, &d->n_sweep);
 		} else {
 			bad(c, p, "unknown test (expected seq_read, seq_write, rand_read_qd1, "
-			    "rand_read_qd32, mixed_70_30, sustained_write, qd_sweep)");
+			    "rand_read_qd32, mixed_70_30, sustained_write, qd_sweep, latency_target)");
 		}
 	}
 }

@@ -48,6 +48,8 @@ static json_t *field_json(const struct pf_field *f, const void *base)
 		return *(char *const *)at ? json_string(*(char *const *)at) : NULL;
 	case PF_BOOL:
 		return json_boolean(*(const bool *)at);
+	case PF_OPTBOOL:
+		return *(const int *)at < 0 ? NULL : json_boolean(*(const int *)at);
 	case PF_I64:
 		return *(const int64_t *)at >= 0 ? json_integer(*(const int64_t *)at) : NULL;
 	case PF_POSINT:
@@ -108,6 +110,8 @@ static json_t *results_json(const struct profile_device *d)
 			json_array_append_new(a, table_json(&pf_sweep, &d->sweep[i]));
 		json_object_set_new(r, "qd_sweep", a);
 	}
+	if (r && d->lat_target.present)
+		json_object_set_new(r, "latency_target", table_json(&pf_lat_target, &d->lat_target));
 	return r;
 }
 

@@ -30,9 +30,16 @@ static struct profile *build(void)
 	d->probe.mode = PROFILE_MODE_QUICK;
 	d->probe.target = PROFILE_TGT_RAW_READONLY;
 	d->probe.seconds = 28.25;
-	d->io[PROFILE_RAND_READ_QD1] = (struct profile_io){ .present = true, .bs = 4096,
-		.qd = 1, .mbps = NAN, .iops = 83989, .read_iops = NAN, .write_iops = NAN,
-		.lat = profile_lat_none() };
+	d->io[PROFILE_RAND_READ_QD1].present = true;
+	d->io[PROFILE_RAND_READ_QD1].bs = 4096;
+	d->io[PROFILE_RAND_READ_QD1].qd = 1;
+	d->io[PROFILE_RAND_READ_QD1].iops = 83989;
+	d->io[PROFILE_RAND_READ_QD1].seconds = 2.5;
+	d->io[PROFILE_RAND_READ_QD1].steady = 1;
+	d->io[PROFILE_RAND_READ_QD1].spread_pct = 1.25;
+	d->io[PROFILE_RAND_READ_QD1].threads = 1;
+	d->io[PROFILE_RAND_READ_QD1].label = strdup("burst, fresh");
+	d->lat_target = (struct profile_lat_target){ true, 1000, 16, 540000 };
 	d->io[PROFILE_RAND_READ_QD1].lat.v[PROFILE_LAT_P50] = 11;
 	d->io[PROFILE_RAND_READ_QD1].lat.v[PROFILE_LAT_P99] = 22.5;
 	d->sustained.present = true;
@@ -104,6 +111,13 @@ static void test_roundtrip_built(void **state)
 	assert_true(isnan(d->io[PROFILE_RAND_READ_QD1].mbps));
 	assert_float_equal(d->io[PROFILE_RAND_READ_QD1].lat.v[PROFILE_LAT_P99], 22.5, 0);
 	assert_true(isnan(d->io[PROFILE_RAND_READ_QD1].lat.v[PROFILE_LAT_P90]));
+	assert_int_equal(d->io[PROFILE_RAND_READ_QD1].steady, 1);
+	assert_int_equal(d->io[PROFILE_RAND_READ_QD1].threads, 1);
+	assert_string_equal(d->io[PROFILE_RAND_READ_QD1].label, "burst, fresh");
+	assert_int_equal(q->devices[1].io[PROFILE_RAND_READ_QD1].steady, -1);
+	assert_true(d->lat_target.present);
+	assert_int_equal(d->lat_target.qd, 16);
+	assert_float_equal(d->lat_target.iops, 540000, 0);
 	assert_int_equal(d->sustained.n_series, 2);
 	assert_float_equal(d->sustained.series[0].temp_c, 41, 0);
 	assert_true(isnan(d->sustained.series[1].temp_c));
