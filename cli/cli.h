@@ -12,6 +12,7 @@ enum tw_exit {
 	TW_EXIT_INVALID = 1,	/* an input file is invalid (validate, read errors) */
 	TW_EXIT_USAGE = 2,	/* bad command line */
 	TW_EXIT_SYSTEM = 3,	/* the system failed us: sysfs unreadable, no memory */
+	TW_EXIT_PARTIAL = 4,	/* probe: some targets or tests failed, the rest is kept */
 };
 
 /* Options that every command sees. */
@@ -26,7 +27,10 @@ struct tw_command {
 	void (*usage)(FILE *out);
 };
 
-extern const struct tw_command tw_cmd_list, tw_cmd_validate;
+extern const struct tw_command tw_cmd_list, tw_cmd_validate, tw_cmd_probe;
+
+/* `tierwise` with no arguments: inventory, then a quick probe. */
+int cli_default_job(struct tw_global *g);
 
 /* Print "tierwise CMD: message" and the --help hint to stderr; returns TW_EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)

@@ -8,7 +8,8 @@
 
 #include "cli.h"
 
-static const struct tw_command *const commands[] = { &tw_cmd_list, &tw_cmd_validate };
+static const struct tw_command *const commands[] = { &tw_cmd_list, &tw_cmd_probe,
+	&tw_cmd_validate };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -27,7 +28,8 @@ static void usage(FILE *out)
 {
 	fputs("Usage: tierwise [--sysroot DIR] [COMMAND [OPTIONS]]\n\n"
 	      "Measure block devices, score them against workload policies and plan\n"
-	      "hot / warm / cold storage tiers.  With no command: the device inventory.\n\n"
+	      "hot / warm / cold storage tiers.  With no command: the device inventory,\n"
+	      "then a quick probe of every device and mounted filesystem.\n\n"
 	      "Commands:\n", out);
 	for (size_t i = 0; i < N_COMMANDS; i++)
 		fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
@@ -35,7 +37,8 @@ static void usage(FILE *out)
 	      "  --sysroot DIR  read /sys, /proc and /dev under DIR (recorded machines)\n"
 	      "  -h, --help     this help; 'tierwise COMMAND --help' for a command\n"
 	      "  -V, --version  print the version\n\n"
-	      "Exit codes: 0 success, 1 invalid input, 2 usage error, 3 system error.\n\n"
+	      "Exit codes: 0 success, 1 invalid input, 2 usage error, 3 system error,\n"
+	      "4 partial success (probe: some targets or tests failed).\n\n"
 	      "Example: tierwise list --json\n", out);
 }
 
@@ -57,7 +60,6 @@ int main(int argc, char **argv)
 	};
 	struct tw_global g = { 0 };
 	const struct tw_command *cmd;
-	char *list_argv[] = { "list", NULL };
 	int c;
 
 	while ((c = getopt_long(argc, argv, "+hV", opts, NULL)) != -1) {
@@ -70,7 +72,7 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc) {
 		optind = 0;
-		return tw_cmd_list.run(1, list_argv, &g);
+		return cli_default_job(&g);
 	}
 	cmd = find_command(argv[optind]);
 	if (!cmd)

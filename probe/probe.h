@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
 
 #include "profile.h"
@@ -139,5 +140,63 @@ int probe_scratch_install_handlers(void);
 
 /* Remove every registered scratch file now (async-signal-safe). */
 void probe_scratch_cleanup(void);
+
+/* ---- the measurement run: tests on one target into a profile device ---- */
+
+/*
+ * The tests in the order they run: on a writable target the sequential
+ * write goes first, so that the reads after it find written data rather
+ * than never-written (zero) regions; the long sustained write goes last.
+ */
+enum probe_test {
+	PROBE_TEST_SEQ_WRITE, PROBE_TEST_SEQ_READ, PROBE_TEST_RAND_READ_QD1,
+	PROBE_TEST_RAND_READ_QD32, PROBE_TEST_QD_SWEEP, PROBE_TEST_MIXED_70_30,
+	PROBE_TEST_SUSTAINED_WRITE, PROBE_TEST_COUNT
+};
+#define PROBE_TESTS_ALL ((1u << PROBE_TEST_COUNT) - 1)
+/* Quick mode's default: everything but the long sustained write. */
+#define PROBE_TESTS_DEFAULT (PROBE_TESTS_ALL & ~(1u << PROBE_TEST_SUSTAINED_WRITE))
+
+/* The profile name of a test ("seq_read"), NULL when out of range. */
+const char *probe_test_name(enum probe_test t);
+
+/*
+ * Parse a comma-separated list of test names (or "all", "default") into a
+ * bit mask.  Returns 0, or -EINVAL with the offending name in err.
+ */
+int probe_tests_parse(const char *list, unsigned *mask, char *err, size_t errlen);
+
+/* Live progress, for a display the command draws. */
+struct probe_status {
+	const char *target, *test;
+	double elapsed_s;	/* in this test */
+	double budget_s;	/* the test's maximum */
+	double iops, mbps;	/* the last window */
+};
+
+struct probe_options {
+	bool full;		/* the published recipe: 30 s per test, 120 s sustained */
+	unsigned tests;		/* mask of enum probe_test; 0 = PROBE_TESTS_DEFAULT */
+	double seconds;		/* > 0: fixed measured seconds per test */
+	double ramp_s;		/* < 0: default (0.5 s) */
+	double sustained_s;	/* 0: default (quick 30 s, full 120 s) */
+	double latency_target_us;	/* 0: 1000 µs */
+	unsigned threads;	/* rings/threads for the QD32 tests; 0 = 1 */
+	const char *engine;	/* "io_uring" (default, falls back), "psync", "null" */
+	void (*progress)(void *arg, const struct probe_status *st);
+	void *arg;
+	volatile sig_atomic_t *cancel;
+};
+
+/*
+ * Run the selected tests on t and append one device to prof with the
+ * results, the inventory facts and notes (skipped tests, engine fallback,
+ * zero reads, failures).  Write tests run only on writable targets.  A test
+ * that fails is recorded in the device's notes and the others still run.
+ * Returns 0 when every selected test ran; -EIO when some failed (the device
+ * is still added); -ECANCELED when cancelled; -ENOMEM.
+ */
+int probe_run(const struct probe_target *t, const struct probe_options *o,
+	      struct profile *prof, char *err, size_t errlen);
 
 #endif

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Shared helpers of the benchmarks: targets, fio and tierwise runs, metrics.
+# Performance is measured here, side by side in one run, never in tests.
+
+TW=${TW:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/build/cli/tierwise}
+ZRAM_SIZE=${ZRAM_SIZE:-2G}
+ZRAM_SET=0
+
+need() { for t in "$@"; do command -v "$t" >/dev/null || { echo "$t is needed" >&2; exit 1; }; done; }
+
+# Give /dev/zram0 a size and incompressible contents (reads must not hit
+# zero pages, which zram answers without decompressing).
+zram_setup() {
+	[ -e /sys/block/zram0 ] || modprobe zram || return 1
+	if [ "$(cat /sys/block/zram0/disksize)" = 0 ]; then
+		echo "$ZRAM_SIZE" >/sys/block/zram0/disksize || return 1
+		ZRAM_SET=1
+	fi
+	fio --name=fill --filename=/dev/zram0 --direct=1 --rw=write --bs=1M --iodepth=16 \
+		--ioengine=io_uring --size=100% --output=/dev/null >/dev/null
+}
+
+zram_teardown() { [ "$ZRAM_SET" = 1 ] && echo 1 >/sys/block/zram0/reset; ZRAM_SET=0; }
+
+# test name -> "rw bs iodepth"
+fio_shape() {
+	case $1 in
+	seq_read) echo "read 1M 32" ;;
+	seq_write) echo "write 1M 32" ;;
+	rand_read_qd1) echo "randread 4k 1" ;;
+	rand_read_qd32) echo "randread 4k 32" ;;
+	mixed_70_30) echo "randrw 4k 32" ;;
+	esac
+}
+
+# fio_run TEST FILENAME SIZE SECONDS OUT.json — fio with io_uring, fixed
+# buffers and registered files, the same shape, span and time as the probe.
+fio_run() {
+	local rw bs qd
+	read -r rw bs qd <<<"$(fio_shape "$1")"
+	fio --name=tw --filename="$2" --size="$3" --direct=1 --ioengine=io_uring \
+		--fixedbufs --registerfiles --rw="$rw" --rwmixread=70 --bs="$bs" \
+		--iodepth="$qd" --numjobs=1 --time_based --runtime="$4" --ramp_time=0.5 \
+		--norandommap --randrepeat=0 --group_reporting --output-format=json \
+		--output="$5" >/dev/null
+}
+
+# tw_run TEST TARGET SECONDS OUT.json [extra args]
+tw_run() {
+	local t=$1 target=$2 secs=$3 out=$4; shift 4
+	"$TW" probe "$target" --tests "$t" --seconds "$secs" --ramp 0.5 --quiet --json "$out" "$@" \
+		>/dev/null
+}
+
+# metric TEST fio|tw FILE -> "iops mbps p50_us" (p50 only for QD1)
+metric() {
+	local t=$1 kind=$2 f=$3
+	if [ "$kind" = fio ]; then
+		jq -r '.jobs[0] | [(.read.iops + .write.iops), ((.read.bw_bytes + .write.bw_bytes) / 1e6),
+			((.read.clat_ns.percentile["50.000000"] // 0) / 1000)] | @tsv' "$f"
+	else
+		jq -r --arg t "$t" '.devices[0].results[$t] | [.iops, .mbps, (.lat_us.p50 // 0)] | @tsv' "$f"
+	fi
+}
+
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }

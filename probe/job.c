@@ -1,0 +1,896 @@
+/* job.c — the measurement loop (see job.h) and engine selection.
+ *
+ * Threads: the caller's thread is the controller; each worker owns an
+ * engine instance, its I/O slots and buffers, an rng and two histograms
+ * (read, write; merged into the overall one at the end).  Workers publish
+ * running totals through relaxed atomics that only they write; the
+ * controller samples them at each window boundary.  The measured span is
+ * [m_start, m_stop) on CLOCK_MONOTONIC: a reaped batch counts when its
+ * reap time falls inside.
+ */
+#include "job.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "rng.h"
+#include "steady.h"
+
+#define NS 1000000000.0
+#define STAMP_STEP 4096u	/* a fresh 8-byte stamp every 4 KiB written */
+#define CANCEL_POLL_NS 50000000u	/* the controller polls *cancel */
+
+/* ---- engine selection ------------------------------------------------ */
+
+const struct probe_engine_ops *probe_engine_find(const char *name)
+{
+	static const struct probe_engine_ops *const all[] = {
+		&probe_engine_uring, &probe_engine_psync, &probe_engine_null,
+	};
+
+	for (size_t i = 0; name && i < sizeof(all) / sizeof(all[0]); i++)
+		if (!strcmp(all[i]->name, name))
+			return all[i];
+	return NULL;
+}
+
+bool probe_engine_uring_refused(int err)
+{
+	return err == -EPERM || err == -EACCES || err == -ENOSYS ||
+	       err == -EOPNOTSUPP;
+}
+
+int probe_engine_open(struct probe_engine *e,
+		      const struct probe_engine_ops *preferred,
+		      const struct probe_engine_params *p, bool fallback)
+{
+	struct probe_engine_params plain = *p;
+	char why[PROBE_ENGINE_MSG];
+	int ret;
+
+	*e = (struct probe_engine){ 0 };
+	ret = preferred->init(p, &e->priv, &e->info);
+	if (!ret) {
+		e->ops = preferred;
+		return 0;
+	}
+	snprintf(e->msg, sizeof(e->msg), "%s", e->info.err);
+	if (!fallback || preferred != &probe_engine_uring ||
+	    !probe_engine_uring_refused(ret))
+		return ret;
+	snprintf(why, sizeof(why), "%s", e->info.err);
+	plain.opts = NULL;
+	ret = probe_engine_psync.init(&plain, &e->priv, &e->info);
+	if (ret) {
+		snprintf(e->msg, sizeof(e->msg), "%.80s; psync failed too: %.80s",
+			 why, e->info.err);
+		return ret;
+	}
+	e->ops = &probe_engine_psync;
+	e->fell_back = true;
+	snprintf(e->msg, sizeof(e->msg), "%.150s; using psync", why);
+	return 0;
+}
+
+void probe_engine_close(struct probe_engine *e)
+{
+	if (!e || !e->ops)
+		return;
+	e->ops->cleanup(e->priv);
+	e->ops = NULL;
+	e->priv = NULL;
+}
+
+/* ---- shared state ---------------------------------------------------- */
+
+struct shared {
+	const struct probe_job *job;
+	const struct probe_engine_ops *engine;
+	unsigned threads;
+	pthread_mutex_t lock;
+	pthread_cond_t ctl_cv;	/* controller waits (CLOCK_MONOTONIC) */
+	pthread_cond_t go_cv;	/* workers wait for the start */
+	unsigned ready, done;	/* workers set up / finished (under lock) */
+	bool go, abort;		/* under lock */
+	bool event;		/* error or cancel seen (under lock) */
+	bool cancelled;		/* under lock */
+	int error;		/* first failure (under lock) */
+	enum probe_io_op error_op;
+	uint64_t error_offset;
+	char errmsg[PROBE_ENGINE_MSG];
+	_Atomic uint64_t m_start, m_stop;	/* the measured span, ns */
+	atomic_bool stop;	/* workers: stop submitting */
+};
+
+struct worker {
+	/* Written by the worker only, read by the controller: own line. */
+	_Alignas(64) _Atomic uint64_t live_ios, live_bytes;
+	_Alignas(64) struct shared *sh;
+	unsigned id;
+	pthread_t tid;
+	int init_err;
+	struct probe_engine eng;
+	/* slots and buffers */
+	struct probe_io *io, **ev, **batch;
+	uint32_t *free_slots;
+	unsigned nfree, inflight;
+	void *mem;
+	struct iovec *iov;
+	unsigned nbufs, rbase, wbase;
+	/* offsets and ops */
+	struct probe_rng rng;
+	uint64_t slots, seq, seq_last, rthresh;
+	uint64_t quota, issued;	/* measured submissions; UINT64_MAX = no cap */
+	/* results */
+	uint64_t ios, bytes, rios, wios, nreads, zero_samples, zero_reads;
+	uint64_t end_ns;	/* last counted reap */
+	struct probe_hist rlat, wlat;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static bool cancel_set(const struct probe_job *job)
+{
+	return job->cancel && *job->cancel;
+}
+
+/* Record the first failure of the job and wake the controller. */
+static void fail(struct shared *sh, int err, enum probe_io_op op,
+		 uint64_t off, const char *msg)
+{
+	pthread_mutex_lock(&sh->lock);
+	if (!sh->error) {
+		sh->error = err;
+		sh->error_op = op;
+		sh->error_offset = off;
+		snprintf(sh->errmsg, sizeof(sh->errmsg), "%s", msg);
+	}
+	sh->event = true;
+	atomic_store(&sh->stop, true);
+	pthread_cond_signal(&sh->ctl_cv);
+	pthread_mutex_unlock(&sh->lock);
+}
+
+static void fail_io(struct shared *sh, const struct probe_io *io)
+{
+	char msg[PROBE_ENGINE_MSG];
+	const char *what = io->op == PROBE_OP_WRITE ? "write" : "read";
+
+	if (io->res < 0)
+		snprintf(msg, sizeof(msg), "%s of %u bytes at offset %llu: %s",
+			 what, io->len, (unsigned long long)io->offset,
+			 strerror(-io->res));
+	else
+		snprintf(msg, sizeof(msg),
+			 "short %s at offset %llu: %d of %u bytes", what,
+			 (unsigned long long)io->offset, io->res, io->len);
+	fail(sh, io->res < 0 ? io->res : -EIO, (enum probe_io_op)io->op,
+	     io->offset, msg);
+}
+
+static void note_cancel(struct shared *sh)
+{
+	pthread_mutex_lock(&sh->lock);
+	sh->cancelled = true;
+	sh->event = true;
+	atomic_store(&sh->stop, true);
+	pthread_cond_signal(&sh->ctl_cv);
+	pthread_mutex_unlock(&sh->lock);
+}
+
+/* ---- worker: setup --------------------------------------------------- */
+
+static uint64_t round_up(uint64_t v, uint64_t a)
+{
+	return (v + a - 1) / a * a;
+}
+
+/* One allocation for every buffer; write buffers filled with random bytes. */
+static int alloc_buffers(struct worker *w, const struct probe_job *job)
+{
+	const uint64_t stride = round_up(job->bs, 4096);
+	const bool reads = job->read_pct > 0, writes = job->read_pct < 100;
+	unsigned char *p;
+
+	w->nbufs = (reads ? job->qd : 0) + (writes ? job->qd : 0);
+	w->rbase = 0;
+	w->wbase = reads ? job->qd : 0;
+	w->iov = calloc(w->nbufs, sizeof(*w->iov));
+	if (!w->iov || posix_memalign(&w->mem, 4096, stride * w->nbufs))
+		return -ENOMEM;
+	p = w->mem;
+	for (unsigned i = 0; i < w->nbufs; i++) {
+		w->iov[i].iov_base = p + stride * i;
+		w->iov[i].iov_len = job->bs;
+	}
+	if (reads)	/* fault the pages in now, not while measuring */
+		memset(p, 0xff, stride * job->qd);
+	if (writes)
+		probe_rng_fill(&w->rng, p + stride * w->wbase,
+			       stride * job->qd);
+	return 0;
+}
+
+static int alloc_slots(struct worker *w, unsigned qd)
+{
+	w->io = calloc(qd, sizeof(*w->io));
+	w->ev = calloc(qd, sizeof(*w->ev));
+	w->batch = calloc(qd, sizeof(*w->batch));
+	w->free_slots = calloc(qd, sizeof(*w->free_slots));
+	if (!w->io || !w->ev || !w->batch || !w->free_slots)
+		return -ENOMEM;
+	for (unsigned i = 0; i < qd; i++) {
+		w->io[i].slot = i;
+		w->free_slots[i] = qd - 1 - i;	/* slot 0 is used first */
+	}
+	w->nfree = qd;
+	return 0;
+}
+
+/* Offsets: random slots, the sequential start of this thread, mix ratio. */
+static void setup_offsets(struct worker *w, const struct probe_job *job)
+{
+	const uint64_t span = job->length, bs = job->bs;
+	uint64_t start = span / w->sh->threads * w->id;
+
+	w->slots = (span - bs) / job->align + 1;
+	w->seq_last = span - bs;
+	start -= start % job->align;
+	w->seq = start > w->seq_last ? 0 : start;
+	if (job->read_pct > 0 && job->read_pct < 100)
+		w->rthresh = (uint64_t)(job->read_pct / 100.0 * 18446744073709551616.0);
+	w->quota = UINT64_MAX;
+	if (job->max_ios) {	/* a share of 0 is possible: that thread idles */
+		w->quota = job->max_ios / w->sh->threads;
+		w->quota += w->id < job->max_ios % w->sh->threads;
+	}
+}
+
+static int worker_setup(struct worker *w)
+{
+	const struct probe_job *job = w->sh->job;
+	struct probe_engine_params p;
+	int ret;
+
+	probe_rng_seed(&w->rng, job->seed + w->id);
+	probe_hist_reset(&w->rlat);
+	probe_hist_reset(&w->wlat);
+	setup_offsets(w, job);
+	ret = alloc_slots(w, job->qd);
+	if (!ret)
+		ret = alloc_buffers(w, job);
+	if (ret) {
+		snprintf(w->eng.msg, sizeof(w->eng.msg), "out of memory");
+		return ret;
+	}
+	p = (struct probe_engine_params){
+		.fd = job->fd, .qd = job->qd, .bufs = w->iov,
+		.nbufs = w->nbufs, .opts = job->engine_opts,
+	};
+	return probe_engine_open(&w->eng, w->sh->engine, &p, !job->no_fallback);
+}
+
+static void worker_teardown(struct worker *w)
+{
+	probe_engine_close(&w->eng);	/* waits for I/Os in flight */
+	free(w->mem);
+	free(w->iov);
+	free(w->io);
+	free(w->ev);
+	free(w->batch);
+	free(w->free_slots);
+	w->mem = w->iov = NULL;
+	w->io = NULL;
+	w->ev = w->batch = NULL;
+	w->free_slots = NULL;
+}
+
+/* ---- worker: the hot loop -------------------------------------------- */
+
+static void stamp_buffer(unsigned char *buf, uint32_t len, uint64_t v)
+{
+	for (uint32_t o = 0; o < len; o += STAMP_STEP, v++)
+		memcpy(buf + o, &v, sizeof(v));
+}
+
+/* Choose op, offset and buffer of the I/O in slot io->slot. */
+static void next_io(struct worker *w, const struct probe_job *job,
+		    struct probe_io *io)
+{
+	uint64_t off;
+
+	if (job->pattern == PROBE_RAND) {
+		off = probe_rng_below(&w->rng, w->slots) * job->align;
+	} else {
+		off = w->seq;
+		w->seq = off + job->bs;
+		if (w->seq > w->seq_last)
+			w->seq = 0;	/* the next block would not fit: wrap */
+	}
+	if (job->read_pct >= 100)
+		io->op = PROBE_OP_READ;
+	else if (!job->read_pct)
+		io->op = PROBE_OP_WRITE;
+	else
+		io->op = probe_rng_next(&w->rng) < w->rthresh ? PROBE_OP_READ
+							      : PROBE_OP_WRITE;
+	io->offset = job->offset + off;
+	io->len = job->bs;
+	io->buf_index = (io->op == PROBE_OP_READ ? w->rbase : w->wbase) +
+			io->slot;
+	io->buf = w->iov[io->buf_index].iov_base;
+	if (io->op == PROBE_OP_WRITE)
+		stamp_buffer(io->buf, io->len, probe_rng_next(&w->rng));
+}
+
+static bool all_zero(const unsigned char *p, size_t len)
+{
+	return !p[0] && !memcmp(p, p + 1, len - 1);
+}
+
+/* Account n reaped I/Os, all taken from the kernel at now. */
+static void reap(struct worker *w, unsigned n, uint64_t now)
+{
+	const bool counting = now >= atomic_load_explicit(&w->sh->m_start,
+							  memory_order_relaxed) &&
+			      now < atomic_load_explicit(&w->sh->m_stop,
+							 memory_order_relaxed);
+
+	for (unsigned i = 0; i < n; i++) {
+		struct probe_io *io = w->ev[i];
+
+		w->free_slots[w->nfree++] = io->slot;
+		w->inflight--;
+		if (io->res != (int32_t)io->len) {
+			fail_io(w->sh, io);
+			continue;
+		}
+		if (!counting)
+			continue;
+		if (io->op == PROBE_OP_READ) {
+			probe_hist_add(&w->rlat, now - io->start_ns);
+			w->rios++;
+			if (!(++w->nreads & (PROBE_JOB_ZERO_SAMPLE - 1))) {
+				w->zero_samples++;
+				w->zero_reads += all_zero(io->buf, io->len);
+			}
+		} else {
+			probe_hist_add(&w->wlat, now - io->start_ns);
+			w->wios++;
+		}
+		w->ios++;
+		w->bytes += io->len;
+	}
+	if (counting) {
+		w->end_ns = now;
+		atomic_store_explicit(&w->live_ios, w->ios, memory_order_relaxed);
+		atomic_store_explicit(&w->live_bytes, w->bytes,
+				      memory_order_relaxed);
+	}
+}
+
+static bool want_more(struct worker *w)
+{
+	if (atomic_load_explicit(&w->sh->stop, memory_order_relaxed))
+		return false;
+	if (cancel_set(w->sh->job)) {
+		note_cancel(w->sh);
+		return false;
+	}
+	return w->issued < w->quota;
+}
+
+/* Queue every free slot (within the quota), stamp and commit the batch. */
+static int submit(struct worker *w)
+{
+	const struct probe_job *job = w->sh->job;
+	const struct probe_engine_ops *ops = w->eng.ops;
+	unsigned n = 0;
+	uint64_t now;
+
+	while (w->nfree && w->issued + n < w->quota) {
+		struct probe_io *io = &w->io[w->free_slots[w->nfree - 1]];
+		enum probe_q q;
+
+		next_io(w, job, io);
+		q = ops->queue(w->eng.priv, io);
+		if (q == PROBE_Q_BUSY)
+			break;
+		w->nfree--;
+		w->inflight++;
+		if (q == PROBE_Q_COMPLETED) {
+			io->start_ns = now_ns();
+			w->ev[0] = io;
+			reap(w, 1, io->start_ns);
+			continue;
+		}
+		w->batch[n++] = io;
+	}
+	if (!n)
+		return 0;
+	now = now_ns();
+	for (unsigned i = 0; i < n; i++)
+		w->batch[i]->start_ns = now;
+	if (now >= atomic_load_explicit(&w->sh->m_start, memory_order_relaxed))
+		w->issued += n;
+	return ops->commit(w->eng.priv);
+}
+
+static void run_loop(struct worker *w)
+{
+	const struct probe_engine_ops *ops = w->eng.ops;
+	int ret = 0;
+	int n;
+
+	for (;;) {
+		if (want_more(w))
+			ret = submit(w);
+		if (ret || !w->inflight)
+			break;
+		n = ops->getevents(w->eng.priv, 1, w->sh->job->qd, w->ev);
+		if (n < 0) {
+			ret = n;
+			break;
+		}
+		reap(w, (unsigned)n, now_ns());
+	}
+	if (ret) {
+		char msg[PROBE_ENGINE_MSG];
+
+		snprintf(msg, sizeof(msg), "%s engine: %s", ops->name,
+			 strerror(-ret));
+		fail(w->sh, ret, PROBE_OP_READ, 0, msg);
+	}
+}
+
+/* Report setup; wait for the start.  Returns true to run, false to quit. */
+static bool worker_ready(struct worker *w)
+{
+	struct shared *sh = w->sh;
+	bool run;
+
+	pthread_mutex_lock(&sh->lock);
+	sh->ready++;
+	pthread_cond_signal(&sh->ctl_cv);
+	while (!sh->go && !sh->abort)
+		pthread_cond_wait(&sh->go_cv, &sh->lock);
+	run = !sh->abort;
+	pthread_mutex_unlock(&sh->lock);
+	return run;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct shared *sh = w->sh;
+
+	w->init_err = worker_setup(w);
+	if (worker_ready(w) && !w->init_err)
+		run_loop(w);
+	worker_teardown(w);
+	pthread_mutex_lock(&sh->lock);
+	sh->done++;
+	pthread_cond_signal(&sh->ctl_cv);
+	pthread_mutex_unlock(&sh->lock);
+	return NULL;
+}
+
+/* ---- controller ------------------------------------------------------ */
+
+static int bad(struct probe_job_result *res, const char *msg)
+{
+	snprintf(res->errmsg, sizeof(res->errmsg), "invalid job: %s", msg);
+	return -EINVAL;
+}
+
+static bool bad_time(double t)
+{
+	return !isfinite(t) || t < 0.0 || t > 1e7;
+}
+
+static int validate(const struct probe_job *job, double window,
+		    struct probe_job_result *res)
+{
+	if (!job->align || job->align & (job->align - 1))
+		return bad(res, "align must be a power of two");
+	if (!job->bs || job->bs % job->align || job->bs > (64u << 20))
+		return bad(res, "bs must be a multiple of align, at most 64 MiB");
+	if (job->offset % job->align)
+		return bad(res, "offset must be aligned");
+	if (job->length < job->bs || job->length > (UINT64_C(1) << 62) ||
+	    job->offset > (UINT64_C(1) << 62))
+		return bad(res, "length must hold one block (and be < 2^62)");
+	if (!job->qd || job->qd > PROBE_ENGINE_MAX_QD)
+		return bad(res, "qd out of range");
+	if (job->threads > PROBE_JOB_MAX_THREADS)
+		return bad(res, "too many threads");
+	if (job->read_pct > 100)
+		return bad(res, "read_pct must be 0..100");
+	if (job->pattern != PROBE_SEQ && job->pattern != PROBE_RAND)
+		return bad(res, "unknown pattern");
+	if (bad_time(job->ramp_s) || bad_time(job->min_s) ||
+	    bad_time(job->max_s) || !(job->max_s > 0.0) ||
+	    job->min_s > job->max_s)
+		return bad(res, "need 0 <= min_s <= max_s, max_s > 0");
+	if (!(window >= 1e-3) || job->max_s / window > 1e7)
+		return bad(res, "window_s out of range");
+	if (job->fd < 0 && job->engine != &probe_engine_null)
+		return bad(res, "no file descriptor");
+	return 0;
+}
+
+static void result_init(struct probe_job_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	probe_hist_reset(&res->lat);
+	probe_hist_reset(&res->read_lat);
+	probe_hist_reset(&res->write_lat);
+}
+
+void probe_job_result_free(struct probe_job_result *res)
+{
+	if (!res)
+		return;
+	free(res->win_iops);
+	free(res->win_mbps);
+	res->win_iops = res->win_mbps = NULL;
+	res->n_windows = 0;
+}
+
+static int shared_init(struct shared *sh, const struct probe_job *job)
+{
+	pthread_condattr_t ca;
+
+	memset(sh, 0, sizeof(*sh));
+	sh->job = job;
+	sh->engine = job->engine ? job->engine : &probe_engine_uring;
+	sh->threads = job->threads ? job->threads : 1;
+	atomic_init(&sh->m_start, UINT64_MAX);
+	atomic_init(&sh->m_stop, UINT64_MAX);
+	atomic_init(&sh->stop, false);
+	if (pthread_condattr_init(&ca))
+		return -ENOMEM;
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&sh->ctl_cv, &ca);
+	pthread_condattr_destroy(&ca);
+	pthread_cond_init(&sh->go_cv, NULL);
+	pthread_mutex_init(&sh->lock, NULL);
+	return 0;
+}
+
+static void shared_destroy(struct shared *sh)
+{
+	pthread_cond_destroy(&sh->ctl_cv);
+	pthread_cond_destroy(&sh->go_cv);
+	pthread_mutex_destroy(&sh->lock);
+}
+
+/* Start the workers.  Returns how many started (all, or fewer on error). */
+static unsigned start_workers(struct shared *sh, struct worker *w, int *err)
+{
+	unsigned i;
+
+	*err = 0;
+	for (i = 0; i < sh->threads; i++) {
+		w[i].sh = sh;
+		w[i].id = i;
+		*err = -pthread_create(&w[i].tid, NULL, worker_main, &w[i]);
+		if (*err)
+			break;
+	}
+	return i;
+}
+
+/* Wait for every started worker to report; the first setup error, or 0. */
+static int wait_ready(struct shared *sh, struct worker *w, unsigned n,
+		      struct probe_job_result *res)
+{
+	pthread_mutex_lock(&sh->lock);
+	while (sh->ready < n)
+		pthread_cond_wait(&sh->ctl_cv, &sh->lock);
+	pthread_mutex_unlock(&sh->lock);
+	for (unsigned i = 0; i < n; i++) {
+		if (w[i].init_err) {
+			snprintf(res->errmsg, sizeof(res->errmsg), "%s",
+				 w[i].eng.msg);
+			return w[i].init_err;
+		}
+		if (w[i].eng.ops != w[0].eng.ops) {
+			snprintf(res->errmsg, sizeof(res->errmsg),
+				 "threads opened different engines");
+			return -EIO;
+		}
+	}
+	return 0;
+}
+
+static void release(struct shared *sh, bool abort)
+{
+	pthread_mutex_lock(&sh->lock);
+	sh->go = !abort;
+	sh->abort = abort;
+	pthread_cond_broadcast(&sh->go_cv);
+	pthread_mutex_unlock(&sh->lock);
+}
+
+static struct timespec to_ts(uint64_t ns)
+{
+	return (struct timespec){ .tv_sec = (time_t)(ns / 1000000000u),
+				  .tv_nsec = (long)(ns % 1000000000u) };
+}
+
+enum wake {
+	WAKE_DEADLINE,	/* the time came */
+	WAKE_EVENT,	/* an error or cancel */
+	WAKE_DONE,	/* every worker finished (max_ios reached) */
+};
+
+/* Under sh->lock: what ended the wait, or WAKE_DEADLINE to go on. */
+static enum wake pending(struct shared *sh)
+{
+	if (!sh->event && cancel_set(sh->job)) {
+		sh->cancelled = sh->event = true;
+		atomic_store(&sh->stop, true);
+	}
+	if (sh->event)
+		return WAKE_EVENT;
+	return sh->done == sh->threads ? WAKE_DONE : WAKE_DEADLINE;
+}
+
+/*
+ * Sleep until deadline (ns), an event or every worker done, polling
+ * *cancel every CANCEL_POLL_NS (a signal handler cannot wake a condition
+ * variable).
+ */
+static enum wake sleep_until(struct shared *sh, uint64_t deadline)
+{
+	enum wake why;
+	uint64_t now;
+
+	pthread_mutex_lock(&sh->lock);
+	while ((why = pending(sh)) == WAKE_DEADLINE &&
+	       (now = now_ns()) < deadline) {
+		struct timespec ts = to_ts(deadline - now > CANCEL_POLL_NS
+						   ? now + CANCEL_POLL_NS
+						   : deadline);
+
+		pthread_cond_timedwait(&sh->ctl_cv, &sh->lock, &ts);
+	}
+	pthread_mutex_unlock(&sh->lock);
+	return why;
+}
+
+struct sample {
+	uint64_t ns, ios, bytes;
+};
+
+static struct sample take_sample(const struct shared *sh,
+				 const struct worker *w)
+{
+	struct sample s = { .ns = now_ns() };
+
+	for (unsigned i = 0; i < sh->threads; i++) {
+		s.ios += atomic_load_explicit(&w[i].live_ios,
+					      memory_order_relaxed);
+		s.bytes += atomic_load_explicit(&w[i].live_bytes,
+						memory_order_relaxed);
+	}
+	return s;
+}
+
+/* Record window k from two samples and tell the caller. */
+static void add_window(const struct probe_job *job,
+		       struct probe_job_result *res, const struct sample *a,
+		       const struct sample *b, uint64_t m_start)
+{
+	const double dt = (double)(b->ns - a->ns) / NS;
+	struct probe_window win = {
+		.index = res->n_windows,
+		.elapsed_s = (double)(b->ns - m_start) / NS,
+		.iops = dt > 0 ? (double)(b->ios - a->ios) / dt : 0.0,
+		.mbps = dt > 0 ? (double)(b->bytes - a->bytes) / dt / 1e6 : 0.0,
+	};
+
+	res->win_iops[res->n_windows] = win.iops;
+	res->win_mbps[res->n_windows] = win.mbps;
+	res->n_windows++;
+	if (job->on_window)
+		job->on_window(job->arg, &win);
+}
+
+static bool steady_now(const struct probe_job_result *res)
+{
+	struct probe_steady st;
+
+	return probe_steady_check(res->win_iops, res->n_windows, &st) == 0 &&
+	       st.steady;
+}
+
+/*
+ * The measurement: ramp, then windows until max_s, steady state, an
+ * event or every worker done (*done set).  Windows are back to back, each
+ * at least window long (the controller's wake-up delay lengthens them a
+ * little; their rates use the true length).  Returns the end time.
+ */
+static uint64_t control(struct shared *sh, struct worker *w, double window,
+			struct probe_job_result *res, size_t cap, bool *done)
+{
+	const struct probe_job *job = sh->job;
+	const uint64_t m_start = atomic_load(&sh->m_start);
+	const uint64_t win_ns = (uint64_t)(window * NS);
+	const uint64_t end = m_start + (uint64_t)(job->max_s * NS);
+	const uint64_t min_end = m_start + (uint64_t)(job->min_s * NS);
+	struct sample prev = { .ns = m_start }, cur;
+	enum wake why = sleep_until(sh, m_start);
+
+	for (;;) {
+		uint64_t next = prev.ns + win_ns;
+
+		if (why == WAKE_DEADLINE)
+			why = sleep_until(sh, next < end ? next : end);
+		if (why != WAKE_DEADLINE) {
+			*done = why == WAKE_DONE;
+			return now_ns();
+		}
+		cur = take_sample(sh, w);
+		if (cur.ns >= next && res->n_windows < cap) {
+			add_window(job, res, &prev, &cur, m_start);
+			prev = cur;
+		}
+		if (cur.ns >= end)
+			return cur.ns;
+		if (job->stop_on_steady && cur.ns >= min_end &&
+		    steady_now(res)) {
+			res->stopped_steady = true;
+			return cur.ns;
+		}
+	}
+}
+
+static void merge_worker(struct probe_job_result *res, const struct worker *w)
+{
+	res->ios += w->ios;
+	res->bytes += w->bytes;
+	res->read_ios += w->rios;
+	res->write_ios += w->wios;
+	res->zero_samples += w->zero_samples;
+	res->zero_reads += w->zero_reads;
+	probe_hist_merge(&res->read_lat, &w->rlat);
+	probe_hist_merge(&res->write_lat, &w->wlat);
+}
+
+static void finish(struct probe_job_result *res, const struct shared *sh,
+		   const struct worker *w, uint64_t m_start, uint64_t stop,
+		   bool done)
+{
+	struct probe_steady st;
+	uint64_t last = 0;
+
+	for (unsigned i = 0; i < sh->threads; i++) {
+		merge_worker(res, &w[i]);
+		if (w[i].end_ns > last)
+			last = w[i].end_ns;
+	}
+	probe_hist_merge(&res->lat, &res->read_lat);
+	probe_hist_merge(&res->lat, &res->write_lat);
+	if (done && last && last < stop)
+		stop = last;	/* max_ios ended it: up to the last reap */
+	res->seconds = stop > m_start ? (double)(stop - m_start) / NS : 0.0;
+	if (res->seconds > 0) {
+		res->iops = (double)res->ios / res->seconds;
+		res->mbps = (double)res->bytes / res->seconds / 1e6;
+	}
+	probe_steady_check(res->win_iops, res->n_windows, &st);
+	res->steady = st.steady;
+	res->spread_pct = st.spread_pct;
+	res->slope_pct = st.slope_pct;
+	res->cancelled = sh->cancelled;
+	res->error = sh->error;
+	res->error_op = sh->error_op;
+	res->error_offset = sh->error_offset;
+	if (sh->error)
+		snprintf(res->errmsg, sizeof(res->errmsg), "%s", sh->errmsg);
+	else if (sh->cancelled)
+		snprintf(res->errmsg, sizeof(res->errmsg), "cancelled");
+}
+
+static int alloc_windows(struct probe_job_result *res, size_t cap)
+{
+	res->win_iops = calloc(cap, sizeof(double));
+	res->win_mbps = calloc(cap, sizeof(double));
+	return res->win_iops && res->win_mbps ? 0 : -ENOMEM;
+}
+
+/* Run the started workers from release to join; fill res. */
+static int run_started(struct shared *sh, struct worker *w, double window,
+		       struct probe_job_result *res, size_t cap)
+{
+	const struct probe_engine *e = &w[0].eng;
+	uint64_t t0, stop;
+	bool done = false;
+
+	/* Note the engine now: the workers close theirs when they finish. */
+	snprintf(res->engine, sizeof(res->engine), "%s", e->ops->name);
+	snprintf(res->engine_desc, sizeof(res->engine_desc), "%s",
+		 e->info.desc);
+	if (e->fell_back)
+		snprintf(res->notice, sizeof(res->notice), "%s", e->msg);
+	t0 = now_ns();
+	atomic_store(&sh->m_start, t0 + (uint64_t)(sh->job->ramp_s * NS));
+	release(sh, false);
+	stop = control(sh, w, window, res, cap, &done);
+	atomic_store(&sh->m_stop, stop);
+	atomic_store(&sh->stop, true);
+	for (unsigned i = 0; i < sh->threads; i++)
+		pthread_join(w[i].tid, NULL);
+	finish(res, sh, w, atomic_load(&sh->m_start), stop, done);
+	if (sh->error)
+		return sh->error;
+	return sh->cancelled ? -ECANCELED : 0;
+}
+
+static int run_workers(struct shared *sh, double window,
+		       struct probe_job_result *res, size_t cap)
+{
+	struct worker *w = aligned_alloc(64, round_up(sizeof(*w) * sh->threads, 64));
+	unsigned started;
+	int ret;
+
+	if (!w)
+		return -ENOMEM;
+	memset(w, 0, sizeof(*w) * sh->threads);
+	started = start_workers(sh, w, &ret);
+	if (!ret)
+		ret = wait_ready(sh, w, started, res);
+	else
+		wait_ready(sh, w, started, res);
+	if (!ret) {
+		ret = run_started(sh, w, window, res, cap);
+	} else {
+		release(sh, true);
+		for (unsigned i = 0; i < started; i++)
+			pthread_join(w[i].tid, NULL);
+		if (!res->errmsg[0])
+			snprintf(res->errmsg, sizeof(res->errmsg),
+				 "cannot start threads: %s", strerror(-ret));
+	}
+	free(w);
+	return ret;
+}
+
+int probe_job_run(const struct probe_job *job, struct probe_job_result *res)
+{
+	const double window = job->window_s > 0 ? job->window_s
+						: PROBE_JOB_DEFAULT_WINDOW;
+	struct shared sh;
+	size_t cap;
+	int ret;
+
+	result_init(res);
+	ret = validate(job, window, res);
+	if (ret)
+		return ret;
+	cap = (size_t)(job->max_s / window) + 2;
+	ret = alloc_windows(res, cap);
+	if (!ret)
+		ret = shared_init(&sh, job);
+	if (ret) {
+		snprintf(res->errmsg, sizeof(res->errmsg), "out of memory");
+		return ret;
+	}
+	ret = run_workers(&sh, window, res, cap);
+	shared_destroy(&sh);
+	return ret;
+}

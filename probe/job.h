@@ -1,0 +1,112 @@
+/* job.h — the probe's measurement loop: one fio-like job.
+ *
+ * A job keeps qd I/Os in flight on each of `threads` threads (fio's
+ * numjobs: every thread has its own engine instance, rng stream, buffers
+ * and histograms; all share the caller's fd) over the byte span
+ * [offset, offset + length) of a file or block device, for a time:
+ *
+ *   ramp_s     I/Os run but are not counted
+ *   window_s   throughput is sampled per window (default 0.5 s)
+ *   min_s      with stop_on_steady, run at least this long
+ *   max_s      stop after this long (measured time, ramp excluded)
+ *   max_ios    or after this many I/Os (0 = no limit)
+ *
+ * Each I/O's latency is completion − submission on CLOCK_MONOTONIC: the
+ * clock is read once per submitted batch and once per reaped batch, which
+ * are the instants the I/Os of that batch were handed to and taken from
+ * the kernel.  An I/O counts when it is reaped inside the measured span.
+ *
+ * The calling thread is the controller: it releases the workers, samples
+ * windows, calls on_window, judges steady state and stops the job.
+ */
+#ifndef PROBE_JOB_H
+#define PROBE_JOB_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "hist.h"
+
+#define PROBE_JOB_MAX_THREADS 256u
+#define PROBE_JOB_ZERO_SAMPLE 64u	/* 1 read in this many is checked */
+#define PROBE_JOB_DEFAULT_WINDOW 0.5
+
+enum probe_pattern {
+	PROBE_SEQ,	/* sequential, wrapping at the end of the span */
+	PROBE_RAND,	/* uniformly random, aligned offsets */
+};
+
+/* One throughput sample, handed to on_window. */
+struct probe_window {
+	size_t index;		/* 0-based */
+	double elapsed_s;	/* measured time at the end of the window */
+	double iops;
+	double mbps;		/* 10^6 bytes per second */
+};
+
+typedef void (*probe_window_fn)(void *arg, const struct probe_window *w);
+
+struct probe_job {
+	int fd;				/* caller's; O_DIRECT for devices */
+	uint64_t offset, length;	/* the span; offset aligned */
+	uint32_t bs;			/* bytes per I/O, a multiple of align */
+	uint32_t align;			/* power of two, e.g. logical block size */
+	unsigned qd;			/* per thread, 1..PROBE_ENGINE_MAX_QD */
+	unsigned threads;		/* 1..PROBE_JOB_MAX_THREADS; 0 = 1 */
+	enum probe_pattern pattern;
+	unsigned read_pct;		/* 100 read, 0 write, else mixed */
+	const struct probe_engine_ops *engine;	/* NULL = io_uring */
+	bool no_fallback;		/* keep io_uring even when refused */
+	const void *engine_opts;	/* see engine.h, or NULL */
+	double ramp_s, window_s;	/* window_s 0 = 0.5 */
+	double min_s, max_s;		/* max_s > 0 */
+	uint64_t max_ios;		/* 0 = none; exact when ramp_s == 0 */
+	bool stop_on_steady;
+	uint64_t seed;			/* rng seed; thread t uses seed + t */
+	probe_window_fn on_window;	/* NULL or called after each window */
+	void *arg;			/* for on_window */
+	volatile sig_atomic_t *cancel;	/* NULL or checked every batch */
+};
+
+struct probe_job_result {
+	uint64_t ios, bytes;		/* ios * bs == bytes */
+	uint64_t read_ios, write_ios;
+	double seconds;			/* measured, ramp excluded */
+	double iops, mbps;		/* ios / seconds, bytes / seconds / 1e6 */
+	struct probe_hist lat, read_lat, write_lat;	/* ns, all threads */
+	size_t n_windows;		/* complete windows only */
+	double *win_iops, *win_mbps;	/* malloc'd, n_windows each */
+	bool steady;			/* probe_steady_check on win_iops */
+	double spread_pct, slope_pct;
+	bool stopped_steady;		/* stop_on_steady ended the job early */
+	bool cancelled;			/* *cancel ended the job */
+	/* The first failed I/O: -errno (-EIO for a short transfer), or 0. */
+	int error;
+	enum probe_io_op error_op;
+	uint64_t error_offset;		/* bytes from the start of the device */
+	/* Zero-read detection: checked reads and those entirely zero. */
+	uint64_t zero_samples, zero_reads;
+	char engine[16];		/* the engine that ran */
+	char engine_desc[PROBE_ENGINE_MSG];	/* its setup, one line */
+	char notice[PROBE_ENGINE_MSG];	/* the fallback notice, or "" */
+	char errmsg[PROBE_ENGINE_MSG];	/* why the job failed, or "" */
+};
+
+/*
+ * Run job and fill *res (about 90 KiB: three histograms).  res is always
+ * initialised, even on failure; release its arrays with
+ * probe_job_result_free.  Returns 0; -ECANCELED when *cancel stopped it;
+ * the -errno of the first failed I/O (res->error, error_op, error_offset);
+ * -EINVAL for a bad job; or another -errno when setup failed (engine,
+ * memory, threads).  On every error res->errmsg says what happened and the
+ * figures measured so far are kept.
+ */
+int probe_job_run(const struct probe_job *job, struct probe_job_result *res);
+
+/* Free the window arrays of res; it stays valid, with no windows.  NULL-safe. */
+void probe_job_result_free(struct probe_job_result *res);
+
+#endif

@@ -1,0 +1,726 @@
+/* test_job.c — the job loop on the null engine, and the engines on a file.
+ *
+ * No hardware and no root: the loop's arithmetic runs on the null engine;
+ * the io_uring and psync engines move real bytes to and from a file in
+ * $TMPDIR (or /tmp), and the io_uring -> psync fallback is forced with a
+ * seccomp filter in a child process.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "engine.h"
+#include "job.h"
+#include "rng.h"
+
+#define KiB 1024u
+#define MiB (1024u * 1024u)
+
+/* A job on the null engine; tests change what they need. */
+static struct probe_job null_job(const struct probe_null_opts *o)
+{
+	return (struct probe_job){
+		.fd = -1, .offset = 0, .length = 64 * MiB, .bs = 4 * KiB,
+		.align = 4 * KiB, .qd = 8, .threads = 1, .pattern = PROBE_RAND,
+		.read_pct = 100, .engine = &probe_engine_null,
+		.engine_opts = o, .window_s = 0.1, .max_s = 20, .seed = 42,
+	};
+}
+
+static struct probe_job_result *run_ok(const struct probe_job *job)
+{
+	struct probe_job_result *res = malloc(sizeof(*res));
+	int ret;
+
+	assert_non_null(res);
+	ret = probe_job_run(job, res);
+	if (ret)
+		fprintf(stderr, "job failed: %d %s\n", ret, res->errmsg);
+	assert_int_equal(ret, 0);
+	return res;
+}
+
+static void result_del(struct probe_job_result *res)
+{
+	probe_job_result_free(res);
+	free(res);
+}
+
+/* ---- accounting ------------------------------------------------------ */
+
+static void test_bytes_are_ios_times_bs(void **state)
+{
+	struct probe_job job = null_job(NULL);
+	struct probe_job_result *res;
+
+	(void)state;
+	job.max_ios = 50000;
+	job.threads = 3;
+	job.bs = 16 * KiB;
+	res = run_ok(&job);
+	assert_int_equal(res->ios, 50000);	/* the quota is exact */
+	assert_int_equal(res->bytes, res->ios * job.bs);
+	assert_int_equal(res->read_ios, res->ios);
+	assert_int_equal(res->write_ios, 0);
+	assert_int_equal(probe_hist_count(&res->lat), res->ios);
+	assert_int_equal(probe_hist_count(&res->read_lat), res->ios);
+	assert_true(res->seconds > 0 && res->seconds < job.max_s);
+	assert_true(fabs(res->iops - (double)res->ios / res->seconds) < 1e-6);
+	assert_string_equal(res->engine, "null");
+	assert_string_equal(res->notice, "");
+	result_del(res);
+	/* Fewer I/Os than threads: the spare threads idle. */
+	job.threads = 4;
+	job.max_ios = 2;
+	res = run_ok(&job);
+	assert_int_equal(res->ios, 2);
+	assert_int_equal(res->bytes, 2 * job.bs);
+	result_del(res);
+}
+
+static void test_mixed_split(void **state)
+{
+	struct probe_job job = null_job(NULL);
+	struct probe_job_result *res;
+	double r;
+
+	(void)state;
+	job.read_pct = 70;
+	job.max_ios = 200000;
+	job.threads = 2;
+	res = run_ok(&job);
+	assert_int_equal(res->ios, 200000);
+	assert_int_equal(res->read_ios + res->write_ios, res->ios);
+	r = (double)res->read_ios / (double)res->ios;
+	assert_true(r > 0.68 && r < 0.72);
+	assert_int_equal(probe_hist_count(&res->read_lat), res->read_ios);
+	assert_int_equal(probe_hist_count(&res->write_lat), res->write_ios);
+	assert_int_equal(probe_hist_count(&res->lat), res->ios);
+	result_del(res);
+}
+
+/* ---- offsets --------------------------------------------------------- */
+
+struct trace {
+	size_t n, cap;
+	uint64_t *off;
+	unsigned reads, writes;
+};
+
+static void on_queue(void *arg, const struct probe_io *io)
+{
+	struct trace *t = arg;
+
+	if (t->n < t->cap)
+		t->off[t->n++] = io->offset;
+	if (io->op == PROBE_OP_READ)
+		t->reads++;
+	else
+		t->writes++;
+	assert_ptr_not_equal(io->buf, NULL);
+	assert_int_equal((uintptr_t)io->buf % 4096, 0);
+}
+
+static void test_seq_contiguous_and_wrapping(void **state)
+{
+	uint64_t off[40];
+	struct trace t = { .cap = 40, .off = off };
+	struct probe_null_opts o = { .on_queue = on_queue, .arg = &t };
+	struct probe_job job = null_job(&o);
+	struct probe_job_result *res;
+
+	(void)state;
+	job.pattern = PROBE_SEQ;
+	job.offset = 1 * MiB;
+	job.length = 10 * 4 * KiB + 512;	/* 10 blocks and a stub */
+	job.max_ios = 35;
+	job.qd = 4;
+	res = run_ok(&job);
+	assert_int_equal(t.n, 35);
+	for (size_t i = 0; i < t.n; i++)
+		assert_int_equal(off[i], job.offset + (i % 10) * job.bs);
+	assert_int_equal(res->ios, 35);
+	result_del(res);
+}
+
+static void test_rand_aligned_in_span(void **state)
+{
+	enum { N = 20000 };
+	uint64_t *off = calloc(N, sizeof(*off));
+	struct trace t = { .cap = N, .off = off };
+	struct probe_null_opts o = { .on_queue = on_queue, .arg = &t };
+	struct probe_job job = null_job(&o);
+	struct probe_job_result *res;
+	unsigned first = 0, last = 0;
+
+	(void)state;
+	assert_non_null(off);
+	job.offset = 3 * 4 * KiB;
+	job.length = 1 * MiB + 512;
+	job.align = 512;
+	job.max_ios = N;
+	job.read_pct = 50;
+	res = run_ok(&job);
+	assert_int_equal(t.n, N);
+	for (size_t i = 0; i < t.n; i++) {
+		uint64_t rel = off[i] - job.offset;
+
+		assert_true(off[i] >= job.offset);
+		assert_int_equal(off[i] % job.align, 0);
+		assert_true(rel + job.bs <= job.length);
+		first += rel < job.length / 10;
+		last += rel + job.bs > job.length - job.length / 10;
+	}
+	/* Uniform: each tenth gets ~10 %. */
+	assert_true(first > N / 20 && last > N / 20);
+	assert_true(t.reads > N * 45 / 100 && t.writes > N * 45 / 100);
+	result_del(res);
+	free(off);
+}
+
+/* ---- latency --------------------------------------------------------- */
+
+static void test_fake_latency(void **state)
+{
+	struct probe_null_opts o = { .lat_ns = 50000 };
+	struct probe_job job = null_job(&o);
+	struct probe_job_result *res;
+	const double q[] = { 0, 50, 90, 99, 99.9, 100 };
+	uint64_t v[6];
+
+	(void)state;
+	job.qd = 4;
+	job.max_s = 0.3;
+	res = run_ok(&job);
+	assert_true(res->ios > 1000);
+	for (unsigned i = 0; i < 6; i++)
+		assert_int_equal(probe_hist_percentile(&res->lat, q[i], &v[i]), 0);
+	assert_true(v[0] >= 50000);	/* never below the fake latency */
+	assert_true(fabs((double)v[1] - 50000.0) <= 500.0);	/* p50 within 1 % */
+	for (unsigned i = 1; i < 6; i++)
+		assert_true(v[i] >= v[i - 1]);
+	assert_int_equal(v[5], probe_hist_max(&res->lat));
+	/* Four at a time, each 50 µs: about 80k IOPS, never more. */
+	assert_true(res->iops <= 4 / 50e-6 * 1.001);
+	result_del(res);
+}
+
+/* ---- windows, steady, cancel ----------------------------------------- */
+
+struct wins {
+	size_t n;
+	double last_elapsed;
+	bool ordered;
+	volatile sig_atomic_t *cancel;
+	size_t cancel_at;
+};
+
+static void on_window(void *arg, const struct probe_window *w)
+{
+	struct wins *c = arg;
+
+	c->ordered &= w->index == c->n && w->elapsed_s > c->last_elapsed &&
+		      w->iops > 0 && w->mbps > 0;
+	c->last_elapsed = w->elapsed_s;
+	c->n++;
+	if (c->cancel && w->index == c->cancel_at)
+		*c->cancel = 1;
+}
+
+static void test_windows(void **state)
+{
+	struct probe_null_opts o = { .lat_ns = 20000 };
+	struct probe_job job = null_job(&o);
+	struct probe_job_result *res;
+	struct wins c = { .ordered = true };
+	double sum = 0;
+
+	(void)state;
+	job.max_s = 1.0;
+	job.on_window = on_window;
+	job.arg = &c;
+	res = run_ok(&job);
+	assert_true(fabs(res->seconds - 1.0) < 0.05);
+	/* Back-to-back windows of at least 0.1 s: 9 or 10 in 1 s. */
+	assert_true(res->n_windows >= 9 && res->n_windows <= 10);
+	assert_int_equal(c.n, res->n_windows);
+	assert_true(c.ordered);
+	for (size_t i = 0; i < res->n_windows; i++) {
+		assert_true(fabs(res->win_mbps[i] -
+				 res->win_iops[i] * job.bs / 1e6) < 1e-6);
+		sum += res->win_iops[i] * job.window_s;
+	}
+	/* The windows account for (nearly) every I/O. */
+	assert_true(sum > 0.85 * (double)res->ios && sum < 1.05 * (double)res->ios);
+	assert_false(res->stopped_steady);
+	result_del(res);
+}
+
+static void test_stop_on_steady(void **state)
+{
+	struct probe_null_opts o = { .lat_ns = 20000 };
+	struct probe_job job = null_job(&o);
+	struct probe_job_result *res;
+
+	(void)state;
+	job.window_s = 0.2;
+	job.min_s = 1.0;
+	job.max_s = 15.0;
+	job.stop_on_steady = true;
+	res = run_ok(&job);
+	assert_true(res->stopped_steady);
+	assert_true(res->steady);
+	assert_true(res->spread_pct <= 5.0);
+	assert_true(res->seconds >= 1.0 && res->seconds < job.max_s);
+	assert_true(res->n_windows >= 5);
+	result_del(res);
+}
+
+static void test_cancel(void **state)
+{
+	static volatile sig_atomic_t cancel;
+	struct probe_null_opts o = { .lat_ns = 10000 };
+	struct probe_job job = null_job(&o);
+	struct probe_job_result res;
+	struct wins c = { .ordered = true, .cancel = &cancel, .cancel_at = 2 };
+
+	(void)state;
+	cancel = 0;
+	job.on_window = on_window;
+	job.arg = &c;
+	job.cancel = &cancel;
+	assert_int_equal(probe_job_run(&job, &res), -ECANCELED);
+	assert_true(res.cancelled);
+	assert_int_equal(res.n_windows, 3);
+	assert_true(res.seconds < 1.0);
+	assert_true(res.ios > 0);
+	assert_int_equal(res.error, 0);
+	probe_job_result_free(&res);
+	/* Cancelled before it starts: stops at once. */
+	job.on_window = NULL;
+	assert_int_equal(probe_job_run(&job, &res), -ECANCELED);
+	assert_true(res.seconds < 0.5);
+	probe_job_result_free(&res);
+}
+
+/* ---- failures -------------------------------------------------------- */
+
+static void check_failure(unsigned read_pct, enum probe_io_op op)
+{
+	struct probe_null_opts o = { .fail_nth = 1000 };
+	struct probe_job job = null_job(&o);
+	struct probe_job_result res;
+
+	job.pattern = PROBE_SEQ;
+	job.offset = 8 * KiB;
+	job.read_pct = read_pct;
+	assert_int_equal(probe_job_run(&job, &res), -EIO);
+	assert_int_equal(res.error, -EIO);
+	assert_int_equal(res.error_op, op);
+	assert_int_equal(res.error_offset, 8 * KiB + 999ull * job.bs);
+	assert_non_null(strstr(res.errmsg, "Input/output error"));
+	assert_true(res.ios >= 999 - job.qd && res.ios < 999 + job.qd);
+	assert_false(res.cancelled);
+	probe_job_result_free(&res);
+}
+
+static void test_injected_failure(void **state)
+{
+	(void)state;
+	check_failure(100, PROBE_OP_READ);
+	check_failure(0, PROBE_OP_WRITE);
+}
+
+static void test_short_io_is_error(void **state)
+{
+	struct probe_null_opts o = { .fail_nth = 7, .fail_err = 512 };
+	struct probe_job job = null_job(&o);
+	struct probe_job_result res;
+
+	(void)state;
+	job.pattern = PROBE_SEQ;
+	assert_int_equal(probe_job_run(&job, &res), -EIO);
+	assert_int_equal(res.error_offset, 6 * job.bs);
+	assert_non_null(strstr(res.errmsg, "short read"));
+	probe_job_result_free(&res);
+}
+
+static void test_invalid_jobs(void **state)
+{
+	struct probe_job good = null_job(NULL), job;
+	struct probe_job_result res;
+
+	(void)state;
+	job = good, job.align = 3000;
+	assert_int_equal(probe_job_run(&job, &res), -EINVAL);
+	assert_non_null(strstr(res.errmsg, "align"));
+	job = good, job.bs = 6000;
+	assert_int_equal(probe_job_run(&job, &res), -EINVAL);
+	job = good, job.length = 2048;
+	assert_int_equal(probe_job_run(&job, &res), -EINVAL);
+	job = good, job.qd = 0;
+	assert_int_equal(probe_job_run(&job, &res), -EINVAL);
+	job = good, job.read_pct = 101;
+	assert_int_equal(probe_job_run(&job, &res), -EINVAL);
+	job = good, job.max_s = 0;
+	assert_int_equal(probe_job_run(&job, &res), -EINVAL);
+	job = good, job.min_s = 30;
+	assert_int_equal(probe_job_run(&job, &res), -EINVAL);
+	job = good, job.engine = &probe_engine_psync;
+	assert_int_equal(probe_job_run(&job, &res), -EINVAL);	/* fd -1 */
+	assert_null(res.win_iops);
+	probe_job_result_free(&res);
+	probe_job_result_free(NULL);
+}
+
+/* ---- engines on a file ----------------------------------------------- */
+
+struct tmpfile {
+	char path[256];
+	int fd;
+	bool direct;
+};
+
+static void tmp_open(struct tmpfile *t, uint64_t size)
+{
+	const char *dir = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	int fd;
+
+	snprintf(t->path, sizeof(t->path), "%s/tw-test-job-XXXXXX", dir);
+	fd = mkstemp(t->path);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, (off_t)size), 0);
+	close(fd);
+	t->fd = open(t->path, O_RDWR | O_DIRECT);
+	t->direct = t->fd >= 0;
+	if (t->fd < 0)	/* tmpfs before 6.6: buffered is fine here */
+		t->fd = open(t->path, O_RDWR);
+	unlink(t->path);	/* nothing is left behind, whatever fails */
+	assert_true(t->fd >= 0);
+}
+
+static void tmp_close(struct tmpfile *t)
+{
+	close(t->fd);
+}
+
+/* Fill [0, size) with random data through a plain fd. */
+static void tmp_fill(const struct tmpfile *t, uint64_t size, uint64_t seed)
+{
+	struct probe_rng r;
+	void *buf;
+
+	assert_int_equal(posix_memalign(&buf, 4096, MiB), 0);
+	probe_rng_seed(&r, seed);
+	for (uint64_t o = 0; o < size; o += MiB) {
+		probe_rng_fill(&r, buf, MiB);
+		assert_int_equal(pwrite(t->fd, buf, MiB, (off_t)o), MiB);
+	}
+	free(buf);
+}
+
+struct engine_case {
+	const char *what;
+	const struct probe_engine_ops *ops;
+	struct probe_uring_opts uring;
+};
+
+static const struct engine_case engine_cases[] = {
+	{ "io_uring, best flags", &probe_engine_uring, { 0 } },
+	{ "io_uring, no flags", &probe_engine_uring,
+	  { .exact_flags = true, .setup_flags = 0 } },
+	{ "io_uring, plain fd and buffers", &probe_engine_uring,
+	  { .no_fixed_files = true, .no_fixed_bufs = true } },
+	{ "psync", &probe_engine_psync, { 0 } },
+};
+
+/* Queue n I/Os of one op on slots 0..n-1 at offsets i * bs, reap them all. */
+static void engine_batch(struct probe_engine *e, struct probe_io *io,
+			 unsigned n, enum probe_io_op op)
+{
+	struct probe_io *ev[16];
+	unsigned got = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		io[i].op = op;
+		io[i].res = -1;
+		assert_int_equal(e->ops->queue(e->priv, &io[i]), PROBE_Q_QUEUED);
+	}
+	assert_int_equal(e->ops->commit(e->priv), 0);
+	while (got < n) {
+		int r = e->ops->getevents(e->priv, 1, 16, ev);
+
+		assert_true(r >= 1);
+		for (int i = 0; i < r; i++)
+			assert_int_equal(ev[i]->res, (int32_t)ev[i]->len);
+		got += (unsigned)r;
+	}
+}
+
+/* Each engine reads what pwrite wrote and writes what pread reads back. */
+static void test_engines_move_bytes(void **state)
+{
+	enum { N = 16, BS = 8192 };
+	struct tmpfile t;
+	struct iovec iov[N];
+	struct probe_io io[N];
+	unsigned char *mem, *check;
+
+	(void)state;
+	tmp_open(&t, N * BS);
+	assert_int_equal(posix_memalign((void **)&mem, 4096, N * BS), 0);
+	assert_int_equal(posix_memalign((void **)&check, 4096, N * BS), 0);
+	for (size_t c = 0; c < sizeof(engine_cases) / sizeof(engine_cases[0]); c++) {
+		const struct engine_case *ec = &engine_cases[c];
+		struct probe_engine_params p = {
+			.fd = t.fd, .qd = N, .bufs = iov, .nbufs = N,
+			.opts = ec->ops == &probe_engine_uring ? &ec->uring : NULL,
+		};
+		struct probe_engine e;
+		struct probe_rng r;
+
+		probe_rng_seed(&r, c);
+		probe_rng_fill(&r, check, N * BS);
+		assert_int_equal(pwrite(t.fd, check, N * BS, 0), N * BS);
+		memset(mem, 0, N * BS);
+		for (unsigned i = 0; i < N; i++) {
+			iov[i] = (struct iovec){ mem + i * BS, BS };
+			io[i] = (struct probe_io){ .offset = (uint64_t)i * BS,
+						   .buf = mem + i * BS, .len = BS,
+						   .buf_index = i, .slot = i };
+		}
+		assert_int_equal(probe_engine_open(&e, ec->ops, &p, false), 0);
+		fprintf(stderr, "  %s: %s\n", ec->what, e.info.desc);
+		engine_batch(&e, io, N, PROBE_OP_READ);
+		assert_memory_equal(mem, check, N * BS);
+		for (unsigned i = 0; i < N * BS; i++)
+			mem[i] = (unsigned char)~mem[i];
+		engine_batch(&e, io, N, PROBE_OP_WRITE);
+		probe_engine_close(&e);
+		probe_engine_close(&e);	/* idempotent */
+		assert_int_equal(pread(t.fd, check, N * BS, 0), N * BS);
+		assert_memory_equal(mem, check, N * BS);
+	}
+	free(mem);
+	free(check);
+	tmp_close(&t);
+}
+
+static struct probe_job file_job(const struct tmpfile *t, uint64_t size,
+				 const struct probe_engine_ops *ops)
+{
+	return (struct probe_job){
+		.fd = t->fd, .length = size, .bs = 4 * KiB, .align = 4 * KiB,
+		.qd = 8, .threads = 2, .pattern = PROBE_RAND, .read_pct = 100,
+		.engine = ops, .max_ios = 20000, .max_s = 20, .seed = 7,
+	};
+}
+
+/* Random reads of random data: nothing zero; bytes = ios * bs. */
+static void test_file_jobs_read(void **state)
+{
+	const uint64_t size = 8 * MiB;
+	const struct probe_engine_ops *ops[] = { &probe_engine_uring,
+						 &probe_engine_psync };
+	struct tmpfile t;
+
+	(void)state;
+	tmp_open(&t, size);
+	tmp_fill(&t, size, 99);
+	for (size_t i = 0; i < 2; i++) {
+		struct probe_job job = file_job(&t, size, ops[i]);
+		struct probe_job_result *res = run_ok(&job);
+
+		assert_string_equal(res->engine, ops[i]->name);
+		assert_int_equal(res->ios, job.max_ios);
+		assert_int_equal(res->bytes, res->ios * job.bs);
+		assert_true(res->zero_samples >= job.max_ios / 64 - 2);
+		assert_int_equal(res->zero_reads, 0);
+		result_del(res);
+	}
+	/* A hole reads as zeros: every sample is zero. */
+	assert_int_equal(fallocate(t.fd, FALLOC_FL_PUNCH_HOLE |
+				   FALLOC_FL_KEEP_SIZE, 0, (off_t)size), 0);
+	{
+		struct probe_job job = file_job(&t, size, &probe_engine_psync);
+		struct probe_job_result *res = run_ok(&job);
+
+		assert_true(res->zero_samples > 0);
+		assert_int_equal(res->zero_reads, res->zero_samples);
+		result_del(res);
+	}
+	tmp_close(&t);
+}
+
+/*
+ * One sequential write pass: every 4 KiB block written is unique (the
+ * per-I/O stamps make consecutive writes of the same buffer differ) and
+ * nothing is zero.
+ */
+static void test_file_job_write_unique(void **state)
+{
+	enum { BLOCKS = 1024 };
+	const uint64_t size = BLOCKS * 4 * KiB;
+	struct tmpfile t;
+	struct probe_job job;
+	struct probe_job_result *res;
+	uint64_t *head = calloc(BLOCKS, sizeof(*head));
+	void *data = NULL;
+
+	(void)state;
+	assert_int_equal(posix_memalign(&data, 4096, size), 0);	/* O_DIRECT */
+	tmp_open(&t, size);
+	job = file_job(&t, size, &probe_engine_uring);
+	job.pattern = PROBE_SEQ;
+	job.read_pct = 0;
+	job.threads = 1;
+	job.max_ios = BLOCKS;
+	res = run_ok(&job);
+	assert_int_equal(res->write_ios, BLOCKS);
+	assert_int_equal(pread(t.fd, data, size, 0), (ssize_t)size);
+	for (unsigned b = 0; b < BLOCKS; b++) {
+		memcpy(&head[b], (char *)data + b * 4 * KiB, 8);
+		assert_int_not_equal(head[b], 0);
+		for (unsigned k = 0; k < b; k++)
+			assert_true(head[k] != head[b]);
+	}
+	result_del(res);
+	free(head);
+	free(data);
+	tmp_close(&t);
+}
+
+/* ---- engine selection and fallback ----------------------------------- */
+
+static void test_engine_find(void **state)
+{
+	(void)state;
+	assert_ptr_equal(probe_engine_find("io_uring"), &probe_engine_uring);
+	assert_ptr_equal(probe_engine_find("psync"), &probe_engine_psync);
+	assert_ptr_equal(probe_engine_find("null"), &probe_engine_null);
+	assert_null(probe_engine_find("libaio"));
+	assert_null(probe_engine_find(NULL));
+	assert_true(probe_engine_uring_refused(-EPERM));
+	assert_true(probe_engine_uring_refused(-ENOSYS));
+	assert_false(probe_engine_uring_refused(-EINVAL));
+	assert_false(probe_engine_uring_refused(-ENOMEM));
+}
+
+static void test_fallback_option(void **state)
+{
+	struct probe_uring_opts refused = { .fake_init_err = -EPERM };
+	struct probe_uring_opts broken = { .fake_init_err = -EINVAL };
+	struct iovec iov = { 0 };
+	struct probe_engine_params p = { .fd = 0, .qd = 4, .bufs = &iov,
+					 .nbufs = 0, .opts = &refused };
+	struct probe_engine e;
+
+	(void)state;
+	assert_int_equal(probe_engine_open(&e, &probe_engine_uring, &p, true), 0);
+	assert_ptr_equal(e.ops, &probe_engine_psync);
+	assert_true(e.fell_back);
+	assert_non_null(strstr(e.msg, "using psync"));
+	assert_non_null(strstr(e.msg, "Operation not permitted"));
+	probe_engine_close(&e);
+	assert_int_equal(probe_engine_open(&e, &probe_engine_uring, &p, false),
+			 -EPERM);
+	assert_null(e.ops);
+	assert_non_null(strstr(e.msg, "io_uring"));
+	p.opts = &broken;	/* not a refusal: no fallback */
+	assert_int_equal(probe_engine_open(&e, &probe_engine_uring, &p, true),
+			 -EINVAL);
+	assert_false(e.fell_back);
+}
+
+/* In a child: io_uring_setup fails with EPERM, as under Docker's seccomp. */
+static int child_without_uring(int fd)
+{
+	struct sock_filter f[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_setup, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = 4, .filter = f };
+	struct tmpfile t = { .fd = fd };
+	struct probe_job job = file_job(&t, 1 * MiB, &probe_engine_uring);
+	static struct probe_job_result res;
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+		return 77;
+	job.max_ios = 1000;
+	if (probe_job_run(&job, &res) || strcmp(res.engine, "psync") ||
+	    !strstr(res.notice, "using psync") || res.ios != 1000)
+		return 1;
+	probe_job_result_free(&res);
+	job.no_fallback = true;
+	if (probe_job_run(&job, &res) != -EPERM || !strstr(res.errmsg, "io_uring"))
+		return 2;
+	probe_job_result_free(&res);
+	return 0;
+}
+
+static void test_fallback_seccomp(void **state)
+{
+	struct tmpfile t;
+	pid_t pid;
+	int st;
+
+	(void)state;
+	tmp_open(&t, 1 * MiB);
+	fflush(NULL);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid)
+		_exit(child_without_uring(t.fd));
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	tmp_close(&t);
+	assert_true(WIFEXITED(st));
+	if (WEXITSTATUS(st) == 77) {
+		fprintf(stderr, "  (seccomp unavailable: fallback not exercised)\n");
+		return;
+	}
+	assert_int_equal(WEXITSTATUS(st), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bytes_are_ios_times_bs),
+		cmocka_unit_test(test_mixed_split),
+		cmocka_unit_test(test_seq_contiguous_and_wrapping),
+		cmocka_unit_test(test_rand_aligned_in_span),
+		cmocka_unit_test(test_fake_latency),
+		cmocka_unit_test(test_windows),
+		cmocka_unit_test(test_stop_on_steady),
+		cmocka_unit_test(test_cancel),
+		cmocka_unit_test(test_injected_failure),
+		cmocka_unit_test(test_short_io_is_error),
+		cmocka_unit_test(test_invalid_jobs),
+		cmocka_unit_test(test_engines_move_bytes),
+		cmocka_unit_test(test_file_jobs_read),
+		cmocka_unit_test(test_file_job_write_unique),
+		cmocka_unit_test(test_engine_find),
+		cmocka_unit_test(test_fallback_option),
+		cmocka_unit_test(test_fallback_seccomp),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
