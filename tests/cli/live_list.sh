@@ -35,8 +35,6 @@ fi
 
 "$tw" list --json >"$tmp/list.json" || { echo "FAIL: list --json exit $?"; exit 1; }
 "$tw" list >"$tmp/list.txt" || { echo "FAIL: list exit $?"; exit 1; }
-"$tw" >"$tmp/noargs.txt" || { echo "FAIL: no-argument run exit $?"; exit 1; }
-cmp -s "$tmp/list.txt" "$tmp/noargs.txt" || { echo "FAIL: 'tierwise' differs from 'tierwise list'"; fail=1; }
 
 d() { echo ".devices[] | select(.name == \"$1\")"; }
 ok "blank loop listed" "$(d "$blank") | .transport == \"loop\" and .capacity_bytes == 67108864"
