@@ -41,7 +41,7 @@ fio_run() {
 	fio --name=tw --filename="$2" --size="$3" --direct=1 --ioengine=io_uring \
 		--fixedbufs --registerfiles --rw="$rw" --rwmixread=70 --bs="$bs" \
 		--iodepth="$qd" --numjobs=1 --time_based --runtime="$4" --ramp_time=0.5 \
-		--norandommap --randrepeat=0 --group_reporting --output-format=json \
+		--norandommap --randrepeat=0 --group_reporting --lat_percentiles=1 --output-format=json \
 		--output="$5" >/dev/null
 }
 
@@ -52,12 +52,14 @@ tw_run() {
 		>/dev/null
 }
 
-# metric TEST fio|tw FILE -> "iops mbps p50_us" (p50 only for QD1)
+# metric TEST fio|tw FILE -> "iops mbps p50_us" (p50 only for QD1).  The
+# probe times an I/O from submission to completion: fio's total latency
+# (lat = slat + clat), so fio runs with --lat_percentiles=1.
 metric() {
 	local t=$1 kind=$2 f=$3
 	if [ "$kind" = fio ]; then
 		jq -r '.jobs[0] | [(.read.iops + .write.iops), ((.read.bw_bytes + .write.bw_bytes) / 1e6),
-			((.read.clat_ns.percentile["50.000000"] // 0) / 1000)] | @tsv' "$f"
+			((.read.lat_ns.percentile["50.000000"] // 0) / 1000)] | @tsv' "$f"
 	else
 		jq -r --arg t "$t" '.devices[0].results[$t] | [.iops, .mbps, (.lat_us.p50 // 0)] | @tsv' "$f"
 	fi
