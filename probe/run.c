@@ -177,6 +177,9 @@ static void lat_from_hist(const struct probe_hist *h, struct profile_lat *lat)
 	lat->v[PROFILE_LAT_P99] = s.p99;
 	lat->v[PROFILE_LAT_P999] = s.p999;
 	lat->v[PROFILE_LAT_MAX] = s.max;
+	for (int f = 0; f < PROFILE_LAT_COUNT; f++)
+		if (!(lat->v[f] > 0))	/* below 1 ns: the null engine, not a device */
+			lat->v[f] = NAN;
 }
 
 /* Notes every run result may carry: engine fallback, zero reads. */
@@ -400,7 +403,7 @@ static int device_facts(const struct probe_target *t, const struct probe_options
 	d->model = x ? model_of(x) : strdup("file");
 	d->serial = x && x->serial ? strdup(x->serial) : NULL;
 	d->firmware = x && x->firmware ? strdup(x->firmware) : NULL;
-	d->transport = scratch ? PROFILE_TR_FILE : x->transport;
+	d->transport = scratch ? PROFILE_TR_FILE : x ? x->transport : PROFILE_TR_OTHER;
 	d->media = x ? x->media : PROFILE_MEDIA_UNKNOWN;
 	d->rotational = x ? x->rotational : false;
 	d->capacity_bytes = scratch ? fs_size(d->path) : (int64_t)t->span_bytes;

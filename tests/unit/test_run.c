@@ -1,0 +1,137 @@
+/* The test runner with the null engine: the loop → profile conversion. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "probe.h"
+
+static struct probe_target fake_target(bool writable)
+{
+	struct probe_target t = {
+		.kind = PROBE_TARGET_RAW, .writable = writable, .fd = -1,
+		.id = "null0", .path = "/dev/null0", .span_bytes = 1ULL << 30,
+		.align = 4096, .dev = NULL,
+	};
+	return t;
+}
+
+static struct probe_options fast_options(void)
+{
+	struct probe_options o = { .tests = PROBE_TESTS_ALL, .seconds = 0.25, .ramp_s = 0,
+				   .sustained_s = 2, .engine = "null" };
+	return o;
+}
+
+static void test_writable_all_tests(void **state)
+{
+	struct probe_target t = fake_target(true);
+	struct probe_options o = fast_options();
+	struct profile *p = profile_new();
+	const struct profile_device *d;
+	char err[256] = "", *json;
+	struct tw_diags diags = { 0 };
+	struct profile *q;
+
+	(void)state;
+	assert_int_equal(probe_run(&t, &o, p, err, sizeof(err)), 0);
+	assert_int_equal(p->n_devices, 1);
+	d = &p->devices[0];
+	assert_string_equal(d->id, "null0");
+	assert_int_equal(d->probe.target, PROFILE_TGT_RAW_DESTRUCTIVE);
+	assert_true(d->probe.seconds > 0);
+	for (int i = 0; i < PROFILE_IO_COUNT; i++) {
+		const struct profile_io *io = &d->io[i];
+
+		assert_true(io->present);
+		assert_true(io->iops > 0);
+		/* bytes = I/Os x block size, so MB/s = IOPS x bs / 10^6 */
+		assert_float_equal(io->mbps, io->iops * io->bs / 1e6, io->mbps * 1e-9);
+		assert_float_equal(io->seconds, 0.25, 0.05);
+		assert_int_equal(io->threads, 1);
+		assert_string_equal(io->label, "burst, fresh");
+	}
+	assert_int_equal(d->io[PROFILE_SEQ_READ].bs, 1048576);
+	assert_int_equal(d->io[PROFILE_SEQ_READ].qd, 32);
+	assert_int_equal(d->io[PROFILE_RAND_READ_QD1].bs, 4096);
+	assert_int_equal(d->io[PROFILE_RAND_READ_QD1].qd, 1);
+	assert_float_equal(d->io[PROFILE_MIXED_70_30].read_iops /
+			   d->io[PROFILE_MIXED_70_30].iops, 0.70, 0.02);
+	assert_float_equal(d->io[PROFILE_MIXED_70_30].read_iops +
+			   d->io[PROFILE_MIXED_70_30].write_iops,
+			   d->io[PROFILE_MIXED_70_30].iops, 1);
+	assert_int_equal(d->n_sweep, 8);
+	for (size_t i = 0; i < d->n_sweep; i++)
+		assert_int_equal(d->sweep[i].qd, 1L << i);
+	assert_true(d->lat_target.present);
+	assert_float_equal(d->lat_target.p99_us, 1000, 0);
+	assert_true(d->sustained.present);
+	assert_true(d->sustained.n_series >= 1 && d->sustained.n_series <= 3);
+	assert_true(isnan(d->sustained.series[0].temp_c));
+	assert_int_equal(d->n_notes, 0);
+
+	/* what the runner writes, the reader accepts */
+	json = profile_write_string(p);
+	assert_int_equal(profile_read_string(json, strlen(json), "run.json", &q, &diags), 0);
+	assert_int_equal(diags.n, 0);
+	free(json);
+	profile_free(q);
+	profile_free(p);
+}
+
+static void test_readonly_skips_writes(void **state)
+{
+	struct probe_target t = fake_target(false);
+	struct probe_options o = fast_options();
+	struct profile *p = profile_new();
+	const struct profile_device *d;
+	char err[256] = "";
+	int skipped = 0;
+
+	(void)state;
+	o.tests = PROBE_TESTS_DEFAULT;
+	assert_int_equal(probe_run(&t, &o, p, err, sizeof(err)), 0);
+	d = &p->devices[0];
+	assert_int_equal(d->probe.target, PROFILE_TGT_RAW_READONLY);
+	assert_false(d->io[PROFILE_SEQ_WRITE].present);
+	assert_false(d->io[PROFILE_MIXED_70_30].present);
+	assert_false(d->sustained.present);
+	assert_true(d->io[PROFILE_SEQ_READ].present);
+	for (size_t i = 0; i < d->n_notes; i++)
+		skipped += strstr(d->notes[i], "skipped: read-only target") != NULL;
+	assert_int_equal(skipped, 2);	/* seq_write, mixed_70_30 */
+	profile_free(p);
+}
+
+static void test_tests_parse(void **state)
+{
+	unsigned m = 0;
+	char err[64];
+
+	(void)state;
+	assert_int_equal(probe_tests_parse("seq_read,rand_read_qd1", &m, err, sizeof(err)), 0);
+	assert_int_equal(m, (1u << PROBE_TEST_SEQ_READ) | (1u << PROBE_TEST_RAND_READ_QD1));
+	assert_int_equal(probe_tests_parse("default", &m, err, sizeof(err)), 0);
+	assert_int_equal(m, PROBE_TESTS_DEFAULT);
+	assert_false(m & (1u << PROBE_TEST_SUSTAINED_WRITE));
+	assert_int_equal(probe_tests_parse("seq_read,bogus", &m, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "unknown test 'bogus'");
+	assert_string_equal(probe_test_name(PROBE_TEST_QD_SWEEP), "qd_sweep");
+	assert_null(probe_test_name(PROBE_TEST_COUNT));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_writable_all_tests),
+		cmocka_unit_test(test_readonly_skips_writes),
+		cmocka_unit_test(test_tests_parse),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
