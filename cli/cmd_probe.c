@@ -341,9 +341,9 @@ static int probe_cmd(int argc, char **argv, struct tw_global *g)
 
 	if (ret)
 		return ret < 0 ? TW_EXIT_OK : ret;
-	if (!c.quiet && isatty(STDERR_FILENO)) {
+	if (!c.quiet && isatty(STDERR_FILENO))
 		c.o.progress = show_progress;
-	}
+	c.o.sysroot = g->sysroot;
 	if (probe_inventory_scan(g->sysroot, &c.inv, err, sizeof(err)) < 0 ||
 	    !(c.prof = profile_new())) {
 		fprintf(stderr, "tierwise probe: %s\n", err[0] ? err : "out of memory");

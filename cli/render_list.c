@@ -1,5 +1,6 @@
 /* Renderers of the inventory: an aligned text table and JSON. */
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,10 +8,11 @@
 #include "cli.h"
 
 enum { COL_NAME, COL_TRAN, COL_MEDIA, COL_ROT, COL_SIZE, COL_SECTOR, COL_MODEL,
-       COL_SERIAL, COL_FW, COL_CTRL, COL_CONTENT, COL_MOUNTS, COL_RO, COL_RW, NCOL };
+       COL_SERIAL, COL_FW, COL_CTRL, COL_TEMP, COL_CONTENT, COL_MOUNTS, COL_RO, COL_RW,
+       NCOL };
 
 static const char *const headers[NCOL] = { "NAME", "TRAN", "MEDIA", "ROT", "SIZE",
-	"SECTOR", "MODEL", "SERIAL", "FW", "CTRL", "CONTENT", "MOUNTS",
+	"SECTOR", "MODEL", "SERIAL", "FW", "CTRL", "TEMP", "CONTENT", "MOUNTS",
 	"READ-ONLY", "DESTRUCTIVE" };
 
 void cli_human_size(char *buf, size_t len, double bytes)
@@ -90,6 +92,10 @@ static void fill_row(const struct probe_dev *d, char cells[NCOL][128])
 	snprintf(cells[COL_SERIAL], 128, "%s", d->serial ? d->serial : "-");
 	snprintf(cells[COL_FW], 128, "%s", d->firmware ? d->firmware : "-");
 	snprintf(cells[COL_CTRL], 128, "%s", d->controller ? d->controller : "-");
+	if (isnan(d->temp_c))
+		snprintf(cells[COL_TEMP], 128, "-");
+	else
+		snprintf(cells[COL_TEMP], 128, "%.0fC", d->temp_c);
 	content_cell(d, cells[COL_CONTENT], 128);
 	mounts_cell(d, cells[COL_MOUNTS], 128);
 	snprintf(cells[COL_RO], 128, "%s", d->safe_readonly ? "safe" : "no");
@@ -215,6 +221,7 @@ static json_t *dev_json(const struct probe_dev *d)
 	json_object_set_new(o, "physical_block_size", json_integer(d->physical_bs));
 	json_object_set_new(o, "capacity_bytes", json_integer(d->capacity_bytes));
 	json_object_set_new(o, "controller", str_or_null(d->controller));
+	json_object_set_new(o, "temperature_c", isnan(d->temp_c) ? json_null() : json_real(d->temp_c));
 	sig_json(o, &d->sig);
 	json_object_set_new(o, "mountpoints", strv_json(&d->mounts));
 	json_object_set_new(o, "swap", json_boolean(d->swap));

@@ -512,6 +512,7 @@ static int read_dev(const struct scan *sc, const char *name, struct probe_dev *d
 	read_queue(sc, d);
 	read_identity(sc, d);
 	d->media = probe_guess_media(d->transport, d->rotational, d->model);
+	d->temp_c = probe_hwmon_temp(sc->root, d);
 	read_sig(sc, name, &d->sig);
 	if (strv_from_dir(sc, &d->holders, name, "holders") < 0 ||
 	    strv_from_dir(sc, &d->slaves, name, "slaves") < 0 ||

@@ -47,6 +47,7 @@ struct probe_dev {
 	unsigned logical_bs, physical_bs;
 	int64_t capacity_bytes;
 	char *controller;	/* nvme0 for nvme0n1, else NULL */
+	double temp_c;		/* hwmon temperature now, NAN when none */
 	char *md_level, *dm_name, *backing_file;	/* md, dm, loop extras */
 	struct probe_sig sig;
 	struct probe_strv mounts, holders, slaves;
@@ -183,6 +184,7 @@ struct probe_options {
 	double latency_target_us;	/* 0: 1000 µs */
 	unsigned threads;	/* rings/threads for the QD32 tests; 0 = 1 */
 	const char *engine;	/* "io_uring" (default, falls back), "psync", "null" */
+	const char *sysroot;	/* for temperature sensors; NULL = live system */
 	void (*progress)(void *arg, const struct probe_status *st);
 	void *arg;
 	volatile sig_atomic_t *cancel;
@@ -198,5 +200,41 @@ struct probe_options {
  */
 int probe_run(const struct probe_target *t, const struct probe_options *o,
 	      struct profile *prof, char *err, size_t errlen);
+
+/* ---- temperature and health ---- */
+
+/* A device's temperature, thresholds and health log; NAN / -1 = unknown. */
+struct probe_health {
+	char source[64];	/* "nvme smart log (libnvme)", "hwmon (drivetemp)", … */
+	double temp_c;		/* composite / drive temperature now */
+	double warning_c, critical_c;	/* NVMe WCTEMP / CCTEMP, hwmon max / crit */
+	double mntmt_c, mxtmt_c;	/* NVMe thermal management range */
+	int hctma;		/* NVMe host controlled thermal management: 1, 0, -1 */
+	struct profile_health log;	/* log.source unused (see source) */
+	char why[192];		/* why fields are unknown, or "" */
+};
+
+/* Every field unknown. */
+void probe_health_init(struct probe_health *h);
+
+/*
+ * Read dev's temperature and health now: NVMe Identify + SMART log through
+ * libnvme (needs root), ATA SMART through libatasmart (needs root), else
+ * hwmon (nvme, drivetemp).  Returns 0 when a temperature was read, or
+ * -errno with h->why saying why not (missing sensor, no permission, a USB
+ * bridge hiding SMART); fields that could not be read stay unknown.
+ */
+int probe_health_read(const char *sysroot, const struct probe_dev *dev,
+		      struct probe_health *h);
+
+/*
+ * Like probe_health_read() without the NVMe Identify (thresholds): the
+ * temperature and SMART counters only, for 1 Hz sampling under load.
+ */
+int probe_health_sample(const char *sysroot, const struct probe_dev *dev,
+			struct probe_health *h);
+
+/* The hwmon temperature of dev (°C), NAN when none: cheap, no root needed. */
+double probe_hwmon_temp(const char *sysroot, const struct probe_dev *dev);
 
 #endif

@@ -11,6 +11,7 @@
 #include "cliff.h"
 #include "job.h"
 #include "probe.h"
+#include "thermal.h"
 
 #define KIB 1024u
 #define MIB (1024u * 1024u)
@@ -45,8 +46,8 @@ struct run {
 	struct profile_device *dev;
 	const char *test;
 	double budget_s;
-	struct profile_point *series;	/* sustained write: one point a window */
-	size_t n_series, cap_series;
+	struct probe_series ser;	/* 1 Hz throughput + temperature */
+	bool sampling;			/* this test feeds ser */
 	bool noticed;			/* engine fallback noted once */
 	int failures;
 };
@@ -118,8 +119,8 @@ static void on_window(void *arg, const struct probe_window *w)
 {
 	struct run *r = arg;
 
-	if (r->series && r->n_series < r->cap_series)
-		r->series[r->n_series++] = (struct profile_point){ w->elapsed_s, w->mbps, NAN };
+	if (r->sampling)
+		probe_series_window(&r->ser, w->elapsed_s, w->mbps);
 	if (r->o->progress) {
 		struct probe_status st = { r->t->id, r->test, w->elapsed_s, r->budget_s,
 					   w->iops, w->mbps };
@@ -300,46 +301,114 @@ static int sweep_test(struct run *r)
 	return ret;
 }
 
+static double sustained_seconds(const struct run *r)
+{
+	if (r->o->sustained_s > 0)
+		return r->o->sustained_s;
+	return r->o->full ? 120 : tests[PROBE_TEST_SUSTAINED_WRITE].max_s;
+}
+
+/* Sequential writes for a fixed time, one point a second (the series). */
 static int sustained_test(struct run *r)
 {
 	const struct test_def *def = &tests[PROBE_TEST_SUSTAINED_WRITE];
-	struct profile_sustained *su = &r->dev->sustained;
-	double secs = r->o->sustained_s > 0 ? r->o->sustained_s : r->o->full ? 120 : def->max_s;
 	struct probe_job_result res;
 	struct probe_job job;
-	struct probe_cliff cl;
-	double *mbps;
 	int ret;
 
 	job_for(r, def, def->qd, &job);
 	job.window_s = 1.0;
-	job.min_s = job.max_s = secs;
+	job.min_s = job.max_s = sustained_seconds(r);
 	job.stop_on_steady = false;
-	r->cap_series = (size_t)secs + 2;
-	r->series = calloc(r->cap_series, sizeof(*r->series));
-	if (!r->series)
-		return -ENOMEM;
-	r->n_series = 0;
 	ret = run_job(r, def, &job, &res);
-	mbps = calloc(r->n_series + 1, sizeof(*mbps));
-	if (ret == 0 && mbps && r->n_series) {
-		for (size_t i = 0; i < r->n_series; i++)
-			mbps[i] = r->series[i].mbps;
-		probe_cliff_find(mbps, r->n_series, &cl);
-		su->present = true;
-		su->initial_mbps = cl.initial_mbps > 0 ? cl.initial_mbps : NAN;
-		su->mbps = cl.after_mbps > 0 ? cl.after_mbps : NAN;
-		su->cliff_after_gb = cl.found ? cl.gb_before : NAN;
-		su->seconds = res.seconds;
-		su->series = r->series;
-		su->n_series = r->n_series;
-		r->series = NULL;
-	}
-	free(mbps);
-	free(r->series);
-	r->series = NULL;
+	if (ret == 0 && res.ios)
+		r->dev->sustained.seconds = res.seconds;
 	probe_job_result_free(&res);
 	return ret;
+}
+
+/* The cache cliff from the series of the sustained write. */
+static void sustained_from_series(struct profile_sustained *su, struct profile_point *pts,
+				  size_t n)
+{
+	double *mbps = calloc(n + 1, sizeof(*mbps));
+	struct probe_cliff cl;
+
+	if (!mbps || !n || isnan(su->seconds)) {
+		free(mbps);
+		free(pts);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		mbps[i] = pts[i].mbps;
+	probe_cliff_find(mbps, n, &cl);
+	su->present = true;
+	su->initial_mbps = cl.initial_mbps > 0 ? cl.initial_mbps : NAN;
+	su->mbps = cl.after_mbps > 0 ? cl.after_mbps : NAN;
+	su->cliff_after_gb = cl.found ? cl.gb_before : NAN;
+	free(su->series);
+	su->series = pts;
+	su->n_series = n;
+	free(mbps);
+}
+
+/*
+ * The heaviest test that runs carries the thermal series: the sustained
+ * write, else the sequential write (quick mode), else the sequential read
+ * (read-only targets).
+ */
+static int thermal_test(const struct run *r, unsigned mask)
+{
+	static const enum probe_test order[] = { PROBE_TEST_SUSTAINED_WRITE,
+		PROBE_TEST_SEQ_WRITE, PROBE_TEST_SEQ_READ };
+
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		if ((mask & (1u << order[i])) &&
+		    (tests[order[i]].read_pct == 100 || r->t->writable))
+			return order[i];
+	return -1;
+}
+
+/* Where the series goes once its test is over. */
+static void keep_series(struct run *r, enum probe_test t)
+{
+	struct profile_sustained *su = &r->dev->sustained;
+	size_t n;
+	struct profile_point *pts = probe_series_take(&r->ser, &n);
+
+	if (t == PROBE_TEST_SUSTAINED_WRITE) {
+		sustained_from_series(su, pts, n);
+	} else if (t == PROBE_TEST_SEQ_WRITE && n) {
+		su->present = true;
+		su->seconds = r->dev->io[PROFILE_SEQ_WRITE].seconds;
+		su->series = pts;
+		su->n_series = n;
+		note(r->dev, "sustained_write: only the 1 Hz series of seq_write (a short "
+		     "burst); no sustained write was run (--tests all or --full)");
+	} else {
+		free(pts);
+		if (!isnan(r->dev->thermal.load_c))
+			note(r->dev, "thermal: load_c is the peak under seq_read "
+			     "(read-only target: no write test ran)");
+	}
+}
+
+static double test_budget(const struct run *r, enum probe_test t)
+{
+	if (t == PROBE_TEST_SUSTAINED_WRITE)
+		return sustained_seconds(r);
+	if (r->o->seconds > 0)
+		return r->o->seconds;
+	return r->o->full ? 30 : tests[t].max_s;
+}
+
+static int run_one(struct run *r, enum probe_test t)
+{
+	if (t == PROBE_TEST_QD_SWEEP)
+		return sweep_test(r);
+	if (t == PROBE_TEST_SUSTAINED_WRITE)
+		return sustained_test(r);
+	return io_test(r, t);
 }
 
 static bool is_write_test(enum probe_test t)
@@ -349,6 +418,7 @@ static bool is_write_test(enum probe_test t)
 
 static int run_tests(struct run *r, unsigned mask)
 {
+	int hot = thermal_test(r, mask);
 	int ret = 0;
 
 	for (int t = 0; t < PROBE_TEST_COUNT && ret != -ECANCELED && ret != -ENOMEM; t++) {
@@ -359,12 +429,14 @@ static int run_tests(struct run *r, unsigned mask)
 			     "scratch file, or --destructive for an unused device)", tests[t].name);
 			continue;
 		}
-		if (t == PROBE_TEST_QD_SWEEP)
-			ret = sweep_test(r);
-		else if (t == PROBE_TEST_SUSTAINED_WRITE)
-			ret = sustained_test(r);
-		else
-			ret = io_test(r, t);
+		r->sampling = t == hot &&
+			probe_series_begin(&r->ser, (size_t)test_budget(r, t) + 3) == 0;
+		ret = run_one(r, t);
+		if (r->sampling) {
+			probe_series_end(&r->ser, r->dev);
+			keep_series(r, t);
+		}
+		r->sampling = false;
 	}
 	return ret;
 }
@@ -426,11 +498,13 @@ int probe_run(const struct probe_target *t, const struct probe_options *o,
 	double start = now_s();
 	int ret;
 
-	if (!d || device_facts(t, o, d) < 0) {
+	if (!d || device_facts(t, o, d) < 0 ||
+	    probe_series_init(&r.ser, o->sysroot, t, d) < 0) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
 	ret = run_tests(&r, o->tests ? o->tests : PROBE_TESTS_DEFAULT);
+	probe_series_free(&r.ser);
 	d->probe.seconds = now_s() - start;
 	if (ret == -ECANCELED || ret == -ENOMEM) {
 		snprintf(err, errlen, "%s: %s", t->id, ret == -ENOMEM ? "out of memory" : "cancelled");

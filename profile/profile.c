@@ -48,6 +48,24 @@ const char *profile_lat_name(enum profile_lat_field f)
 	return name_at(pf_lat_names, PROFILE_LAT_COUNT, f);
 }
 
+const char *profile_critical_warning_name(int bit)
+{
+	return bit >= 0 && bit < 6 ? pf_crit_names[bit] : NULL;
+}
+
+void profile_health_init(struct profile_health *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->critical_warning = h->percentage_used = h->available_spare = -1;
+	h->available_spare_threshold = h->media_errors = h->power_on_hours = -1;
+	h->warning_temp_minutes = h->critical_temp_minutes = -1;
+	h->tmt1_transitions = h->tmt2_transitions = -1;
+	h->tmt1_seconds = h->tmt2_seconds = -1;
+	h->smart_ok = -1;
+	for (int i = 0; i < PROFILE_SENSORS; i++)
+		h->sensors_c[i] = NAN;
+}
+
 struct profile_lat profile_lat_none(void)
 {
 	struct profile_lat l;
@@ -102,9 +120,10 @@ static void device_init(struct profile_device *d)
 	d->lat_target.qd = -1;
 	d->sustained.mbps = d->sustained.initial_mbps = NAN;
 	d->sustained.cliff_after_gb = d->sustained.seconds = NAN;
-	d->thermal.idle_c = d->thermal.load_c = NAN;
+	d->thermal.idle_c = d->thermal.load_c = d->thermal.rise_c = NAN;
 	d->thermal.warning_c = d->thermal.critical_c = NAN;
 	d->thermal.throttle_events = -1;
+	profile_health_init(&d->health);
 }
 
 struct profile_device *profile_add_device(struct profile *p, const char *id)
@@ -151,6 +170,8 @@ static void device_free(struct profile_device *d)
 		free(d->io[t].label);
 	free(d->sweep);
 	free(d->thermal.source);
+	free(d->thermal.throttle);
+	free(d->health.source);
 	for (size_t i = 0; i < d->n_notes; i++)
 		free(d->notes[i]);
 	free(d->notes);

@@ -83,11 +83,42 @@ struct profile_sweep {
 	struct profile_lat lat;
 };
 
+/* One piece of throttling evidence seen during the heaviest write. */
+enum profile_throttle_kind { PROFILE_THR_TMT1, PROFILE_THR_TMT2, PROFILE_THR_DROP,
+			     PROFILE_THR_COUNT };
+struct profile_throttle {
+	double t;			/* seconds into the test */
+	double temp_c;			/* NAN = unknown */
+	enum profile_throttle_kind kind;
+};
+
 struct profile_thermal {
-	double idle_c, load_c, warning_c, critical_c;
+	double idle_c, load_c, rise_c, warning_c, critical_c;
 	long throttle_events;		/* -1 = unknown */
 	char *source;
+	size_t n_throttle;
+	struct profile_throttle *throttle;
 };
+
+/* SMART / health log; -1 or NAN = unknown. */
+#define PROFILE_SENSORS 8
+struct profile_health {
+	bool present;
+	char *source;
+	long critical_warning;		/* NVMe bit field */
+	long percentage_used, available_spare, available_spare_threshold;
+	long media_errors, power_on_hours;
+	long warning_temp_minutes, critical_temp_minutes;
+	long tmt1_transitions, tmt2_transitions, tmt1_seconds, tmt2_seconds;
+	int smart_ok;			/* ATA overall status: 1, 0, -1 = unknown */
+	double sensors_c[PROFILE_SENSORS];
+};
+
+/* Names of the NVMe critical-warning bits 0..5 ("spare", "temperature", …). */
+const char *profile_critical_warning_name(int bit);
+
+/* Every field unknown (-1 / NAN), present = false. */
+void profile_health_init(struct profile_health *h);
 
 struct profile_probe {
 	enum profile_mode mode;
@@ -109,6 +140,7 @@ struct profile_device {
 	struct profile_sweep *sweep;
 	struct profile_lat_target lat_target;
 	struct profile_thermal thermal;
+	struct profile_health health;
 	size_t n_notes;
 	char **notes;
 };

@@ -40,9 +40,40 @@ static const struct pf_field probe_f[] = {
 };
 TABLE(pf_probe, probe_f);
 
+const char *const pf_throttle_names[] = { "tmt1", "tmt2", "drop", NULL };
+const char *const pf_crit_names[] = { "spare", "temperature", "reliability",
+	"read-only", "volatile-backup", "pmr-read-only", NULL };
+
+static const struct pf_field throttle_f[] = {
+	{ "t", PF_NONNEG, offsetof(struct profile_throttle, t), PF_REQUIRED, 0, 0 },
+	{ "temp_c", PF_TEMP, offsetof(struct profile_throttle, temp_c), PF_NULLOUT, 0, 0 },
+	{ "kind", PF_ENUM, offsetof(struct profile_throttle, kind), PF_REQUIRED, pf_throttle_names, 0 },
+};
+TABLE(pf_throttle, throttle_f);
+
+#define H(f) offsetof(struct profile_health, f)
+static const struct pf_field health_f[] = {
+	{ "source", PF_STR, H(source), PF_NULLOUT, 0, 0 },
+	{ "critical_warning", PF_COUNT, H(critical_warning), PF_NULLOUT, 0, 0 },
+	{ "percentage_used", PF_COUNT, H(percentage_used), PF_NULLOUT, 0, 0 },
+	{ "available_spare", PF_COUNT, H(available_spare), PF_NULLOUT, 0, 0 },
+	{ "available_spare_threshold", PF_COUNT, H(available_spare_threshold), PF_NULLOUT, 0, 0 },
+	{ "media_errors", PF_COUNT, H(media_errors), PF_NULLOUT, 0, 0 },
+	{ "power_on_hours", PF_COUNT, H(power_on_hours), PF_NULLOUT, 0, 0 },
+	{ "warning_temp_minutes", PF_COUNT, H(warning_temp_minutes), PF_NULLOUT, 0, 0 },
+	{ "critical_temp_minutes", PF_COUNT, H(critical_temp_minutes), PF_NULLOUT, 0, 0 },
+	{ "tmt1_transitions", PF_COUNT, H(tmt1_transitions), PF_NULLOUT, 0, 0 },
+	{ "tmt2_transitions", PF_COUNT, H(tmt2_transitions), PF_NULLOUT, 0, 0 },
+	{ "tmt1_seconds", PF_COUNT, H(tmt1_seconds), PF_NULLOUT, 0, 0 },
+	{ "tmt2_seconds", PF_COUNT, H(tmt2_seconds), PF_NULLOUT, 0, 0 },
+	{ "smart_ok", PF_OPTBOOL, H(smart_ok), PF_NULLOUT, 0, 0 },
+};
+TABLE(pf_health, health_f);
+
 static const struct pf_field thermal_f[] = {
 	{ "idle_c", PF_TEMP, offsetof(struct profile_thermal, idle_c), PF_NULLOUT, 0, 0 },
 	{ "load_c", PF_TEMP, offsetof(struct profile_thermal, load_c), PF_NULLOUT, 0, 0 },
+	{ "rise_c", PF_TEMP, offsetof(struct profile_thermal, rise_c), PF_NULLOUT, 0, 0 },
 	{ "warning_c", PF_TEMP, offsetof(struct profile_thermal, warning_c), PF_NULLOUT, 0, 0 },
 	{ "critical_c", PF_TEMP, offsetof(struct profile_thermal, critical_c), PF_NULLOUT, 0, 0 },
 	{ "throttle_events", PF_COUNT, offsetof(struct profile_thermal, throttle_events), PF_NULLOUT, 0, 0 },
@@ -50,7 +81,7 @@ static const struct pf_field thermal_f[] = {
 };
 TABLE(pf_thermal, thermal_f);
 
-/* results, notes: arrays and the test map are handled by the reader */
+/* results, thermal, health, notes: arrays and maps handled by reader and writer */
 static const struct pf_field device_f[] = {
 	{ "id", PF_STR, D(id), PF_REQUIRED, 0, 0 },
 	{ "path", PF_STR, D(path), PF_NULLOUT, 0, 0 },
@@ -63,7 +94,6 @@ static const struct pf_field device_f[] = {
 	{ "capacity_bytes", PF_I64, D(capacity_bytes), PF_REQUIRED, 0, 0 },
 	{ "price_per_tb", PF_NONNEG, D(price_per_tb), PF_NULLOUT, 0, 0 },
 	{ "probe", PF_OBJ, D(probe), PF_REQUIRED, 0, &pf_probe },
-	{ "thermal", PF_OBJ, D(thermal), 0, 0, &pf_thermal },
 };
 TABLE(pf_device, device_f);
 

@@ -416,7 +416,82 @@ static void decode_notes(struct rctx *c, const json_t *v, const char *path,
 
 static bool device_extra(const char *key)
 {
-	return !strcmp(key, "results") || !strcmp(key, "notes");
+	return !strcmp(key, "results") || !strcmp(key, "notes") ||
+	       !strcmp(key, "thermal") || !strcmp(key, "health");
+}
+
+static void init_throttle(void *e)
+{
+	struct profile_throttle *t = e;
+
+	t->t = t->temp_c = NAN;
+}
+
+static bool thermal_extra(const char *key)
+{
+	return !strcmp(key, "throttle");
+}
+
+static void decode_thermal(struct rctx *c, const json_t *v, const char *path,
+			   struct profile_thermal *t)
+{
+	char p[PATH_LEN];
+	const json_t *a;
+
+	decode_known(c, v, path, &pf_thermal, t, thermal_extra);
+	a = json_is_object(v) ? json_object_get(v, "throttle") : NULL;
+	if (a && !json_is_null(a)) {
+		child_path(p, path, "throttle");
+		decode_array(c, a, p, &pf_throttle, sizeof(struct profile_throttle),
+			     init_throttle, (void **)&t->throttle, &t->n_throttle);
+	}
+}
+
+static bool health_extra(const char *key)
+{
+	return !strcmp(key, "sensors_c") || !strcmp(key, "critical_warnings");
+}
+
+/* sensors_c: up to 8 temperatures or nulls; critical_warnings: bit names. */
+static void decode_health_arrays(struct rctx *c, const json_t *v, const char *path,
+				 struct profile_health *h)
+{
+	char p[PATH_LEN], q[PATH_LEN];
+	const json_t *a, *x;
+	size_t i;
+
+	if ((a = json_object_get(v, "sensors_c")) && !json_is_null(a)) {
+		child_path(p, path, "sensors_c");
+		if (!json_is_array(a) || json_array_size(a) > PROFILE_SENSORS)
+			bad(c, p, "must be an array of at most %d temperatures", PROFILE_SENSORS);
+		else
+			json_array_foreach(a, i, x) {
+				index_path(q, p, i);
+				if (!json_is_null(x))
+					want_number(c, q, x, -50, false, 200, &h->sensors_c[i]);
+			}
+	}
+	if ((a = json_object_get(v, "critical_warnings")) && !json_is_null(a)) {
+		child_path(p, path, "critical_warnings");
+		if (!json_is_array(a))
+			bad(c, p, "must be an array of names");
+		else
+			json_array_foreach(a, i, x) {
+				index_path(q, p, i);
+				if (!json_is_string(x) || enum_lookup(pf_crit_names, json_string_value(x)) < 0)
+					enum_bad(c, q, pf_crit_names, json_is_string(x) ?
+						 json_string_value(x) : "(not a string)");
+			}
+	}
+}
+
+static void decode_health(struct rctx *c, const json_t *v, const char *path,
+			  struct profile_health *h)
+{
+	h->present = true;
+	decode_known(c, v, path, &pf_health, h, health_extra);
+	if (json_is_object(v))
+		decode_health_arrays(c, v, path, h);
 }
 
 static void decode_device(struct rctx *c, const json_t *v, const char *path,
@@ -432,6 +507,16 @@ static void decode_device(struct rctx *c, const json_t *v, const char *path,
 	if (x && !json_is_null(x)) {
 		child_path(p, path, "results");
 		decode_results(c, x, p, d);
+	}
+	x = json_object_get(v, "thermal");
+	if (x && !json_is_null(x)) {
+		child_path(p, path, "thermal");
+		decode_thermal(c, x, p, &d->thermal);
+	}
+	x = json_object_get(v, "health");
+	if (x && !json_is_null(x)) {
+		child_path(p, path, "health");
+		decode_health(c, x, p, &d->health);
 	}
 	x = json_object_get(v, "notes");
 	if (x && !json_is_null(x)) {

@@ -115,6 +115,43 @@ static json_t *results_json(const struct profile_device *d)
 	return r;
 }
 
+static json_t *thermal_json(const struct profile_thermal *t)
+{
+	json_t *o = table_json(&pf_thermal, t), *a;
+
+	if (o && t->n_throttle) {
+		a = json_array();
+		for (size_t i = 0; a && i < t->n_throttle; i++)
+			json_array_append_new(a, table_json(&pf_throttle, &t->throttle[i]));
+		json_object_set_new(o, "throttle", a);
+	}
+	return o;
+}
+
+static json_t *health_json(const struct profile_health *h)
+{
+	json_t *o = table_json(&pf_health, h), *names = json_array(), *sensors = json_array();
+	bool any = false;
+
+	for (int b = 0; names && h->critical_warning > 0 && pf_crit_names[b]; b++)
+		if (h->critical_warning & (1L << b))
+			json_array_append_new(names, json_string(pf_crit_names[b]));
+	for (int i = 0; i < PROFILE_SENSORS; i++)
+		any |= !isnan(h->sensors_c[i]);
+	for (int i = 0; sensors && any && i < PROFILE_SENSORS; i++)
+		json_array_append_new(sensors, isnan(h->sensors_c[i]) ? json_null() :
+				      num(h->sensors_c[i]));
+	if (o) {
+		json_object_set_new(o, "critical_warnings", h->critical_warning >= 0 ? names : json_null());
+		json_object_set_new(o, "sensors_c", any ? sensors : json_null());
+		if (h->critical_warning < 0)
+			json_decref(names);
+		if (!any)
+			json_decref(sensors);
+	}
+	return o;
+}
+
 static json_t *device_json(const struct profile_device *d)
 {
 	json_t *o = table_json(&pf_device, d), *notes = json_array();
@@ -125,6 +162,8 @@ static json_t *device_json(const struct profile_device *d)
 		return NULL;
 	}
 	json_object_set_new(o, "results", results_json(d));
+	json_object_set_new(o, "thermal", thermal_json(&d->thermal));
+	json_object_set_new(o, "health", d->health.present ? health_json(&d->health) : json_null());
 	for (size_t i = 0; i < d->n_notes; i++)
 		json_array_append_new(notes, json_string(d->notes[i]));
 	json_object_set_new(o, "notes", notes);

@@ -1,4 +1,5 @@
 /* The inventory on recorded machines (tests/fixtures/): values, not just runs. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -52,6 +53,7 @@ static void test_server_nvme(void **state)
 	assert_int_equal(d->media, PROFILE_MEDIA_3DXPOINT);	/* Optane by model */
 	assert_string_equal(d->model, "INTEL SSDPE21D960GA");
 	assert_string_equal(d->controller, "nvme0");
+	assert_float_equal(d->temp_c, 30, 1e-9);	/* the controller's hwmon */
 	assert_true(d->capacity_bytes == 960197124096);
 	assert_true(d->sig.probed);
 	assert_null(d->sig.type);
@@ -97,6 +99,7 @@ static void test_server_raid_lvm_sata(void **state)
 	assert_int_equal(d->logical_bs, 512);
 	assert_int_equal(d->physical_bs, 4096);
 	assert_string_equal(d->model, "ST12000VN0008-2YS101");	/* full ATA model */
+	assert_float_equal(d->temp_c, 24, 1e-9);	/* drivetemp */
 	assert_string_equal(d->serial, "ZRT0ABCD");
 	assert_true(d->safe_destructive);
 	d = dev(inv, "sdc");
@@ -104,6 +107,7 @@ static void test_server_raid_lvm_sata(void **state)
 	assert_true(has_reason(d, "held by dm-0"));
 	d = dev(inv, "dm-0");
 	assert_string_equal(d->dm_name, "vg_archive-lv_backup");
+	assert_true(isnan(d->temp_c));	/* no sensor on a dm device */
 	assert_int_equal(d->media, PROFILE_MEDIA_HDD);
 	d = dev(inv, "sda");
 	assert_int_equal(d->media, PROFILE_MEDIA_NAND);

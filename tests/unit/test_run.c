@@ -73,8 +73,11 @@ static void test_writable_all_tests(void **state)
 	assert_float_equal(d->lat_target.p99_us, 1000, 0);
 	assert_true(d->sustained.present);
 	assert_true(d->sustained.n_series >= 1 && d->sustained.n_series <= 3);
-	assert_true(isnan(d->sustained.series[0].temp_c));
-	assert_int_equal(d->n_notes, 0);
+	assert_true(isnan(d->sustained.series[0].temp_c));	/* no sensor */
+	assert_true(isnan(d->thermal.load_c));
+	assert_int_equal(d->thermal.throttle_events, -1);	/* unknown, not 0 */
+	assert_int_equal(d->n_notes, 1);
+	assert_non_null(strstr(d->notes[0], "thermal: no block device known"));
 
 	/* what the runner writes, the reader accepts */
 	json = profile_write_string(p);

@@ -1,0 +1,92 @@
+/* Temperature and health of a device: the source chosen per transport. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ata.h"
+#include "hwmon.h"
+#include "nvme.h"
+#include "probe.h"
+#include "sysroot.h"
+
+void probe_health_init(struct probe_health *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->temp_c = h->warning_c = h->critical_c = h->mntmt_c = h->mxtmt_c = NAN;
+	h->hctma = -1;
+	profile_health_init(&h->log);
+}
+
+/* The richest source first: admin commands / SMART (root), then hwmon. */
+static int smart_read(const char *sysroot, const struct probe_dev *d, bool with_id,
+		      struct probe_health *h)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	if (d->transport == PROFILE_TR_NVME && d->controller) {
+		ret = probe_nvme_read(sysroot, d->controller, with_id, h);
+		if (ret == 0) {
+			snprintf(h->source, sizeof(h->source), "nvme smart log (libnvme)");
+			return isnan(h->temp_c) ? -ENODATA : 0;
+		}
+		snprintf(h->why, sizeof(h->why), "NVMe admin commands on /dev/%s: %s%s",
+			 d->controller, strerror(-ret), ret == -EACCES || ret == -EPERM ?
+			 " (needs root)" : "");
+		return ret;
+	}
+	if (d->transport == PROFILE_TR_SATA || d->transport == PROFILE_TR_SAS ||
+	    d->transport == PROFILE_TR_USB) {
+		if (probe_sys_path(sysroot, path, sizeof(path), "dev/%s", d->name) < 0)
+			return -ENAMETOOLONG;
+		ret = probe_ata_read(path, h);
+		if (ret == 0)
+			return 0;
+		snprintf(h->why, sizeof(h->why), "ATA SMART on %s: %s%s", d->path,
+			 ret == -EOPNOTSUPP ? "not available" : strerror(-ret),
+			 d->transport == PROFILE_TR_USB ? " (USB bridges often hide SMART)" :
+			 ret == -EACCES || ret == -EPERM ? " (needs root)" : "");
+		return ret;
+	}
+	snprintf(h->why, sizeof(h->why), "a %s device has no temperature sensor",
+		 profile_transport_name(d->transport));
+	return -ENODEV;
+}
+
+static int health_get(const char *sysroot, const struct probe_dev *d, bool with_id,
+		      struct probe_health *h)
+{
+	int ret;
+
+	probe_health_init(h);
+	ret = smart_read(sysroot, d, with_id, h);
+	if (ret == 0 || ret == -ENODEV)
+		return ret;
+	if (probe_hwmon_read(sysroot, d->name, h) == 0)
+		return 0;	/* h->why still says why SMART was not read */
+	snprintf(h->why + strlen(h->why), sizeof(h->why) - strlen(h->why),
+		 "; no hwmon temperature either");
+	return ret;
+}
+
+int probe_health_read(const char *sysroot, const struct probe_dev *d,
+		      struct probe_health *h)
+{
+	return health_get(sysroot, d, true, h);
+}
+
+int probe_health_sample(const char *sysroot, const struct probe_dev *d,
+			struct probe_health *h)
+{
+	return health_get(sysroot, d, false, h);
+}
+
+double probe_hwmon_temp(const char *sysroot, const struct probe_dev *d)
+{
+	struct probe_health h;
+
+	probe_health_init(&h);
+	return probe_hwmon_read(sysroot, d->name, &h) == 0 ? h.temp_c : NAN;
+}

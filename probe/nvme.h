@@ -1,0 +1,40 @@
+/* nvme.h — private: NVMe Identify Controller and SMART / Health log.
+ *
+ * The decoders are pure (tests feed recorded binary pages); the reader is
+ * the one place that talks to a controller, through libnvme's 1.x API.
+ */
+#ifndef TW_PROBE_NVME_H
+#define TW_PROBE_NVME_H
+
+#include <stddef.h>
+
+#include "probe.h"
+
+#define PROBE_NVME_ID_LEN 4096
+#define PROBE_NVME_SMART_LEN 512
+
+/* NVMe temperatures are Kelvin: °C = K − 273; 0 = not reported (NAN). */
+double probe_nvme_kelvin(unsigned k);
+
+/*
+ * Decode an Identify Controller page (4096 bytes): WCTEMP, CCTEMP, MNTMT,
+ * MXTMT, HCTMA into h.  Returns 0, or -EINVAL when len is short.
+ */
+int probe_nvme_decode_id(const void *page, size_t len, struct probe_health *h);
+
+/*
+ * Decode a SMART / Health log page (512 bytes): composite temperature,
+ * sensors 1–8, critical warning, spare, wear, media errors, power-on hours,
+ * warning/critical temperature time, thermal-management transitions and
+ * time into h.  Returns 0, or -EINVAL when len is short.
+ */
+int probe_nvme_decode_smart(const void *page, size_t len, struct probe_health *h);
+
+/*
+ * Read both pages from controller ctrl ("nvme0") at sysroot/dev/ctrl and
+ * decode them (Identify only when with_id).  Returns 0 or -errno.
+ */
+int probe_nvme_read(const char *sysroot, const char *ctrl, bool with_id,
+		    struct probe_health *h);
+
+#endif

@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# qemu_nvme.sh — tierwise inside a QEMU guest (software emulation) with an
+# emulated NVMe controller (QEMU NVMe Ctrl, serial TWQEMU0001) and an emulated
+# SATA hard disk on AHCI: `list --json` and a short read-only `probe`, in two
+# boots: a plain one, and one where the controller reports the SMART
+# temperature critical warning from power-on (smart_critical_warning=2).
+# The guest and its disk images are built by scripts/qemu/; the host's own
+# disks are never touched.
+#
+# $1: the tierwise binary.  TW_SRCDIR: the repository root.
+# The guest is cached in $(dirname $1)/../qemu-cache and the last results
+# (console logs included) are kept in $(dirname $1)/../qemu-results.
+# exit 77 = skipped: only when qemu-system-x86_64 is missing or cannot run.
+set -u
+tw=$(readlink -f "$1")
+srcdir=${TW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+qemu=${QEMU:-qemu-system-x86_64}
+builddir=$(cd "$(dirname "$tw")/.." && pwd)
+cache=$builddir/qemu-cache
+results=$builddir/qemu-results
+
+if ! command -v "$qemu" >/dev/null 2>&1; then
+	echo "SKIP: $qemu not installed (scripts/deps-qemu.sh installs it)"
+	exit 77
+fi
+if ! "$qemu" -accel help 2>/dev/null | grep -qx tcg; then
+	echo "SKIP: $qemu cannot run here (no TCG accelerator)"
+	exit 77
+fi
+if ! "$qemu" -device help 2>/dev/null | grep -q '"nvme"'; then
+	echo "SKIP: $qemu has no nvme device"
+	exit 77
+fi
+command -v jq >/dev/null || { echo "FAIL: jq not installed"; exit 1; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+now() { date +%s.%N; }
+since() { echo "$(now) $1" | awk '{printf "%.1f", $1 - $2}'; }
+t0=$(now)
+
+if ! "$srcdir/scripts/qemu/build-guest.sh" "$cache" "$tw" 2>"$tmp/build.err"; then
+	cat "$tmp/build.err"
+	echo "FAIL: building the guest failed"
+	exit 1
+fi
+t_build=$(since "$t0")
+
+# What the guest runs (with /bin/sh; tierwise is on PATH, results go to /out).
+cat >"$tmp/guest.sh" <<'EOF'
+tierwise list --json >/out/list.json 2>/out/list.err
+echo $? >/out/list.rc
+tierwise probe /dev/nvme0n1 /dev/sda --tests seq_read,rand_read_qd1 --seconds 1 \
+	--ramp 0.2 --quiet --json /out/probe.json >/out/probe.out 2>&1
+echo $? >/out/probe.rc
+tierwise list >/out/list.txt 2>&1
+{
+	for h in /sys/class/hwmon/*; do
+		echo "== $h -> $(readlink -f "$h/device")"
+		for f in "$h"/name "$h"/temp*; do
+			[ -f "$f" ] && echo "${f##*/}: $(cat "$f" 2>&1)"
+		done
+	done
+} >/out/hwmon.txt 2>&1
+{
+	for f in model serial firmware_rev state cntlid transport; do
+		echo "nvme0/$f: $(cat /sys/class/nvme/nvme0/$f 2>&1)"
+	done
+	for f in queue/rotational device/model device/vendor device/rev; do
+		echo "sda/$f: $(cat /sys/block/sda/$f 2>&1)"
+	done
+	lsmod
+} >/out/sysfs.txt 2>&1
+EOF
+
+# boot NAME [VAR=VALUE...]: runs the guest with the given environment.
+t_plain='' t_warning=''
+boot() {
+	local name=$1 start
+	shift
+	start=$(now)
+	rm -rf "${results:?}/$name"
+	if ! env "$@" "$srcdir/scripts/qemu/run-guest.sh" "$cache" "$tmp/guest.sh" "$results/$name" \
+		2>"$tmp/$name.err"; then
+		cat "$tmp/$name.err"
+		echo "FAIL: boot $name failed; console: $results/$name/console.log"
+		exit 1
+	fi
+	printf -v "t_$name" '%s' "$(since "$start")"
+}
+boot plain
+boot warning NVME_PROPS=smart_critical_warning=2
+
+fail=0 thermal_fail=0
+# ok BOOT FILE DESCRIPTION JQ-EXPRESSION
+ok() {
+	local f=$results/$1/$2
+	if ! jq -e "$4" "$f" >/dev/null 2>&1; then
+		echo "FAIL: $1: $3 ($2: $4)"
+		fail=$((fail + 1))
+	fi
+}
+# rc_ok BOOT WHAT: the command's exit status in the guest was 0.
+rc_ok() {
+	local rc
+	rc=$(cat "$results/$1/$2.rc" 2>/dev/null || echo missing)
+	if [ "$rc" != 0 ]; then
+		echo "FAIL: $1: tierwise $2 exit status $rc"
+		sed 's/^/  | /' "$results/$1/$2.out" "$results/$1/$2.err" 2>/dev/null
+		fail=$((fail + 1))
+	fi
+}
+L() { echo ".devices[] | select(.name == \"$1\")"; }
+P() { echo ".devices[] | select(.id == \"$1\")"; }
+
+for b in plain warning; do
+	rc_ok $b list
+	rc_ok $b probe
+	ok $b list.json "nvme0n1 listed as the QEMU NVMe controller" \
+		"$(L nvme0n1) | .transport == \"nvme\" and .model == \"QEMU NVMe Ctrl\" and .serial == \"TWQEMU0001\" and .controller == \"nvme0\""
+	ok $b list.json "sda listed as a rotational SATA disk" \
+		"$(L sda) | .transport == \"sata\" and .rotational == true"
+	ok $b probe.json "a tierwise.profile/1" '.schema == "tierwise.profile/1"'
+	ok $b probe.json "nvme0n1 probed with model and serial" \
+		"$(P nvme0n1) | .model == \"QEMU NVMe Ctrl\" and .serial == \"TWQEMU0001\""
+	ok $b probe.json "nvme0n1 rand_read_qd1 measured" "$(P nvme0n1) | .results.rand_read_qd1.iops > 0"
+	ok $b probe.json "sda probed as an HDD" "$(P sda) | .rotational == true and .media == \"hdd\""
+done
+# The harness itself: the guest kernel saw the warning (nvme hwmon alarm).
+if ! grep -qx 'temp1_alarm: 1' "$results/warning/hwmon.txt" 2>/dev/null; then
+	echo "FAIL: warning: the guest's nvme hwmon shows no temp1_alarm: smart_critical_warning=2 not applied?"
+	fail=$((fail + 1))
+fi
+base_fail=$fail
+
+# ---- THERMAL checks: temperatures and SMART health of nvme0n1 --------------
+# QEMU's controller reports a fixed composite temperature of 323 K (50 °C),
+# WCTEMP 343 K (70 °C) and CCTEMP 373 K (100 °C).
+for b in plain warning; do
+	ok $b probe.json "thermal: idle 50 °C, warning 70 °C, critical 100 °C" \
+		"$(P nvme0n1) | .thermal.idle_c == 50 and .thermal.warning_c == 70 and .thermal.critical_c == 100"
+	ok $b probe.json "thermal.source names nvme" "$(P nvme0n1) | .thermal.source | contains(\"nvme\")"
+	ok $b probe.json "health.source names smart" "$(P nvme0n1) | .health.source | contains(\"smart\")"
+	ok $b probe.json "health.available_spare and percentage_used are numbers" \
+		"$(P nvme0n1) | (.health.available_spare | type == \"number\") and (.health.percentage_used | type == \"number\")"
+	ok $b list.json "list temperature_c 50" "$(L nvme0n1) | .temperature_c == 50"
+done
+ok plain probe.json "no critical warning" "$(P nvme0n1) | .health.critical_warning == 0"
+ok warning probe.json "critical warning 2 (temperature)" \
+	"$(P nvme0n1) | .health.critical_warning == 2 and (.health.critical_warnings | index(\"temperature\")) != null"
+thermal_fail=$((fail - base_fail))
+# ---- end of THERMAL checks --------------------------------------------------
+
+total=$(since "$t0")
+echo "qemu_nvme: guest build ${t_build} s, plain boot ${t_plain} s, warning boot ${t_warning} s, total ${total} s"
+echo "qemu_nvme: $base_fail failed check(s) outside the thermal section, $thermal_fail in it; results in $results"
+if awk -v t="$total" 'BEGIN { exit !(t > 120) }'; then
+	echo "NOTE: took ${total} s, more than the 120 s budget"
+fi
+[ "$fail" -eq 0 ] || exit 1
+exit 0
