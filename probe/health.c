@@ -50,7 +50,7 @@ static int smart_read(const char *sysroot, const struct probe_dev *d, bool with_
 			 ret == -EACCES || ret == -EPERM ? " (needs root)" : "");
 		return ret;
 	}
-	snprintf(h->why, sizeof(h->why), "a %s device has no temperature sensor",
+	snprintf(h->why, sizeof(h->why), "%s devices have no temperature sensor",
 		 profile_transport_name(d->transport));
 	return -ENODEV;
 }
@@ -62,10 +62,15 @@ static int health_get(const char *sysroot, const struct probe_dev *d, bool with_
 
 	probe_health_init(h);
 	ret = smart_read(sysroot, d, with_id, h);
-	if (ret == 0 || ret == -ENODEV)
+	if (ret == 0)
 		return ret;
-	if (probe_hwmon_read(sysroot, d->name, h) == 0)
+	if (probe_hwmon_read(sysroot, d->name, h) == 0) {
+		if (ret == -ENODEV)
+			h->why[0] = '\0';	/* no SMART expected; hwmon is the sensor */
 		return 0;	/* h->why still says why SMART was not read */
+	}
+	if (ret == -ENODEV)
+		return ret;
 	snprintf(h->why + strlen(h->why), sizeof(h->why) - strlen(h->why),
 		 "; no hwmon temperature either");
 	return ret;

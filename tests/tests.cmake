@@ -5,6 +5,7 @@ tw_unit_test(test_model tw_model tw_advisor)
 tw_unit_test(test_inventory tw_probe)
 tw_unit_test(test_run tw_probe)
 tw_unit_test(test_nvme tw_probe)
+tw_unit_test(test_thermal tw_probe)
 
 tw_cli_test(validate)
 tw_cli_test(jsonschema)
