@@ -33,6 +33,14 @@ ext=$(losetup --find --show "$tmp/ext4.img") && loops+=("$ext")
 "$tw" probe "$blank" --tests seq_read,rand_read_qd1,rand_read_qd32 --seconds 1 --ramp 0.2 \
 	--quiet --json "$tmp/p.json" >"$tmp/out" 2>"$tmp/err" || bad "read-only probe exit $?: $(cat "$tmp/err")"
 "$tw" validate "$tmp/p.json" || bad "probe output does not validate"
+schema_ok() {	# the JSON Schema agrees with the C reader on what the probe writes
+	python3 -c 'import jsonschema' 2>/dev/null || { echo "note: python3-jsonschema missing, schema check skipped"; return 0; }
+	python3 - "$TW_SRCDIR/docs/tierwise.profile-1.schema.json" "$1" <<'PY' || bad "$1 fails the JSON Schema"
+import json, sys, jsonschema
+jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))
+PY
+}
+schema_ok "$tmp/p.json"
 name=${blank#/dev/}
 jq -e --arg n "$name" '.devices[0] | .id == $n and .transport == "loop" and
 	.probe.target == "raw-readonly" and .capacity_bytes == 134217728 and
@@ -73,6 +81,7 @@ jq -e '.devices[0] | .transport == "file" and .probe.target == "scratch-file" an
 	.results.seq_write.mbps > 0 and .results.mixed_70_30.read_iops > 0 and
 	.results.mixed_70_30.write_iops > 0' "$tmp/s.json" >/dev/null || bad "scratch profile: $(cat "$tmp/s.json")"
 [ -z "$(ls -A "$tmp/dir")" ] || bad "scratch file left after a normal run: $(ls -A "$tmp/dir")"
+schema_ok "$tmp/s.json"
 
 # 5. SIGINT and SIGTERM in the middle: no scratch file left
 for sig in INT TERM HUP; do
