@@ -182,7 +182,8 @@ struct probe_options {
 	double ramp_s;		/* < 0: default (0.5 s) */
 	double sustained_s;	/* 0: default (quick 30 s, full 120 s) */
 	double latency_target_us;	/* 0: 1000 µs */
-	unsigned threads;	/* rings/threads for the QD32 tests; 0 = 1 */
+	unsigned threads;	/* rings/threads for the QD32 tests; 0 = auto:
+				 * one, and more when one keeps a core busy */
 	const char *engine;	/* "io_uring" (default, falls back), "psync", "null" */
 	const char *sysroot;	/* for temperature sensors; NULL = live system */
 	void (*progress)(void *arg, const struct probe_status *st);

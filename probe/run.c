@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/statvfs.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cliff.h"
 #include "job.h"
@@ -223,32 +225,84 @@ static const char *label_for(double seconds)
 	return seconds >= 30 ? "sustained" : "burst, fresh";
 }
 
-static int io_test(struct run *r, enum probe_test t)
+static void fill_io(struct profile_io *io, const struct test_def *def,
+		    const struct probe_job *job, const struct probe_job_result *res)
 {
-	const struct test_def *def = &tests[t];
+	io->present = true;
+	io->bs = job->bs;
+	io->qd = (long)job->qd * job->threads;
+	io->iops = res->iops;
+	io->mbps = res->mbps;
+	if (def->read_pct > 0 && def->read_pct < 100) {
+		io->read_iops = res->read_ios / res->seconds;
+		io->write_iops = res->write_ios / res->seconds;
+	}
+	lat_from_hist(&res->lat, &io->lat);
+	io->seconds = res->seconds;
+	io->steady = res->n_windows >= 5 ? res->steady : -1;
+	io->spread_pct = res->n_windows >= 5 ? res->spread_pct : NAN;
+	io->threads = job->threads;
+	free(io->label);
+	io->label = strdup(label_for(res->seconds));
+}
+
+/* CPU seconds this process has used (all threads). */
+static double cpu_s(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+/*
+ * The first run of a threaded test kept one core busy: try more rings
+ * (like fio's numjobs), the same depth in total, and keep the better one.
+ */
+static int more_threads(struct run *r, const struct test_def *def, double busy,
+			const struct probe_job_result *one)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned n = cpus > 4 ? 4 : (unsigned)cpus;
 	struct profile_io *io = &r->dev->io[def->slot];
 	struct probe_job_result res;
 	struct probe_job job;
 	int ret;
 
 	job_for(r, def, def->qd, &job);
+	job.threads = n;
+	job.qd = def->qd / n;
 	ret = run_job(r, def, &job, &res);
 	if (ret == 0 && res.ios) {
-		io->present = true;
-		io->bs = job.bs;
-		io->qd = (long)job.qd * job.threads;
-		io->iops = res.iops;
-		io->mbps = res.mbps;
-		if (def->read_pct > 0 && def->read_pct < 100) {
-			io->read_iops = res.read_ios / res.seconds;
-			io->write_iops = res.write_ios / res.seconds;
-		}
-		lat_from_hist(&res.lat, &io->lat);
-		io->seconds = res.seconds;
-		io->steady = res.n_windows >= 5 ? res.steady : -1;
-		io->spread_pct = res.n_windows >= 5 ? res.spread_pct : NAN;
-		io->threads = job.threads;
-		io->label = strdup(label_for(res.seconds));
+		bool better = res.iops > one->iops * 1.05;
+
+		note(r->dev, "%s: one ring kept a core %.0f %% busy at %.0f IOPS; with %u rings: "
+		     "%.0f IOPS (%s)", def->name, busy * 100, one->iops, n, res.iops,
+		     better ? "kept" : "not better, one ring kept");
+		if (better)
+			fill_io(io, def, &job, &res);
+	}
+	probe_job_result_free(&res);
+	return ret == -ECANCELED ? ret : 0;
+}
+
+static int io_test(struct run *r, enum probe_test t)
+{
+	const struct test_def *def = &tests[t];
+	struct probe_job_result res;
+	struct probe_job job;
+	double c0 = cpu_s(), w0 = now_s(), busy;
+	int ret;
+
+	job_for(r, def, def->qd, &job);
+	ret = run_job(r, def, &job, &res);
+	busy = (cpu_s() - c0) / (now_s() - w0);
+	if (ret == 0 && res.ios) {
+		fill_io(&r->dev->io[def->slot], def, &job, &res);
+		if (def->threaded && !r->o->threads && busy >= 0.9 &&
+		    sysconf(_SC_NPROCESSORS_ONLN) > 1)
+			ret = more_threads(r, def, busy, &res);
 	}
 	probe_job_result_free(&res);
 	return ret;

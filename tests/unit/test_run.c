@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -25,7 +26,7 @@ static struct probe_target fake_target(bool writable)
 static struct probe_options fast_options(void)
 {
 	struct probe_options o = { .tests = PROBE_TESTS_ALL, .seconds = 0.25, .ramp_s = 0,
-				   .sustained_s = 2, .engine = "null" };
+				   .sustained_s = 2, .engine = "null", .threads = 1 };
 	return o;
 }
 
@@ -112,6 +113,32 @@ static void test_readonly_skips_writes(void **state)
 	profile_free(p);
 }
 
+/* threads = 0: a ring that keeps a core busy (the null engine always does)
+ * gets a second try with more rings, and a note says what was kept. */
+static void test_auto_threads(void **state)
+{
+	struct probe_target t = fake_target(false);
+	struct probe_options o = fast_options();
+	struct profile *p = profile_new();
+	const struct profile_device *d;
+	char err[256] = "";
+	bool noted = false;
+
+	(void)state;
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		skip();
+	o.threads = 0;
+	o.tests = 1u << PROBE_TEST_RAND_READ_QD32;
+	assert_int_equal(probe_run(&t, &o, p, err, sizeof(err)), 0);
+	d = &p->devices[0];
+	for (size_t i = 0; i < d->n_notes; i++)
+		noted |= strstr(d->notes[i], "rand_read_qd32: one ring kept a core") != NULL;
+	assert_true(noted);
+	assert_int_equal(d->io[PROFILE_RAND_READ_QD32].qd, 32);	/* the same total depth */
+	assert_true(d->io[PROFILE_RAND_READ_QD32].threads >= 1);
+	profile_free(p);
+}
+
 static void test_tests_parse(void **state)
 {
 	unsigned m = 0;
@@ -134,6 +161,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_writable_all_tests),
 		cmocka_unit_test(test_readonly_skips_writes),
+		cmocka_unit_test(test_auto_threads),
 		cmocka_unit_test(test_tests_parse),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
