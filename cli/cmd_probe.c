@@ -307,10 +307,17 @@ static void print_summary(FILE *out, const struct profile *p)
 				d->lat_target.qd > 0 ? "met" : "not met at any depth");
 		if (d->lat_target.qd > 0)
 			fprintf(out, "    best: QD %ld, %.0f IOPS\n", d->lat_target.qd, d->lat_target.iops);
-		if (d->sustained.present)
-			fprintf(out, "  sustained_write: %.0f MB/s at start, %.0f MB/s after%s\n",
+		if (d->sustained.present && !isnan(d->sustained.mbps))
+			fprintf(out, "  sustained_write: %.0f MB/s at start, %.0f MB/s %s\n",
 				d->sustained.initial_mbps, d->sustained.mbps,
-				isnan(d->sustained.cliff_after_gb) ? " (no cliff)" : " the cliff");
+				isnan(d->sustained.cliff_after_gb) ? "throughout (no cliff)" :
+				"after the cliff");
+		if (d->sustained.present && !isnan(d->sustained.cliff_after_gb))
+			fprintf(out, "    cache cliff after %.1f GB\n", d->sustained.cliff_after_gb);
+		if (!isnan(d->thermal.idle_c))
+			fprintf(out, "  temperature: idle %.0f C, peak %.0f C (%s)%s\n", d->thermal.idle_c,
+				d->thermal.load_c, d->thermal.source ? d->thermal.source : "?",
+				d->thermal.throttle_events > 0 ? ", THROTTLING SEEN" : "");
 		for (size_t n = 0; n < d->n_notes; n++)
 			fprintf(out, "  note: %s\n", d->notes[n]);
 	}

@@ -277,8 +277,8 @@ static int more_threads(struct run *r, const struct test_def *def, double busy,
 	if (ret == 0 && res.ios) {
 		bool better = res.iops > one->iops * 1.05;
 
-		note(r->dev, "%s: one ring kept a core %.0f %% busy at %.0f IOPS; with %u rings: "
-		     "%.0f IOPS (%s)", def->name, busy * 100, one->iops, n, res.iops,
+		note(r->dev, "%s: one ring kept the CPU busy (%.2f cores) at %.0f IOPS; with %u "
+		     "rings: %.0f IOPS (%s)", def->name, busy, one->iops, n, res.iops,
 		     better ? "kept" : "not better, one ring kept");
 		if (better)
 			fill_io(io, def, &job, &res);

@@ -163,7 +163,10 @@ static int scratch_create(const char *dir, struct probe_target *t, char *err,
 	char path[PATH_MAX];
 	int e;
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/.tierwise-scratch.%d", dir,
+	size_t dl = strlen(dir);
+	const char *sep = dl && dir[dl - 1] == '/' ? "" : "/";
+
+	if ((size_t)snprintf(path, sizeof(path), "%s%s.tierwise-scratch.%d", dir, sep,
 			     (int)getpid()) >= sizeof(path)) {
 		snprintf(err, errlen, "%s: path too long", dir);
 		return -ENAMETOOLONG;

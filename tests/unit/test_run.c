@@ -132,7 +132,7 @@ static void test_auto_threads(void **state)
 	assert_int_equal(probe_run(&t, &o, p, err, sizeof(err)), 0);
 	d = &p->devices[0];
 	for (size_t i = 0; i < d->n_notes; i++)
-		noted |= strstr(d->notes[i], "rand_read_qd32: one ring kept a core") != NULL;
+		noted |= strstr(d->notes[i], "rand_read_qd32: one ring kept the CPU busy") != NULL;
 	assert_true(noted);
 	assert_int_equal(d->io[PROFILE_RAND_READ_QD32].qd, 32);	/* the same total depth */
 	assert_true(d->io[PROFILE_RAND_READ_QD32].threads >= 1);
