@@ -184,6 +184,7 @@ struct probe_options {
 	double latency_target_us;	/* 0: 1000 µs */
 	unsigned threads;	/* rings/threads for the QD32 tests; 0 = auto:
 				 * one, and more when one keeps a core busy */
+	double busy_cores;	/* auto: CPU (cores) that counts as busy; 0 = 0.9 */
 	const char *engine;	/* "io_uring" (default, falls back), "psync", "null" */
 	const char *sysroot;	/* for temperature sensors; NULL = live system */
 	void (*progress)(void *arg, const struct probe_status *st);

@@ -300,7 +300,8 @@ static int io_test(struct run *r, enum probe_test t)
 	busy = (cpu_s() - c0) / (now_s() - w0);
 	if (ret == 0 && res.ios) {
 		fill_io(&r->dev->io[def->slot], def, &job, &res);
-		if (def->threaded && !r->o->threads && busy >= 0.9 &&
+		if (def->threaded && !r->o->threads &&
+		    busy >= (r->o->busy_cores > 0 ? r->o->busy_cores : 0.9) &&
 		    sysconf(_SC_NPROCESSORS_ONLN) > 1)
 			ret = more_threads(r, def, busy, &res);
 	}
