@@ -51,7 +51,9 @@ static double millideg(const char *sysroot, const char *rel, const char *attr)
 	if (end == s)
 		v = NAN;
 	free(s);
-	return v / 1000.0;
+	/* Whole degrees: drive sensors report whole Kelvin (NVMe) or Celsius
+	 * (ATA), and the NVMe driver's K − 273.15 turns 323 K into 49.85. */
+	return round(v / 1000.0);
 }
 
 int probe_hwmon_read(const char *sysroot, const char *name, struct probe_health *h)

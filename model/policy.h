@@ -1,0 +1,177 @@
+/* policy.h — YAML workload policies: which measured metrics matter to a
+ * workload, how much, and which tier (hot, warm, cold) it belongs to.
+ *
+ * Two descriptor tables drive everything here: the metric table (every
+ * tierwise.profile/1 figure a policy may name, with its unit and help) and
+ * the policy key table (every YAML key, its type and help).  The parser,
+ * the validator, --help listings and docs/policies.md come from them.
+ *
+ * Libraries never print: every problem goes to a caller-owned tw_diags list
+ * as FILE:LINE:COLUMN: key: message, and functions return 0 or -errno.
+ * The format is documented in docs/policies.md.
+ */
+#ifndef TW_POLICY_H
+#define TW_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profile.h"
+#include "tw_diag.h"
+
+/* ---- metrics: figures of a tierwise.profile/1 device, named by path ---- */
+
+/* How metric values are found in a device (private to metrics.c). */
+enum model_metric_kind { MODEL_MK_DOUBLE, MODEL_MK_LONG, MODEL_MK_I64 };
+
+struct model_metric_desc {
+	const char *path;	/* "rand_read_qd1.lat_us.p99", as in the profile */
+	const char *unit;	/* "µs", "IOPS", "MB/s", "bytes", … */
+	const char *help;	/* one line for --help and docs */
+	/* private: where the value lives in struct profile_device */
+	enum model_metric_kind kind;
+	size_t off;
+};
+
+/* Number of metrics in the table (stable order: the profile's order). */
+size_t model_metric_count(void);
+
+/* The i-th metric, or NULL when i >= model_metric_count(). */
+const struct model_metric_desc *model_metric_at(size_t i);
+
+/* The metric named path, or NULL when there is none (NULL-safe). */
+const struct model_metric_desc *model_metric_find(const char *path);
+
+/*
+ * The value of metric m on device d, in the metric's unit.  Returns NAN
+ * when the figure was not measured (absent or null in the profile).
+ */
+double model_metric_value(const struct profile_device *d,
+			  const struct model_metric_desc *m);
+
+/* ---- policies ---- */
+
+enum model_better { MODEL_BETTER_HIGHER, MODEL_BETTER_LOWER };
+
+/* One metric that matters, with its log-scale utility range. */
+struct model_policy_metric {
+	const struct model_metric_desc *desc;
+	enum model_better better;
+	double good, poor;	/* > 0; good above poor when higher is better */
+	double weight;		/* >= 0 */
+	int line, col;		/* where the entry starts in the file (1-based) */
+};
+
+/* Hard constraints: a device that fails one is not a candidate. */
+struct model_policy_constraints {
+	unsigned media;			/* bit (1u << enum profile_media); 0 = any */
+	int rotational;			/* 1 = must spin, 0 = must not, -1 = any */
+	int64_t min_capacity_bytes;	/* -1 = none */
+	double max_load_c;		/* thermal.load_c limit, NAN = none */
+	long max_percentage_used;	/* health.percentage_used limit, -1 = none */
+	bool no_critical_warning;	/* health.critical_warning must be 0 */
+};
+
+enum model_estimate_kind { MODEL_EST_LOAD, MODEL_EST_SEARCH, MODEL_EST_BACKUP,
+			   MODEL_EST_COUNT };
+
+/* An estimate to show in user terms; fields that do not apply are NAN. */
+struct model_policy_estimate {
+	enum model_estimate_kind kind;
+	double size_gb;		/* load: decimal GB read sequentially */
+	double reads;		/* search: dependent random reads (QD1) */
+	double users;		/* search: concurrent searchers (default 1) */
+	double size_tb;		/* backup: decimal TB written */
+	char *label;		/* free text ("an 18 GB model"), or NULL */
+};
+
+struct model_policy {
+	char *name;		/* unique within a policy set */
+	const char *tier;	/* "hot", "warm" or "cold" (static string) */
+	char *description;	/* or NULL */
+	size_t n_metrics;
+	struct model_policy_metric *metrics;
+	struct model_policy_constraints constraints;
+	int64_t need_bytes;	/* capacity the workload needs, -1 = not given */
+	size_t n_estimates;
+	struct model_policy_estimate *estimates;
+	char *file;		/* the name given to the parser (diagnostics) */
+	int line, col;		/* position of the name value */
+};
+
+struct model_policy_set {
+	size_t n;
+	struct model_policy **v;	/* sorted by file name */
+};
+
+/*
+ * Parse and validate one policy from text (len bytes, need not be
+ * NUL-terminated).  name labels diagnostics and is copied into the policy.
+ * No file I/O and bounded memory and nesting: safe on any input (a fuzzing
+ * entry point).  On success returns 0 and *out owns a policy the caller
+ * frees with model_policy_free().  On invalid input returns -EINVAL, *out is
+ * NULL and every problem found is appended to diags (file, line:column,
+ * key path, message).  -ENOMEM on allocation failure.
+ */
+int model_policy_parse(const char *text, size_t len, const char *name,
+		       struct model_policy **out, struct tw_diags *diags);
+
+/* model_policy_parse() on the contents of path.  -errno if unreadable. */
+int model_policy_load_file(const char *path, struct model_policy **out,
+			   struct tw_diags *diags);
+
+/*
+ * Load every *.yaml file of dir, in file-name order, and check the set:
+ * policy names are unique and each tier (hot, warm, cold) has at least one
+ * policy.  On success returns 0 and *out owns the set (free it with
+ * model_policy_set_free()).  On invalid policies returns -EINVAL with every
+ * problem in diags; -errno when dir or a file in it cannot be read (diags
+ * says which); *out is NULL on any error.
+ */
+int model_policy_load_dir(const char *dir, struct model_policy_set **out,
+			  struct tw_diags *diags);
+
+/* The policy called name in set, or NULL.  NULL-safe. */
+const struct model_policy *model_policy_set_find(const struct model_policy_set *set,
+						 const char *name);
+
+/* Free a policy and everything it owns.  NULL-safe. */
+void model_policy_free(struct model_policy *p);
+
+/* Free a set and its policies.  NULL-safe. */
+void model_policy_set_free(struct model_policy_set *set);
+
+/*
+ * Log-scale utility of value v for metric m, in [0, 1]:
+ *   clamp((ln v − ln poor) / (ln good − ln poor), 0, 1)
+ * 1 at or beyond good, 0 at or beyond poor, whichever way is better (the
+ * validator guarantees good and poor are > 0, distinct and ordered as
+ * `better` says).  v <= 0 is treated as the limit v → 0+: 0 when higher is
+ * better, 1 when lower is better (a price of 0, a temperature of 0 °C).
+ * The direction comes from good and poor alone.  Returns NAN when v is NAN
+ * (not measured), or when good and poor are not a range (not both > 0, or
+ * equal; the parser never returns those).
+ */
+double model_utility(const struct model_policy_metric *m, double v);
+
+/* "higher" / "lower"; NULL when out of range. */
+const char *model_better_name(enum model_better b);
+
+/* "load" / "search" / "backup"; NULL when out of range. */
+const char *model_estimate_kind_name(enum model_estimate_kind k);
+
+/* ---- the policy keys, for --help listings and docs ---- */
+
+struct model_policy_key {
+	const char *section;	/* "", "metrics[]", "estimates[] (kind: load)", … */
+	const char *key;	/* "tier", "good", … */
+	const char *type;	/* "string", "number > 0", "size", … */
+	const char *help;
+	bool required;
+};
+
+/* The i-th documented key, or NULL when i is past the end. */
+const struct model_policy_key *model_policy_key_at(size_t i);
+
+#endif
