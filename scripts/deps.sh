@@ -6,7 +6,8 @@ set -euo pipefail
 PKGS=(gcc make cmake pkg-config
       liburing-dev libnvme-dev libjson-c-dev libyaml-dev libjansson-dev
       libblkid-dev libatasmart-dev libcmocka-dev
-      util-linux e2fsprogs jq python3 python3-jsonschema fio)
+      util-linux e2fsprogs jq python3 python3-jsonschema fio
+      qemu-system-x86 busybox-static cpio kmod xz-utils)   # the QEMU NVMe/SATA guest test
 
 missing=()
 for p in "${PKGS[@]}"; do
