@@ -16,4 +16,4 @@ add_test(NAME fixtures.consistent COMMAND bash ${PROJECT_SOURCE_DIR}/tests/fixtu
 set_tests_properties(fixtures.consistent PROPERTIES SKIP_RETURN_CODE 77)
 tw_cli_test(probe_safety)
 tw_cli_test(qemu_nvme)
-set_tests_properties(cli.qemu_nvme PROPERTIES TIMEOUT 240)
+set_tests_properties(cli.qemu_nvme PROPERTIES TIMEOUT 240 LABELS qemu)
