@@ -212,6 +212,12 @@ static int run_job(struct run *r, const struct test_def *def, const struct probe
 	job_notes(r, def, res);
 	if (ret == -ECANCELED)
 		return ret;
+	if (ret == 0 && !res->ios) {	/* nothing measured is a failure, not a 0 */
+		note(r->dev, "%s: failed: no I/O completed in %.1f s (the device stalled)",
+		     def->name, res->seconds);
+		r->failures++;
+		return -EIO;
+	}
 	if (ret < 0) {
 		note(r->dev, "%s: failed: %s", def->name, res->errmsg[0] ? res->errmsg : strerror(-ret));
 		r->failures++;

@@ -75,8 +75,8 @@ grep -q "needs --yes" "$tmp/err" || bad "no --yes message: $(cat "$tmp/err")"
 
 # 4. scratch-file probe in a directory: results, then no file left
 mkdir "$tmp/dir"
-"$tw" probe "$tmp/dir" --size 64M --tests seq_write,rand_read_qd1,mixed_70_30 --seconds 0.5 \
-	--ramp 0.1 --quiet --json "$tmp/s.json" >"$tmp/out" 2>"$tmp/err" || bad "scratch probe exit $?: $(cat "$tmp/err")"
+"$tw" probe "$tmp/dir" --size 64M --tests seq_write,rand_read_qd1,mixed_70_30 --seconds 1 \
+	--ramp 0.2 --quiet --json "$tmp/s.json" >"$tmp/out" 2>"$tmp/err" || bad "scratch probe exit $?: $(cat "$tmp/err")"
 jq -e '.devices[0] | .transport == "file" and .probe.target == "scratch-file" and
 	.results.seq_write.mbps > 0 and .results.mixed_70_30.read_iops > 0 and
 	.results.mixed_70_30.write_iops > 0' "$tmp/s.json" >/dev/null || bad "scratch profile: $(cat "$tmp/s.json")"
