@@ -46,4 +46,42 @@ extern const struct list_render_ops list_render_text, list_render_json;
 /* Human size like lsblk: 894.3G (binary units). */
 void cli_human_size(char *buf, size_t len, double bytes);
 
+
+/* ---- score and explain (cmd_score.c, cmd_explain.c, render_score.c) ---- */
+extern const struct tw_command tw_cmd_score, tw_cmd_explain;
+
+struct profile;
+struct profile_device;
+struct model_policy_set;
+struct model_ranking;
+
+/* What score and explain read: profiles, the policy set, prices applied. */
+struct score_inputs {
+	size_t n_profiles;
+	struct profile **profiles;
+	struct model_policy_set *policies;
+	size_t n_devs;
+	const struct profile_device **devs;	/* every device of every profile */
+};
+
+/*
+ * Read the profiles files[0..n), the policies of policy_dir (NULL: ./policies,
+ * else $TW_SRCDIR/policies) and the price list (NULL = none).  Problems go to
+ * stderr as FILE:LINE:COLUMN: key: message.  Returns TW_EXIT_OK, or the exit
+ * code to return (in is then empty).  Free with cli_score_inputs_free().
+ */
+int cli_score_inputs_load(struct score_inputs *in, char *const *files, size_t n,
+			  const char *policy_dir, const char *prices);
+void cli_score_inputs_free(struct score_inputs *in);
+
+/* Score renderers: one list of rankings, several formats. */
+struct score_render_ops {
+	const char *name;
+	void (*print)(FILE *out, struct model_ranking *const *r, size_t n);
+};
+extern const struct score_render_ops score_render_text, score_render_json;
+
+/* A value in its metric's unit for people: "83,989", "0.12", "1.0 TB". */
+void cli_score_value(char *buf, size_t len, double v, const char *unit);
+
 #endif

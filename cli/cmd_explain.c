@@ -1,0 +1,360 @@
+/* tierwise explain — one device against another for one policy, side by
+ * side with ratios, and what the difference means. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "score.h"
+
+static void explain_usage(FILE *out)
+{
+	fputs("Usage: tierwise explain DEVICE --policy NAME [--vs DEVICE] PROFILE...\n"
+	      "                        [--format text|md] [--policies DIR] [--prices FILE]\n\n"
+	      "Compare DEVICE with another (--vs, else the policy's best other device)\n"
+	      "for one policy: its metrics and a few context figures side by side with\n"
+	      "the ratio DEVICE / other, the estimates in user terms, the scores, and a\n"
+	      "sentence on what it means.  Options as for 'tierwise score'.\n\n"
+	      "Exit codes: 0 success, 1 invalid input, 2 usage error, 3 no memory.\n\n"
+	      "Example: tierwise explain optane905p --policy vector-db --vs pm9a1-1t \\\n"
+	      "             examples/ai-server-20-devices.json\n", out);
+}
+
+/* Figures shown for context when the policy does not weigh them. */
+static const char *const context[] = { "rand_read_qd1.iops", "rand_read_qd1.lat_us.p50",
+	"rand_read_qd1.lat_us.p99", "seq_read.mbps", "sustained_write.mbps",
+	"capacity_bytes" };
+#define N_CONTEXT (sizeof(context) / sizeof(context[0]))
+
+struct row {
+	char what[96];
+	double a, b;
+	const char *unit;
+	double weight;		/* NAN = context, not scored */
+};
+
+enum fmt { FMT_TEXT, FMT_MD };
+
+struct explain {
+	const struct model_policy *policy;
+	const struct model_score *a, *b;
+	size_t n;
+	struct row rows[64];
+};
+
+static void add_row(struct explain *x, const char *what, double a, double b,
+		    const char *unit, double weight)
+{
+	struct row *r;
+
+	if (x->n >= sizeof(x->rows) / sizeof(x->rows[0]))
+		return;
+	r = &x->rows[x->n++];
+	snprintf(r->what, sizeof(r->what), "%s", what);
+	r->a = a;
+	r->b = b;
+	r->unit = unit;
+	r->weight = weight;
+}
+
+static bool in_policy(const struct model_policy *p, const char *path)
+{
+	for (size_t i = 0; i < p->n_metrics; i++)
+		if (!strcmp(p->metrics[i].desc->path, path))
+			return true;
+	return false;
+}
+
+static void build_rows(struct explain *x)
+{
+	const struct model_score *a = x->a, *b = x->b;
+
+	for (size_t i = 0; i < a->n_contrib; i++)
+		add_row(x, a->contrib[i].pm->desc->path, a->contrib[i].value,
+			b->contrib[i].value, a->contrib[i].pm->desc->unit,
+			a->contrib[i].weight);
+	for (size_t i = 0; i < N_CONTEXT; i++) {
+		const struct model_metric_desc *m = model_metric_find(context[i]);
+
+		if (m && !in_policy(x->policy, m->path))
+			add_row(x, m->path, model_metric_value(a->dev, m),
+				model_metric_value(b->dev, m), m->unit, NAN);
+	}
+	for (size_t i = 0; i < a->n_est; i++)
+		add_row(x, a->est[i].pe->label ? a->est[i].pe->label
+			: model_estimate_kind_name(a->est[i].pe->kind),
+			a->est[i].value, b->est[i].value, a->est[i].unit, NAN);
+}
+
+/* ---- formatting ---- */
+
+static void value_cell(char *buf, size_t len, double v, const char *unit)
+{
+	size_t o;
+
+	cli_score_value(buf, len, v, unit);
+	o = strlen(buf);
+	if (!isnan(v) && unit && strcmp(unit, "bytes"))
+		snprintf(buf + o, len - o, " %s", unit);
+}
+
+static void ratio_cell(char *buf, size_t len, double a, double b)
+{
+	double r = a / b;
+
+	if (!isfinite(r) || b == 0)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, r >= 1 ? "%.1f×" : "%.2f×", r);
+}
+
+static void score_cell(char *buf, size_t len, const struct model_score *s)
+{
+	if (!s->eligible)
+		snprintf(buf, len, "excluded (%s)", s->failed[0].key);
+	else if (isnan(s->score))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.1f (conf %.2f)", s->score, s->confidence);
+}
+
+/* Print s left-aligned in width display columns (UTF-8 aware). */
+static void pad(FILE *out, const char *s, int width)
+{
+	int cols = 0;
+
+	for (const char *p = s; *p; p++)
+		cols += ((unsigned char)*p & 0xC0) != 0x80;
+	fputs(s, out);
+	for (; cols < width; cols++)
+		fputc(' ', out);
+}
+
+static void print_line(FILE *out, enum fmt f, const char *const cell[5])
+{
+	static const int w[5] = { 30, 16, 16, 8, 0 };
+	int last = 4;
+
+	while (f == FMT_TEXT && last > 0 && !*cell[last])
+		last--;
+	for (int i = 0; i <= last; i++) {
+		if (f == FMT_MD) {
+			fprintf(out, "| %s ", cell[i]);
+			continue;
+		}
+		fputs("  ", out);
+		pad(out, cell[i], i < last ? w[i] : 0);
+	}
+	fputs(f == FMT_MD ? "|\n" : "\n", out);
+}
+
+static void print_row(FILE *out, enum fmt f, const struct row *r)
+{
+	char a[48], b[48], ratio[24], weight[24] = "";
+	const char *cell[5] = { r->what, a, b, ratio, weight };
+
+	value_cell(a, sizeof(a), r->a, r->unit);
+	value_cell(b, sizeof(b), r->b, r->unit);
+	ratio_cell(ratio, sizeof(ratio), r->a, r->b);
+	if (!isnan(r->weight))
+		snprintf(weight, sizeof(weight), "%g", r->weight);
+	print_line(out, f, cell);
+}
+
+/* The scored metric where the two differ most, weight × |Δ utility|. */
+static const struct model_contrib *decisive(const struct explain *x, size_t *idx)
+{
+	const struct model_contrib *best = NULL;
+	double most = 0;
+
+	for (size_t i = 0; i < x->a->n_contrib; i++) {
+		const struct model_contrib *ca = &x->a->contrib[i], *cb = &x->b->contrib[i];
+		double d = ca->weight * fabs(ca->utility - cb->utility);
+
+		if (!isnan(d) && d > most) {
+			most = d;
+			best = ca;
+			*idx = i;
+		}
+	}
+	return best;
+}
+
+static void print_meaning(FILE *out, const struct explain *x)
+{
+	const struct model_score *a = x->a, *b = x->b;
+	const char *ia = a->dev->id, *ib = b->dev->id;
+	size_t i = 0;
+	const struct model_contrib *c = decisive(x, &i);
+
+	fputc('\n', out);
+	if (a->eligible != b->eligible) {
+		const struct model_score *out_ = a->eligible ? b : a;
+
+		fprintf(out, "%s is excluded from %s: %s.  ", out_->dev->id,
+			x->policy->name, out_->failed[0].msg);
+	}
+	fprintf(out, "For %s (%s), %s %s %s", x->policy->name, x->policy->tier, ia,
+		a->score > b->score ? "beats" : a->score < b->score ? "trails" : "ties with",
+		ib);
+	if (c) {
+		char va[48], vb[48], ratio[24];
+
+		value_cell(va, sizeof(va), c->value, c->pm->desc->unit);
+		value_cell(vb, sizeof(vb), b->contrib[i].value, c->pm->desc->unit);
+		ratio_cell(ratio, sizeof(ratio), c->value, b->contrib[i].value);
+		fprintf(out, " mostly on %s (weight %g): %s against %s (%s)",
+			c->pm->desc->path, c->weight, va, vb, ratio);
+	}
+	fputs(".", out);
+	for (size_t k = 0; k < a->n_est; k++) {
+		char va[48], vb[48];
+
+		if (isnan(a->est[k].value) || isnan(b->est[k].value))
+			continue;
+		value_cell(va, sizeof(va), a->est[k].value, a->est[k].unit);
+		value_cell(vb, sizeof(vb), b->est[k].value, b->est[k].unit);
+		fprintf(out, "  %s: %s on %s, %s on %s.",
+			a->est[k].pe->label ? a->est[k].pe->label : "estimate", va, ia, vb, ib);
+	}
+	fputc('\n', out);
+}
+
+static void explain_print(FILE *out, enum fmt f, const struct explain *x)
+{
+	char sa[64], sb[64];
+	const char *head[5] = { "metric", x->a->dev->id, x->b->dev->id, "ratio", "weight" };
+	const char *score[5] = { "score (0-100)", sa, sb, "", "" };
+
+	if (f == FMT_MD)
+		fprintf(out, "### %s vs %s for %s (%s)\n\n", x->a->dev->id, x->b->dev->id,
+			x->policy->name, x->policy->tier);
+	else
+		fprintf(out, "%s vs %s for %s (%s)\n", x->a->dev->id, x->b->dev->id,
+			x->policy->name, x->policy->tier);
+	print_line(out, f, head);
+	if (f == FMT_MD)
+		fputs("| --- | ---: | ---: | ---: | ---: |\n", out);
+	for (size_t i = 0; i < x->n; i++)
+		print_row(out, f, &x->rows[i]);
+	score_cell(sa, sizeof(sa), x->a);
+	score_cell(sb, sizeof(sb), x->b);
+	print_line(out, f, score);
+	print_meaning(out, x);
+}
+
+/* ---- the command ---- */
+
+struct explain_opts {
+	const char *policy, *vs, *policies, *prices;
+	enum fmt fmt;
+};
+
+/* Returns -1 to go on, else the exit code. */
+static int explain_parse(int argc, char **argv, struct explain_opts *o)
+{
+	static const struct option opts[] = {
+		{ "policy", required_argument, NULL, 'p' },
+		{ "vs", required_argument, NULL, 'v' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "policies", required_argument, NULL, 'P' },
+		{ "prices", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p': o->policy = optarg; break;
+		case 'v': o->vs = optarg; break;
+		case 'P': o->policies = optarg; break;
+		case 'r': o->prices = optarg; break;
+		case 'f':
+			if (strcmp(optarg, "text") && strcmp(optarg, "md"))
+				return cli_usage_error("explain", "--format is text or md, not '%s'",
+						       optarg);
+			o->fmt = strcmp(optarg, "md") ? FMT_TEXT : FMT_MD;
+			break;
+		case 'h': explain_usage(stdout); return TW_EXIT_OK;
+		default: return cli_usage_error("explain", "unknown option");
+		}
+	}
+	if (!o->policy)
+		return cli_usage_error("explain", "--policy NAME is required");
+	if (argc - optind < 2)
+		return cli_usage_error("explain", "give a DEVICE and at least one PROFILE");
+	return -1;
+}
+
+/* The device to compare with: --vs, else the best other one. */
+static const struct model_score *other(const struct model_ranking *r,
+				       const struct model_score *a, const char *vs)
+{
+	if (vs)
+		return model_ranking_find(r, vs);
+	for (size_t i = 0; i < r->n; i++)
+		if (&r->v[i] != a)
+			return &r->v[i];
+	return NULL;
+}
+
+static int explain_ranked(const struct model_ranking *r, const char *id,
+			  const struct explain_opts *o)
+{
+	struct explain *x = calloc(1, sizeof(*x));
+
+	if (!x)
+		return TW_EXIT_SYSTEM;
+	x->policy = r->policy;
+	x->a = model_ranking_find(r, id);
+	x->b = x->a ? other(r, x->a, o->vs) : NULL;
+	if (!x->a || !x->b) {
+		fprintf(stderr, "tierwise explain: no device \"%s\" in the profiles\n",
+			!x->a ? id : o->vs ? o->vs : "to compare with");
+		free(x);
+		return TW_EXIT_INVALID;
+	}
+	build_rows(x);
+	explain_print(stdout, o->fmt, x);
+	free(x);
+	return TW_EXIT_OK;
+}
+
+static int explain_run(int argc, char **argv, struct tw_global *g)
+{
+	struct explain_opts o = { 0 };
+	struct score_inputs in;
+	struct model_ranking *r = NULL;
+	const struct model_policy *p;
+	int rc = explain_parse(argc, argv, &o);
+
+	(void)g;
+	if (rc >= 0)
+		return rc;
+	rc = cli_score_inputs_load(&in, argv + optind + 1, (size_t)(argc - optind - 1),
+				   o.policies, o.prices);
+	if (rc != TW_EXIT_OK)
+		return rc;
+	p = model_policy_set_find(in.policies, o.policy);
+	if (!p) {
+		fprintf(stderr, "tierwise explain: no policy named \"%s\"\n", o.policy);
+		rc = TW_EXIT_INVALID;
+	} else if (model_rank(p, in.devs, in.n_devs, &r) < 0) {
+		rc = TW_EXIT_SYSTEM;
+	} else {
+		rc = explain_ranked(r, argv[optind], &o);
+	}
+	model_ranking_free(r);
+	cli_score_inputs_free(&in);
+	return rc;
+}
+
+const struct tw_command tw_cmd_explain = {
+	.name = "explain",
+	.summary = "compare two devices for one policy, side by side",
+	.run = explain_run,
+	.usage = explain_usage,
+};

@@ -1,0 +1,235 @@
+/* tierwise score — rank the devices of profiles against workload policies. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "score.h"
+
+static void score_usage(FILE *out)
+{
+	fputs("Usage: tierwise score PROFILE... [--policy NAME] [--policies DIR]\n"
+	      "                      [--prices FILE] [--json]\n\n"
+	      "Score every device of the profiles against each workload policy and\n"
+	      "rank them: eligible devices first (hard constraints), then by score\n"
+	      "(0-100, over the metrics that were measured), then by confidence.\n\n"
+	      "Options:\n"
+	      "  --policy NAME   only this policy\n"
+	      "  --policies DIR  the policy directory (default: ./policies, else\n"
+	      "                  $TW_SRCDIR/policies)\n"
+	      "  --prices FILE   prices per TB for devices without one: lines of\n"
+	      "                  MODEL = PRICE (or ID = PRICE, or a tab for '=')\n"
+	      "  --json          tierwise.score/1 JSON on stdout\n\n"
+	      "Exit codes: 0 success, 1 invalid input, 2 usage error, 3 no memory.\n\n"
+	      "Example: tierwise score examples/ai-server-20-devices.json --policy vector-db\n",
+	      out);
+}
+
+static void print_diags(const struct tw_diags *d)
+{
+	char line[1024];
+
+	for (size_t i = 0; i < d->n; i++) {
+		tw_diag_format(&d->v[i], line, sizeof(line));
+		fprintf(stderr, "%s\n", line);
+	}
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* --policies, else ./policies, else $TW_SRCDIR/policies (into buf). */
+static const char *policy_dir(const char *given, char *buf, size_t len)
+{
+	const char *top = getenv("TW_SRCDIR");
+
+	if (given)
+		return given;
+	if (is_dir("policies") || !top)
+		return "policies";
+	snprintf(buf, len, "%s/policies", top);
+	return buf;
+}
+
+/* Print a load failure: diagnostics, or the errno for path. */
+static int load_failed(int ret, const char *path, struct tw_diags *d)
+{
+	if (d->n)
+		print_diags(d);
+	else
+		fprintf(stderr, "%s: cannot read: %s\n", path, strerror(-ret));
+	tw_diags_clear(d);
+	return ret == -ENOMEM ? TW_EXIT_SYSTEM : TW_EXIT_INVALID;
+}
+
+static int load_profiles(struct score_inputs *in, char *const *files, size_t n)
+{
+	struct tw_diags d = { 0 };
+	size_t k = 0;
+
+	in->profiles = calloc(n ? n : 1, sizeof(*in->profiles));
+	if (!in->profiles)
+		return TW_EXIT_SYSTEM;
+	for (size_t i = 0; i < n; i++) {
+		int ret = profile_read_file(files[i], &in->profiles[i], &d);
+
+		if (ret < 0)
+			return load_failed(ret, files[i], &d);
+		in->n_profiles++;
+		k += in->profiles[i]->n_devices;
+	}
+	in->devs = calloc(k ? k : 1, sizeof(*in->devs));
+	if (!in->devs)
+		return TW_EXIT_SYSTEM;
+	for (size_t i = 0; i < in->n_profiles; i++)
+		for (size_t j = 0; j < in->profiles[i]->n_devices; j++)
+			in->devs[in->n_devs++] = &in->profiles[i]->devices[j];
+	return TW_EXIT_OK;
+}
+
+static int apply_prices(struct score_inputs *in, const char *path)
+{
+	struct tw_diags d = { 0 };
+	struct model_prices *pr;
+	int ret = model_prices_load_file(path, &pr, &d);
+
+	if (ret < 0) {
+		print_diags(&d);
+		tw_diags_clear(&d);
+		return ret == -ENOMEM ? TW_EXIT_SYSTEM : TW_EXIT_INVALID;
+	}
+	for (size_t i = 0; i < in->n_profiles; i++)
+		for (size_t j = 0; j < in->profiles[i]->n_devices; j++)
+			model_prices_apply(pr, &in->profiles[i]->devices[j]);
+	model_prices_free(pr);
+	return TW_EXIT_OK;
+}
+
+int cli_score_inputs_load(struct score_inputs *in, char *const *files, size_t n,
+			  const char *policies, const char *prices)
+{
+	struct tw_diags d = { 0 };
+	char buf[4096];
+	const char *dir = policy_dir(policies, buf, sizeof(buf));
+	int rc, ret;
+
+	memset(in, 0, sizeof(*in));
+	rc = load_profiles(in, files, n);
+	if (rc == TW_EXIT_OK) {
+		ret = model_policy_load_dir(dir, &in->policies, &d);
+		if (ret < 0)
+			rc = load_failed(ret, dir, &d);
+	}
+	if (rc == TW_EXIT_OK && prices)
+		rc = apply_prices(in, prices);
+	if (rc != TW_EXIT_OK)
+		cli_score_inputs_free(in);
+	return rc;
+}
+
+void cli_score_inputs_free(struct score_inputs *in)
+{
+	if (!in)
+		return;
+	for (size_t i = 0; i < in->n_profiles; i++)
+		profile_free(in->profiles[i]);
+	free(in->profiles);
+	free(in->devs);
+	model_policy_set_free(in->policies);
+	memset(in, 0, sizeof(*in));
+}
+
+/* Rank for every policy of the set, or only `only`.  Returns an exit code. */
+static int rank_all(const struct score_inputs *in, const char *only,
+		    struct model_ranking **r, size_t *n)
+{
+	const struct model_policy_set *set = in->policies;
+
+	*n = 0;
+	if (only && !model_policy_set_find(set, only)) {
+		fprintf(stderr, "tierwise score: no policy named \"%s\"\n", only);
+		return TW_EXIT_INVALID;
+	}
+	for (size_t i = 0; i < set->n; i++) {
+		if (only && strcmp(set->v[i]->name, only))
+			continue;
+		if (model_rank(set->v[i], in->devs, in->n_devs, &r[*n]) < 0)
+			return TW_EXIT_SYSTEM;
+		(*n)++;
+	}
+	return TW_EXIT_OK;
+}
+
+struct score_opts {
+	const char *policy, *policies, *prices;
+	const struct score_render_ops *render;
+};
+
+/* Parse options into o.  Returns -1 to go on, else the exit code. */
+static int score_parse(int argc, char **argv, struct score_opts *o)
+{
+	static const struct option opts[] = {
+		{ "policy", required_argument, NULL, 'p' },
+		{ "policies", required_argument, NULL, 'P' },
+		{ "prices", required_argument, NULL, 'r' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	o->render = &score_render_text;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p': o->policy = optarg; break;
+		case 'P': o->policies = optarg; break;
+		case 'r': o->prices = optarg; break;
+		case 'j': o->render = &score_render_json; break;
+		case 'h': score_usage(stdout); return TW_EXIT_OK;
+		default: return cli_usage_error("score", "unknown option");
+		}
+	}
+	if (optind >= argc)
+		return cli_usage_error("score", "no profile given");
+	return -1;
+}
+
+static int score_run(int argc, char **argv, struct tw_global *g)
+{
+	struct score_opts o = { 0 };
+	struct score_inputs in;
+	struct model_ranking **r = NULL;
+	size_t n = 0;
+	int rc = score_parse(argc, argv, &o);
+
+	(void)g;
+	if (rc >= 0)
+		return rc;
+	rc = cli_score_inputs_load(&in, argv + optind, (size_t)(argc - optind),
+				   o.policies, o.prices);
+	if (rc != TW_EXIT_OK)
+		return rc;
+	r = calloc(in.policies->n, sizeof(*r));
+	rc = r ? rank_all(&in, o.policy, r, &n) : TW_EXIT_SYSTEM;
+	if (rc == TW_EXIT_OK)
+		o.render->print(stdout, r, n);
+	for (size_t i = 0; i < n; i++)
+		model_ranking_free(r[i]);
+	free(r);
+	cli_score_inputs_free(&in);
+	return rc;
+}
+
+const struct tw_command tw_cmd_score = {
+	.name = "score",
+	.summary = "rank the devices of profiles against workload policies",
+	.run = score_run,
+	.usage = score_usage,
+};

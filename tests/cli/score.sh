@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# tierwise score / explain on the published measurements: the JSON contract,
+# the Optane-vs-PM9A1 comparison, Markdown output, and a broken policy
+# directory reported as FILE:LINE:COLUMN with a non-zero exit.
+set -u
+tw=$1
+src=${TW_SRCDIR:?}
+ex=$src/examples/ai-server-20-devices.json
+pol=$src/policies
+command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check() {	# description, expected exit, command...
+	local what=$1 want=$2; shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		echo "FAIL: $what: exit $rc, wanted $want"; cat "$tmp/err"; fail=1
+	fi
+}
+expect() {	# description, file, fixed string expected in it
+	if ! grep -qF -- "$3" "$2"; then
+		echo "FAIL: $1: lacks '$3':"; cat "$2"; fail=1
+	fi
+}
+jq_true() {	# description, jq filter that must print true
+	if [ "$(jq -r "$2" "$tmp/out" 2>&1)" != true ]; then
+		echo "FAIL: $1: jq '$2' is not true"; fail=1
+	fi
+}
+
+check "score --json" 0 "$tw" score "$ex" --policies "$pol" --json
+jq_true "schema" '.schema == "tierwise.score/1"'
+jq_true "five policies" '(.policies | length) == 5'
+jq_true "policy keys" '[.policies[] | (.name | type) == "string" and (.tier | type) == "string"
+	and (.ranking | type) == "array"] | all'
+jq_true "ranking keys" '[.policies[].ranking[] | (.id | type) == "string"
+	and (.eligible | type) == "boolean" and (.contributions | type) == "object"
+	and (.missing | type) == "array" and (.estimates | type) == "object"
+	and ((.score | type) == "number" or .score == null)] | all'
+jq_true "vector-db: Optane first" \
+	'.policies[] | select(.name == "vector-db") | .ranking[0].id == "optane905p"'
+jq_true "model-loading: PM9A1 1 TB first" \
+	'.policies[] | select(.name == "model-loading") | .ranking[0].id == "pm9a1-1t"'
+jq_true "archive: no prices noted" \
+	'.policies[] | select(.name == "archive") | .no_price and (.note | test("no price per TB"))'
+jq_true "mznln128 never first" '[.policies[].ranking[0].id != "mznln128"] | all'
+
+printf 'Seagate IronWolf 12TB = 18\nWD Red Pro 10TB\t20\n' >"$tmp/prices"
+check "score --prices" 0 "$tw" score "$ex" --policies "$pol" --prices "$tmp/prices" \
+	--policy archive --json
+jq_true "prices: one policy" '(.policies | length) == 1'
+jq_true "prices: an HDD first" '.policies[0].ranking[0].id | test("ironwolf12t|redpro10t")'
+jq_true "prices: price measured" \
+	'.policies[0].ranking[0].contributions.price_per_tb.value == 18 or
+	 .policies[0].ranking[0].contributions.price_per_tb.value == 20'
+
+check "score text" 0 "$tw" score "$ex" --policies "$pol" --policy vector-db
+expect "score text" "$tmp/out" "optane905p"
+
+check "explain" 0 "$tw" explain optane905p --policy vector-db --vs pm9a1-1t "$ex" \
+	--policies "$pol"
+expect "explain ratio" "$tmp/out" "3.8×"
+expect "explain Optane search" "$tmp/out" "0.12 s"
+expect "explain PM9A1 search" "$tmp/out" "0.45 s"
+expect "explain sequential read" "$tmp/out" "0.41×"
+
+check "explain --format md" 0 "$tw" explain optane905p --policy vector-db "$ex" \
+	--policies "$pol" --format md
+expect "md header" "$tmp/out" "| metric | optane905p |"
+expect "md rule" "$tmp/out" "| --- |"
+
+# A broken policy directory: one value made invalid.
+mkdir "$tmp/pol"
+cp "$pol"/*.yaml "$tmp/pol/"
+sed -i 's/^tier: hot$/tier: lukewarm/' "$tmp/pol/vector-db.yaml"
+line=$(grep -n '^tier: lukewarm' "$tmp/pol/vector-db.yaml" | cut -d: -f1)
+check "bad policy dir" 1 "$tw" score "$ex" --policies "$tmp/pol"
+expect "bad policy dir" "$tmp/err" "$tmp/pol/vector-db.yaml:$line:7: tier: unknown tier"
+
+check "bad profile" 1 "$tw" score "$tmp/prices" --policies "$pol"
+[ -s "$tmp/err" ] || { echo "FAIL: bad profile: nothing on stderr"; fail=1; }
+check "unknown policy" 1 "$tw" score "$ex" --policies "$pol" --policy nope
+check "unknown device" 1 "$tw" explain nope --policy vector-db "$ex" --policies "$pol"
+check "no profile" 2 "$tw" score
+check "bad format" 2 "$tw" explain optane905p --policy vector-db "$ex" --format html
+exit $fail
