@@ -5,12 +5,14 @@
 #include <string.h>
 
 #include "cli.h"
+#include "policy.h"
 #include "profile.h"
 
 static void validate_usage(FILE *out)
 {
 	fputs("Usage: tierwise validate FILE...\n\n"
-	      "Check tierwise.profile/1 documents.  Prints one line per problem on\n"
+	      "Check tierwise.profile/1 documents and workload policies (*.yaml).\n"
+	      "Prints one line per problem on\n"
 	      "stderr as FILE:LINE:COLUMN: key: what is wrong.  Exit 0 when every\n"
 	      "file is valid, 1 otherwise.\n\n"
 	      "Example: tierwise validate examples/ai-server-20-devices.json\n", out);
@@ -26,12 +28,23 @@ static void print_diags(const struct tw_diags *d)
 	}
 }
 
-/* Returns true when path is a valid profile; problems go to stderr. */
+static bool is_policy(const char *path)
+{
+	size_t n = strlen(path);
+
+	return (n > 5 && !strcmp(path + n - 5, ".yaml")) ||
+	       (n > 4 && !strcmp(path + n - 4, ".yml"));
+}
+
+/* Returns true when path is a valid profile (or policy, *.yaml); problems
+ * go to stderr. */
 static bool validate_one(const char *path)
 {
 	struct tw_diags d = { 0 };
-	struct profile *p;
-	int ret = profile_read_file(path, &p, &d);
+	struct profile *p = NULL;
+	struct model_policy *pol = NULL;
+	int ret = is_policy(path) ? model_policy_load_file(path, &pol, &d) :
+				    profile_read_file(path, &p, &d);
 
 	if (ret == -EINVAL || d.n)
 		print_diags(&d);
@@ -39,6 +52,7 @@ static bool validate_one(const char *path)
 		fprintf(stderr, "%s: cannot read: %s\n", path, strerror(-ret));
 	tw_diags_clear(&d);
 	profile_free(p);
+	model_policy_free(pol);
 	return ret == 0;
 }
 
@@ -68,7 +82,7 @@ static int validate_run(int argc, char **argv, struct tw_global *g)
 
 const struct tw_command tw_cmd_validate = {
 	.name = "validate",
-	.summary = "check profile files; FILE:LINE:COLUMN: key: problem",
+	.summary = "check profiles and policies; FILE:LINE:COLUMN: key: problem",
 	.run = validate_run,
 	.usage = validate_usage,
 };

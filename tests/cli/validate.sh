@@ -49,6 +49,12 @@ expect_err "truncated" "not valid JSON"
 check "mixed files" 1 "$tw" validate "$ex" "$tmp/bad1.json" "$tmp/bad2.json"
 [ "$(wc -l <"$tmp/err")" -eq 2 ] || { echo "FAIL: expected 2 lines"; cat "$tmp/err"; fail=1; }
 
+# Policies (*.yaml) are validated too: the shipped ones pass, a broken one names line:column.
+check "shipped policies" 0 "$tw" validate "$src"/policies/*.yaml
+printf 'name: x\ntier: lukewarm\nmetrics:\n  - path: seq_read.mbps\n    better: higher\n    good: 100\n    poor: 10\n' >"$tmp/bad.yaml"
+check "bad policy" 1 "$tw" validate "$tmp/bad.yaml"
+expect_err "bad policy" "$tmp/bad.yaml:2:7: tier:"
+
 check "missing file" 1 "$tw" validate "$tmp/nope.json"
 expect_err "missing file" "$tmp/nope.json: cannot read: No such file or directory"
 check "no file" 2 "$tw" validate
