@@ -175,9 +175,11 @@ build_kernel() {
 	touch "$kdir/.complete"
 }
 
+built=0
 if [ ! -e "$kdir/.complete" ]; then
 	start=$(date +%s)
 	build_kernel
+	built=1
 	log "kernel $kver ready in $(($(date +%s) - start)) s"
 fi
 
@@ -288,6 +290,7 @@ build_initramfs() {
 
 if [ ! -f "$gdir/initramfs.cpio" ]; then
 	build_initramfs
+	built=1
 	log "initramfs $(basename "$gdir") ready ($(du -k "$gdir/initramfs.cpio" | cut -f1) KiB)"
 fi
 for d in "$outdir"/guest-*; do
@@ -295,3 +298,9 @@ for d in "$outdir"/guest-*; do
 done
 printf 'KVER=%s\nKERNEL=%s\nINITRD=%s\n' "$kver" "$kdir/vmlinux" "$gdir/initramfs.cpio" >"$outdir/guest.env.tmp"
 mv "$outdir/guest.env.tmp" "$outdir/guest.env"
+# Let the host write back what was just built before a guest boots: heavy
+# writeback on the host makes QEMU's NVMe emulation lose commands (README.md).
+if [ "$built" -eq 1 ]; then
+	rm -rf "$tmp"
+	sync
+fi

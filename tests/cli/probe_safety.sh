@@ -73,8 +73,24 @@ setsid "$tw" probe "$blank" --destructive --quiet --seconds 1 </dev/null >"$tmp/
 grep -q "needs --yes" "$tmp/err" || bad "no --yes message: $(cat "$tmp/err")"
 [ "$(md5sum <"$blank")" = "$sum" ] || bad "device changed although not confirmed"
 
-# 4. scratch-file probe in a directory: results, then no file left
+# 4. scratch-file probe in a directory: results, then no file left.  The
+# directory is an ext4 filesystem on a RAM-backed loop device, so that the
+# machine's own (shared, sometimes stalling) disk does not decide the test.
 mkdir "$tmp/dir"
+shm=$(mktemp /dev/shm/tw-probe-test.XXXXXX)
+truncate -s 256M "$shm"
+mkfs.ext4 -q -F "$shm"
+fsdev=$(losetup --find --show --direct-io=on "$shm") && loops+=("$fsdev")
+rm -f "$shm"	# the loop device keeps it until detached
+mount "$fsdev" "$tmp/dir" || { echo "SKIP: cannot mount a test filesystem"; exit 77; }
+# io_uring tears a dead process's rings down asynchronously, holding its files
+# for a moment: retry the unmount.
+umount_dir() {
+	for _ in $(seq 50); do umount "$tmp/dir" 2>/dev/null && return 0; sleep 0.1; done
+	echo "FAIL: could not unmount $tmp/dir"; return 1
+}
+trap 'umount_dir; cleanup' EXIT
+rmdir "$tmp/dir/lost+found"
 "$tw" probe "$tmp/dir" --size 64M --tests seq_write,rand_read_qd1,mixed_70_30 --seconds 1 \
 	--ramp 0.2 --quiet --json "$tmp/s.json" >"$tmp/out" 2>"$tmp/err" || bad "scratch probe exit $?: $(cat "$tmp/err")"
 jq -e '.devices[0] | .transport == "file" and .probe.target == "scratch-file" and
