@@ -22,6 +22,9 @@
 #   NVME_PROPS      appended to `-device nvme,...`, e.g. smart_critical_warning=2
 #   SATA_PROPS      appended to `-device ide-hd,...`
 #   TW_QEMU_TIMEOUT seconds before QEMU is killed (default 90)
+#   TW_QEMU_NVME_IO_TIMEOUT  the guest's nvme_core io_timeout in seconds
+#                   (default 5: a command QEMU lost is aborted soon; README.md)
+#   TW_QEMU_IMGDIR  where the disk images go (default: a temporary folder)
 #   TW_QEMU_ACCEL   tcg, kvm or auto (default: kvm if it boots a kernel, else tcg)
 #   QEMU            the QEMU binary (default qemu-system-x86_64)
 #
