@@ -49,10 +49,11 @@ fio_run() {
 		--output="$5" >/dev/null
 }
 
-# tw_run TEST TARGET SECONDS OUT.json [extra args]
+# tw_run TEST TARGET SECONDS OUT.json [extra args] — one ring, like fio numjobs=1
 tw_run() {
 	local t=$1 target=$2 secs=$3 out=$4; shift 4
-	"$TW" probe "$target" --tests "$t" --seconds "$secs" --ramp 0.5 --quiet --json "$out" "$@" \
+	"$TW" probe "$target" --tests "$t" --seconds "$secs" --ramp 0.5 --threads 1 --quiet \
+		--json "$out" "$@" \
 		>/dev/null
 }
 
