@@ -11,19 +11,7 @@ command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
-check() {	# description, expected exit, command...
-	local what=$1 want=$2; shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	local rc=$?
-	if [ "$rc" -ne "$want" ]; then
-		echo "FAIL: $what: exit $rc, wanted $want"; cat "$tmp/err"; fail=1
-	fi
-}
-expect() {	# description, file, fixed string expected in it
-	if ! grep -qF -- "$3" "$2"; then
-		echo "FAIL: $1: lacks '$3':"; cat "$2"; fail=1
-	fi
-}
+. "$(dirname "$0")/lib.sh"
 jq_true() {	# description, jq filter that must print true
 	if [ "$(jq -r "$2" "$tmp/out" 2>&1)" != true ]; then
 		echo "FAIL: $1: jq '$2' is not true"; fail=1

@@ -8,19 +8,7 @@ ex=$src/examples/ai-server-20-devices.json
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
-check() {	# description, expected exit, command...
-	local what=$1 want=$2; shift 2
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	local rc=$?
-	if [ "$rc" -ne "$want" ]; then
-		echo "FAIL: $what: exit $rc, wanted $want"; cat "$tmp/err"; fail=1
-	fi
-}
-expect_err() {	# description, fixed string expected in stderr
-	if ! grep -qF -- "$2" "$tmp/err"; then
-		echo "FAIL: $1: stderr lacks '$2':"; cat "$tmp/err"; fail=1
-	fi
-}
+. "$(dirname "$0")/lib.sh"
 
 check "example is valid" 0 "$tw" validate "$ex"
 [ -s "$tmp/err" ] && { echo "FAIL: valid file printed to stderr"; fail=1; }
@@ -30,20 +18,20 @@ line=$(grep -n '"transport"' "$ex" | sed -n 12p | cut -d: -f1)
 col=$(sed -n "${line}p" "$ex" | awk '{ print index($0, "\"nvme\"") }')
 sed "${line}s/\"nvme\"/\"pcie\"/" "$ex" >"$tmp/bad1.json"
 check "unknown transport" 1 "$tw" validate "$tmp/bad1.json"
-expect_err "unknown transport" "$tmp/bad1.json:$line:$col: devices[11].transport: unknown value \"pcie\""
+expect "unknown transport" "$tmp/err" "$tmp/bad1.json:$line:$col: devices[11].transport: unknown value \"pcie\""
 
 # Corruption 2: a negative QD1 IOPS figure on the first device.
 line=$(grep -n '"iops": 22120' "$ex" | head -1 | cut -d: -f1)
 col=$(sed -n "${line}p" "$ex" | awk '{ print index($0, "22120") }')
 sed "${line}s/22120/-22120/" "$ex" >"$tmp/bad2.json"
 check "negative iops" 1 "$tw" validate "$tmp/bad2.json"
-expect_err "negative iops" "$tmp/bad2.json:$line:$col: devices[0].results.rand_read_qd1.iops: must be greater than 0"
+expect "negative iops" "$tmp/err" "$tmp/bad2.json:$line:$col: devices[0].results.rand_read_qd1.iops: must be greater than 0"
 
 # Corruption 3: not JSON at all (truncated): jansson's position, exit 1.
 head -c 300 "$ex" >"$tmp/bad3.json"
 check "truncated" 1 "$tw" validate "$tmp/bad3.json"
-expect_err "truncated" "$tmp/bad3.json:"
-expect_err "truncated" "not valid JSON"
+expect "truncated" "$tmp/err" "$tmp/bad3.json:"
+expect "truncated" "$tmp/err" "not valid JSON"
 
 # Several files: one bad one fails the run, each problem on its own line.
 check "mixed files" 1 "$tw" validate "$ex" "$tmp/bad1.json" "$tmp/bad2.json"
@@ -53,12 +41,12 @@ check "mixed files" 1 "$tw" validate "$ex" "$tmp/bad1.json" "$tmp/bad2.json"
 check "shipped policies" 0 "$tw" validate "$src"/policies/*.yaml
 printf 'name: x\ntier: lukewarm\nmetrics:\n  - path: seq_read.mbps\n    better: higher\n    good: 100\n    poor: 10\n' >"$tmp/bad.yaml"
 check "bad policy" 1 "$tw" validate "$tmp/bad.yaml"
-expect_err "bad policy" "$tmp/bad.yaml:2:7: tier:"
+expect "bad policy" "$tmp/err" "$tmp/bad.yaml:2:7: tier:"
 
 check "missing file" 1 "$tw" validate "$tmp/nope.json"
-expect_err "missing file" "$tmp/nope.json: cannot read: No such file or directory"
+expect "missing file" "$tmp/err" "$tmp/nope.json: cannot read: No such file or directory"
 check "no file" 2 "$tw" validate
-expect_err "no file" "Try 'tierwise validate --help'"
+expect "no file" "$tmp/err" "Try 'tierwise validate --help'"
 check "help" 0 "$tw" validate --help
 
 [ "$fail" -eq 0 ] && echo "validate: all checks passed"

@@ -1,0 +1,19 @@
+# Shared helpers of the CLI tests (sourced).  The caller sets $tmp (a scratch
+# directory it removes) and fail=0; helpers set fail=1 and print FAIL lines.
+
+# check DESCRIPTION EXPECTED_EXIT COMMAND... — run, keep stdout/stderr in $tmp.
+check() {
+	local what=$1 want=$2; shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	local rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		echo "FAIL: $what: exit $rc, wanted $want"; cat "$tmp/err"; fail=1
+	fi
+}
+
+# expect DESCRIPTION FILE STRING — FILE must contain the fixed STRING.
+expect() {
+	if ! grep -qF -- "$3" "$2"; then
+		echo "FAIL: $1: $(basename "$2") lacks '$3':"; cat "$2"; fail=1
+	fi
+}
