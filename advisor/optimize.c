@@ -1,0 +1,335 @@
+/* optimize.c — the exact assignment of devices to tiers (see plan.h).
+ *
+ * Every device goes to one tier or none.  Assignments are compared
+ * lexicographically: least total shortfall (need not covered by usable
+ * capacity), then highest value (Σ over tiers of the capacity-weighted
+ * mean score), then fewest devices used.  Depth-first branch and bound over
+ * the devices sorted by their best score; at each node two optimistic
+ * bounds decide whether the subtree can still beat the runner-up found so
+ * far (beating the runner-up, not only the best, keeps the runner-up exact):
+ *
+ *  - shortfall: each tier may have every remaining eligible device (the
+ *    tiers are relaxed to share them), so Σ max(0, need − cap − rest);
+ *  - value: per tier, the best weighted mean that adding any subset of
+ *    the remaining eligible devices can reach — add them best first while
+ *    each raises the mean (exact for a weighted mean without the need).
+ *
+ * Identical devices (same scores and capacity) are interchangeable: only
+ * one order of their tiers is searched (non-decreasing tier code), so 64
+ * like drives do not mean 4^64 nodes, and the runner-up is never a mere
+ * swap of twins.
+ */
+#include "plan.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EPS 1e-9
+#define NT ADVISOR_TIER_COUNT
+#define UNASSIGNED_CODE NT	/* option code of "no tier" */
+#define DEFAULT_MAX_NODES 50000000ul
+
+struct search {
+	const struct advisor_opt_input *in;
+	size_t order[ADVISOR_OPT_MAX_DEVICES];	/* device at depth k */
+	bool twin_prev[ADVISOR_OPT_MAX_DEVICES];	/* order[k] equals order[k-1] */
+	size_t by_tier[NT][ADVISOR_OPT_MAX_DEVICES];	/* depths, best score first */
+	size_t n_by_tier[NT];
+	double rest_cap[NT][ADVISOR_OPT_MAX_DEVICES + 1];	/* Σ eligible cap from depth k */
+	int code[ADVISOR_OPT_MAX_DEVICES];	/* option chosen at depth k */
+	int assign[ADVISOR_OPT_MAX_DEVICES];	/* tier per device */
+	double sum_sc[NT], sum_cap[NT];
+	unsigned used;
+	unsigned long nodes, max_nodes;
+	bool stopped;
+	struct advisor_assignment best, second;
+	unsigned best_used, second_used;
+};
+
+static bool eligible(const struct advisor_opt_input *in, size_t d, int t)
+{
+	return !isnan(in->score[d][t]);
+}
+
+static double best_score(const struct advisor_opt_input *in, size_t d)
+{
+	double b = -1.0;
+
+	for (int t = 0; t < NT; t++)
+		if (eligible(in, d, t) && in->score[d][t] > b)
+			b = in->score[d][t];
+	return b;
+}
+
+double advisor_tier_value(const struct advisor_opt_input *in, int tier,
+			  const int *assign)
+{
+	double sc = 0.0, cap = 0.0;
+
+	for (size_t d = 0; d < in->n; d++)
+		if (assign[d] == tier) {
+			sc += in->score[d][tier] * in->capacity[d];
+			cap += in->capacity[d];
+		}
+	return cap > 0 ? sc / cap : 0.0;
+}
+
+void advisor_evaluate(const struct advisor_opt_input *in, const int *assign,
+		      struct advisor_assignment *out)
+{
+	double cap[NT] = { 0 };
+
+	memset(out, 0, sizeof(*out));
+	out->valid = true;
+	for (size_t d = 0; d < in->n; d++) {
+		out->tier[d] = assign[d];
+		if (assign[d] < 0)
+			continue;
+		if (assign[d] >= NT || !eligible(in, d, assign[d]))
+			out->valid = false;
+		else
+			cap[assign[d]] += in->capacity[d];
+	}
+	for (int t = 0; t < NT; t++) {
+		out->value += advisor_tier_value(in, t, assign);
+		if (in->need[t] > cap[t])
+			out->shortfall += in->need[t] - cap[t];
+	}
+}
+
+/* Is (short_a, value_a, used_a) strictly better than b? */
+static bool better(double short_a, double value_a, unsigned used_a,
+		   const struct advisor_assignment *b, unsigned used_b)
+{
+	const double ts = 1e-6 * (1.0 + fabs(b->shortfall));
+
+	if (!b->valid)
+		return true;
+	if (short_a < b->shortfall - ts)
+		return true;
+	if (short_a > b->shortfall + ts)
+		return false;
+	if (value_a > b->value + EPS)
+		return true;
+	if (value_a < b->value - EPS)
+		return false;
+	return used_a < used_b;
+}
+
+/* Device order: best score first, then larger, then index; twins marked. */
+static int cmp_dev(const void *a, const void *b, const struct advisor_opt_input *in)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	double bx = best_score(in, x), by = best_score(in, y);
+
+	if (bx != by)
+		return bx > by ? -1 : 1;
+	if (in->capacity[x] != in->capacity[y])
+		return in->capacity[x] > in->capacity[y] ? -1 : 1;
+	for (int t = 0; t < NT; t++) {
+		double sx = in->score[x][t], sy = in->score[y][t];
+
+		if (isnan(sx) != isnan(sy))
+			return isnan(sx) ? 1 : -1;
+		if (!isnan(sx) && sx != sy)
+			return sx > sy ? -1 : 1;
+	}
+	return x < y ? -1 : x > y;
+}
+
+static void sort_devices(struct search *s)
+{
+	const struct advisor_opt_input *in = s->in;
+
+	for (size_t i = 0; i < in->n; i++)
+		s->order[i] = i;
+	for (size_t i = 1; i < in->n; i++)	/* insertion sort: n <= 64 */
+		for (size_t j = i; j > 0 && cmp_dev(&s->order[j - 1], &s->order[j], in) > 0; j--) {
+			size_t tmp = s->order[j];
+
+			s->order[j] = s->order[j - 1];
+			s->order[j - 1] = tmp;
+		}
+}
+
+static bool twins(const struct advisor_opt_input *in, size_t a, size_t b)
+{
+	if (in->capacity[a] != in->capacity[b])
+		return false;
+	for (int t = 0; t < NT; t++) {
+		double x = in->score[a][t], y = in->score[b][t];
+
+		if (isnan(x) != isnan(y) || (!isnan(x) && x != y))
+			return false;
+	}
+	return true;
+}
+
+/* Per tier: depths of eligible devices by score, and suffix capacities. */
+static void index_tiers(struct search *s)
+{
+	const struct advisor_opt_input *in = s->in;
+
+	for (int t = 0; t < NT; t++) {
+		size_t *v = s->by_tier[t], m = 0;
+
+		for (size_t k = 0; k < in->n; k++)
+			if (eligible(in, s->order[k], t))
+				v[m++] = k;
+		for (size_t i = 1; i < m; i++)
+			for (size_t j = i; j > 0 &&
+			     in->score[s->order[v[j - 1]]][t] < in->score[s->order[v[j]]][t]; j--) {
+				size_t tmp = v[j];
+
+				v[j] = v[j - 1];
+				v[j - 1] = tmp;
+			}
+		s->n_by_tier[t] = m;
+		s->rest_cap[t][in->n] = 0.0;
+		for (size_t k = in->n; k-- > 0;)
+			s->rest_cap[t][k] = s->rest_cap[t][k + 1] +
+				(eligible(in, s->order[k], t) ? in->capacity[s->order[k]] : 0.0);
+	}
+	for (size_t k = 1; k < in->n; k++)
+		s->twin_prev[k] = twins(in, s->order[k - 1], s->order[k]);
+}
+
+/* The best weighted mean tier t can reach from depth k on (see top). */
+static double tier_bound(const struct search *s, int t, size_t k)
+{
+	const struct advisor_opt_input *in = s->in;
+	double sc = s->sum_sc[t], cap = s->sum_cap[t];
+
+	for (size_t i = 0; i < s->n_by_tier[t]; i++) {
+		size_t depth = s->by_tier[t][i], d = s->order[depth];
+		double v = in->score[d][t];
+
+		if (depth < k)
+			continue;	/* already decided */
+		if (cap > 0 && v <= sc / cap)
+			break;	/* sorted: no later device raises the mean */
+		sc += v * in->capacity[d];
+		cap += in->capacity[d];
+	}
+	return cap > 0 ? sc / cap : 0.0;
+}
+
+/* Can the subtree at depth k still beat the runner-up? */
+static bool promising(const struct search *s, size_t k)
+{
+	double shortfall = 0.0, value = 0.0;
+
+	for (int t = 0; t < NT; t++) {
+		double gap = s->in->need[t] - s->sum_cap[t] - s->rest_cap[t][k];
+
+		if (gap > 0)
+			shortfall += gap;
+		value += tier_bound(s, t, k);
+	}
+	return better(shortfall, value, s->used, &s->second, s->second_used);
+}
+
+static void record(struct search *s)
+{
+	struct advisor_assignment a;
+
+	advisor_evaluate(s->in, s->assign, &a);
+	if (better(a.shortfall, a.value, s->used, &s->best, s->best_used)) {
+		s->second = s->best;
+		s->second_used = s->best_used;
+		s->best = a;
+		s->best_used = s->used;
+	} else if (better(a.shortfall, a.value, s->used, &s->second, s->second_used)) {
+		s->second = a;
+		s->second_used = s->used;
+	}
+}
+
+/* Options at depth k, best first: eligible tiers by score, then none. */
+static int options(const struct search *s, size_t k, int *opt)
+{
+	const struct advisor_opt_input *in = s->in;
+	size_t d = s->order[k];
+	int n = 0;
+
+	for (int t = 0; t < NT; t++)
+		if (eligible(in, d, t))
+			opt[n++] = t;
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && in->score[d][opt[j - 1]] < in->score[d][opt[j]]; j--) {
+			int tmp = opt[j];
+
+			opt[j] = opt[j - 1];
+			opt[j - 1] = tmp;
+		}
+	opt[n++] = UNASSIGNED_CODE;
+	return n;
+}
+
+static void place(struct search *s, size_t k, int code, double sign)
+{
+	size_t d = s->order[k];
+
+	if (code == UNASSIGNED_CODE)
+		return;
+	s->sum_sc[code] += sign * s->in->score[d][code] * s->in->capacity[d];
+	s->sum_cap[code] += sign * s->in->capacity[d];
+	s->used = sign > 0 ? s->used + 1 : s->used - 1;
+}
+
+static void dfs(struct search *s, size_t k)
+{
+	int opt[NT + 1], n;
+
+	if (s->stopped)
+		return;
+	if (++s->nodes > s->max_nodes) {
+		s->stopped = true;
+		return;
+	}
+	if (k == s->in->n) {
+		record(s);
+		return;
+	}
+	if (!promising(s, k))
+		return;
+	n = options(s, k, opt);
+	for (int i = 0; i < n; i++) {
+		/* twins: codes non-decreasing, so one order of them is searched */
+		if (k && s->twin_prev[k] && opt[i] < s->code[k - 1])
+			continue;
+		s->code[k] = opt[i];
+		s->assign[s->order[k]] = opt[i] == UNASSIGNED_CODE ? -1 : opt[i];
+		place(s, k, opt[i], 1.0);
+		dfs(s, k + 1);
+		place(s, k, opt[i], -1.0);
+		s->assign[s->order[k]] = -1;
+	}
+}
+
+int advisor_optimize(const struct advisor_opt_input *in, unsigned long max_nodes,
+		     struct advisor_opt_result *out)
+{
+	struct search *s;
+
+	if (!in || !out || in->n > ADVISOR_OPT_MAX_DEVICES)
+		return -EINVAL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->in = in;
+	s->max_nodes = max_nodes ? max_nodes : DEFAULT_MAX_NODES;
+	for (size_t d = 0; d < ADVISOR_OPT_MAX_DEVICES; d++)
+		s->assign[d] = -1;
+	sort_devices(s);
+	index_tiers(s);
+	dfs(s, 0);
+	out->best = s->best;
+	out->runner_up = s->second;
+	out->nodes = s->nodes;
+	out->exact = !s->stopped;
+	free(s);
+	return 0;
+}
