@@ -5,8 +5,7 @@
  * capacity), then highest value (Σ over tiers of the capacity-weighted
  * mean score), then fewest devices used.  Depth-first branch and bound over
  * the devices sorted by their best score; at each node two optimistic
- * bounds decide whether the subtree can still beat the runner-up found so
- * far (beating the runner-up, not only the best, keeps the runner-up exact):
+ * bounds decide whether the subtree can still beat the best found so far:
  *
  *  - shortfall: each tier may have every remaining eligible device (the
  *    tiers are relaxed to share them), so Σ max(0, need − cap − rest);
@@ -16,8 +15,12 @@
  *
  * Identical devices (same scores and capacity) are interchangeable: only
  * one order of their tiers is searched (non-decreasing tier code), so 64
- * like drives do not mean 4^64 nodes, and the runner-up is never a mere
- * swap of twins.
+ * like drives do not mean 4^64 nodes.
+ *
+ * The runner-up is the best plan that changes a decision, not a detail:
+ * for each tier, the optimum with the best plan's leading device (highest
+ * score) barred from that tier; the best of those three.  Adding a small
+ * spare device to a tier is not a different plan; moving the Optane is.
  */
 #include "plan.h"
 
@@ -29,7 +32,7 @@
 #define EPS 1e-9
 #define NT ADVISOR_TIER_COUNT
 #define UNASSIGNED_CODE NT	/* option code of "no tier" */
-#define DEFAULT_MAX_NODES 50000000ul
+#define DEFAULT_MAX_NODES 20000000ul
 
 struct search {
 	const struct advisor_opt_input *in;
@@ -44,8 +47,8 @@ struct search {
 	unsigned used;
 	unsigned long nodes, max_nodes;
 	bool stopped;
-	struct advisor_assignment best, second;
-	unsigned best_used, second_used;
+	struct advisor_assignment best;
+	unsigned best_used;
 };
 
 static bool eligible(const struct advisor_opt_input *in, size_t d, int t)
@@ -196,29 +199,47 @@ static void index_tiers(struct search *s)
 		s->twin_prev[k] = twins(in, s->order[k - 1], s->order[k]);
 }
 
-/* The best weighted mean tier t can reach from depth k on (see top). */
-static double tier_bound(const struct search *s, int t, size_t k)
+/*
+ * The best weighted mean tier t can reach from depth k on (see top).  With
+ * cover, its need must be met too (only sound while the best plan found
+ * meets every need: then so must any better one): the best-scoring
+ * remaining capacity fills the need, fractionally, before the rest is
+ * added only while it raises the mean.
+ */
+static double tier_bound(const struct search *s, int t, size_t k, bool cover)
 {
 	const struct advisor_opt_input *in = s->in;
 	double sc = s->sum_sc[t], cap = s->sum_cap[t];
+	double rest = cover ? in->need[t] - cap : 0.0;
 
 	for (size_t i = 0; i < s->n_by_tier[t]; i++) {
 		size_t depth = s->by_tier[t][i], d = s->order[depth];
-		double v = in->score[d][t];
+		double v = in->score[d][t], c = in->capacity[d];
 
 		if (depth < k)
 			continue;	/* already decided */
+		if (rest > 0) {
+			double w = c < rest ? c : rest;
+
+			sc += v * w;
+			cap += w;
+			rest -= w;
+			c -= w;
+			if (c <= 0)
+				continue;
+		}
 		if (cap > 0 && v <= sc / cap)
 			break;	/* sorted: no later device raises the mean */
-		sc += v * in->capacity[d];
-		cap += in->capacity[d];
+		sc += v * c;
+		cap += c;
 	}
 	return cap > 0 ? sc / cap : 0.0;
 }
 
-/* Can the subtree at depth k still beat the runner-up? */
+/* Can the subtree at depth k still beat the best found? */
 static bool promising(const struct search *s, size_t k)
 {
+	const bool cover = s->best.valid && s->best.shortfall <= 0.0;
 	double shortfall = 0.0, value = 0.0;
 
 	for (int t = 0; t < NT; t++) {
@@ -226,9 +247,9 @@ static bool promising(const struct search *s, size_t k)
 
 		if (gap > 0)
 			shortfall += gap;
-		value += tier_bound(s, t, k);
+		value += tier_bound(s, t, k, cover);
 	}
-	return better(shortfall, value, s->used, &s->second, s->second_used);
+	return better(shortfall, value, s->used, &s->best, s->best_used);
 }
 
 static void record(struct search *s)
@@ -237,13 +258,8 @@ static void record(struct search *s)
 
 	advisor_evaluate(s->in, s->assign, &a);
 	if (better(a.shortfall, a.value, s->used, &s->best, s->best_used)) {
-		s->second = s->best;
-		s->second_used = s->best_used;
 		s->best = a;
 		s->best_used = s->used;
-	} else if (better(a.shortfall, a.value, s->used, &s->second, s->second_used)) {
-		s->second = a;
-		s->second_used = s->used;
 	}
 }
 
@@ -309,27 +325,103 @@ static void dfs(struct search *s, size_t k)
 	}
 }
 
-int advisor_optimize(const struct advisor_opt_input *in, unsigned long max_nodes,
-		     struct advisor_opt_result *out)
+/* The optimum of in.  Returns 0 or -ENOMEM. */
+static int solve(const struct advisor_opt_input *in, unsigned long max_nodes,
+		 struct advisor_assignment *best, unsigned long *nodes, bool *stopped)
 {
-	struct search *s;
+	struct search *s = calloc(1, sizeof(*s));
 
-	if (!in || !out || in->n > ADVISOR_OPT_MAX_DEVICES)
-		return -EINVAL;
-	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
 	s->in = in;
-	s->max_nodes = max_nodes ? max_nodes : DEFAULT_MAX_NODES;
+	s->max_nodes = max_nodes;
 	for (size_t d = 0; d < ADVISOR_OPT_MAX_DEVICES; d++)
 		s->assign[d] = -1;
 	sort_devices(s);
 	index_tiers(s);
 	dfs(s, 0);
-	out->best = s->best;
-	out->runner_up = s->second;
-	out->nodes = s->nodes;
-	out->exact = !s->stopped;
+	*best = s->best;
+	*nodes += s->nodes;
+	*stopped = *stopped || s->stopped;
 	free(s);
 	return 0;
+}
+
+/* The device of tier t in a with the highest score (then capacity), or -1. */
+static ptrdiff_t leader(const struct advisor_opt_input *in,
+			const struct advisor_assignment *a, int t)
+{
+	ptrdiff_t top = -1;
+
+	for (size_t d = 0; d < in->n; d++) {
+		if (a->tier[d] != t)
+			continue;
+		if (top < 0 || in->score[d][t] > in->score[top][t] ||
+		    (in->score[d][t] == in->score[top][t] &&
+		     in->capacity[d] > in->capacity[top]))
+			top = (ptrdiff_t)d;
+	}
+	return top;
+}
+
+static unsigned used_count(const struct advisor_assignment *a, size_t n)
+{
+	unsigned u = 0;
+
+	for (size_t d = 0; d < n; d++)
+		u += a->tier[d] >= 0;
+	return u;
+}
+
+/*
+ * The runner-up: for each tier, the optimum without the best plan's
+ * leading device in that tier; the best of those.
+ */
+static int runner_up(const struct advisor_opt_input *in, unsigned long max_nodes,
+		     struct advisor_opt_result *out, bool *stopped)
+{
+	struct advisor_opt_input *alt = malloc(sizeof(*alt));
+	int ret = 0;
+
+	if (!alt)
+		return -ENOMEM;
+	for (int t = 0; t < NT && !ret; t++) {
+		ptrdiff_t d = leader(in, &out->best, t);
+		struct advisor_assignment a;
+
+		if (d < 0)
+			continue;
+		*alt = *in;
+		alt->score[d][t] = NAN;
+		ret = solve(alt, max_nodes, &a, &out->nodes, stopped);
+		if (!ret && a.valid) {
+			int tiers[ADVISOR_OPT_MAX_DEVICES];
+
+			memcpy(tiers, a.tier, sizeof(tiers));
+			advisor_evaluate(in, tiers, &a);	/* its value with in's scores */
+			if (better(a.shortfall, a.value, used_count(&a, in->n), &out->runner_up,
+				   used_count(&out->runner_up, in->n)))
+				out->runner_up = a;
+		}
+	}
+	free(alt);
+	return ret;
+}
+
+int advisor_optimize(const struct advisor_opt_input *in, unsigned long max_nodes,
+		     struct advisor_opt_result *out)
+{
+	bool stopped = false;
+	int ret;
+
+	if (!in || !out || in->n > ADVISOR_OPT_MAX_DEVICES)
+		return -EINVAL;
+	memset(out, 0, sizeof(*out));
+	if (!max_nodes)
+		max_nodes = DEFAULT_MAX_NODES;
+	ret = solve(in, max_nodes, &out->best, &out->nodes, &stopped);
+	if (!ret)
+		ret = runner_up(in, max_nodes, out, &stopped);
+	out->exact = !stopped;
+	return ret;
 }

@@ -67,10 +67,12 @@ void advisor_evaluate(const struct advisor_opt_input *in, const int *assign,
 
 /*
  * The optimum: least total shortfall first, then the highest value, then
- * fewer devices used; and the runner-up, the best assignment whose tiers
- * differ.  Exact (branch and bound) unless more than max_nodes nodes are
- * needed (0 = 50 million), then exact = false and best is the best found.
- * Returns 0, or -EINVAL when n is out of range.
+ * fewer devices used; and the runner-up: for each tier, the optimum with
+ * the optimum's leading device (highest score in that tier) barred from
+ * it, the best of those (valid = false when no tier has a device).  Exact
+ * (branch and bound) unless a search needs more than max_nodes nodes
+ * (0 = 20 million), then exact = false and the results are the best found.
+ * Returns 0, -EINVAL when n is out of range, -ENOMEM.
  */
 int advisor_optimize(const struct advisor_opt_input *in, unsigned long max_nodes,
 		     struct advisor_opt_result *out);

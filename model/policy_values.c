@@ -271,6 +271,16 @@ static bool parse_size(const char *s, double *out)
 	return true;
 }
 
+int model_parse_size(const char *s, int64_t *out)
+{
+	double x;
+
+	if (!s || !parse_size(s, &x) || !(x >= 0) || x > 9.2e18)
+		return -EINVAL;
+	*out = (int64_t)x;
+	return 0;
+}
+
 bool policy_want_size(struct pctx *c, const struct pnode *n, const char *path,
 		      int64_t *out)
 {

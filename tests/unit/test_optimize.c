@@ -58,14 +58,13 @@ static bool key_better(const struct key *a, const struct key *b)
 	return a->used < b->used;
 }
 
-/* Every assignment: the best and second-best keys. */
-static void brute(const struct advisor_opt_input *in, struct key *best, struct key *second)
+/* Every assignment: the best key and its assignment. */
+static void brute(const struct advisor_opt_input *in, struct key *best, int *best_assign)
 {
 	int assign[ADVISOR_OPT_MAX_DEVICES];
 	unsigned long total = 1;
 
 	memset(best, 0, sizeof(*best));
-	memset(second, 0, sizeof(*second));
 	for (size_t i = 0; i < in->n; i++)
 		total *= 4;
 	for (unsigned long c = 0; c < total; c++) {
@@ -83,11 +82,38 @@ static void brute(const struct advisor_opt_input *in, struct key *best, struct k
 		k.shortfall = a.shortfall;
 		k.value = a.value;
 		if (key_better(&k, best)) {
-			*second = *best;
 			*best = k;
-		} else if (key_better(&k, second)) {
-			*second = k;
+			memcpy(best_assign, assign, sizeof(assign));
 		}
+	}
+}
+
+/* The runner-up by its definition: per tier, bar the leader, take the best. */
+static void brute_runner_up(const struct advisor_opt_input *in, const int *best_assign,
+			    struct key *ru)
+{
+	memset(ru, 0, sizeof(*ru));
+	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+		struct advisor_opt_input alt = *in;
+		int lead = -1, assign[ADVISOR_OPT_MAX_DEVICES];
+		struct advisor_assignment a;
+		struct key k;
+
+		for (size_t d = 0; d < in->n; d++)
+			if (best_assign[d] == t && (lead < 0 || in->score[d][t] > in->score[lead][t] ||
+			    (in->score[d][t] == in->score[lead][t] && in->capacity[d] > in->capacity[lead])))
+				lead = (int)d;
+		if (lead < 0)
+			continue;
+		alt.score[lead][t] = NAN;
+		brute(&alt, &k, assign);
+		if (!k.valid)
+			continue;
+		advisor_evaluate(in, assign, &a);
+		k.value = a.value;
+		k.shortfall = a.shortfall;
+		if (key_better(&k, ru))
+			*ru = k;
 	}
 }
 
@@ -107,16 +133,21 @@ static void test_against_brute_force(void **state)
 		struct advisor_opt_input in;
 		struct advisor_opt_result r;
 		struct key best, second;
-		size_t n = 1 + (size_t)(rnd() * 7);
+		int best_assign[ADVISOR_OPT_MAX_DEVICES];
+		size_t n = 1 + (size_t)(rnd() * 6);
 
 		random_instance(&in, n);
-		brute(&in, &best, &second);
+		brute(&in, &best, best_assign);
 		assert_int_equal(advisor_optimize(&in, 0, &r), 0);
 		assert_true(r.exact);
 		assert_true(r.best.valid);
 		assert_close(r.best.shortfall, best.shortfall, 1e-3);
 		assert_close(r.best.value, best.value, 1e-6);
 		assert_int_equal(used_of(&r.best, n), best.used);
+		/* the runner-up is defined from the optimum found: use its own */
+		for (size_t d = 0; d < n; d++)
+			best_assign[d] = r.best.tier[d];
+		brute_runner_up(&in, best_assign, &second);
 		assert_int_equal(r.runner_up.valid, second.valid);
 		if (second.valid) {
 			assert_close(r.runner_up.shortfall, second.shortfall, 1e-3);
