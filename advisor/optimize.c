@@ -1,17 +1,18 @@
 /* optimize.c — the exact assignment of devices to tiers (see plan.h).
  *
- * Every device goes to one tier or none.  Assignments are compared
- * lexicographically: least total shortfall (need not covered by usable
- * capacity), then highest value (Σ over tiers of the capacity-weighted
- * mean score), then fewest devices used.  Depth-first branch and bound over
- * the devices sorted by their best score; at each node two optimistic
- * bounds decide whether the subtree can still beat the best found so far:
- *
- *  - shortfall: each tier may have every remaining eligible device (the
- *    tiers are relaxed to share them), so Σ max(0, need − cap − rest);
- *  - value: per tier, the best weighted mean that adding any subset of
- *    the remaining eligible devices can reach — add them best first while
- *    each raises the mean (exact for a weighted mean without the need).
+ * Every device goes to one tier or none.  The objective: Σ over tiers of
+ * the capacity-weighted mean score of its devices, minus
+ * ADVISOR_SHORTFALL_PENALTY × the share of its need left uncovered (a tier
+ * with nothing of its need met costs what a perfect tier scores); ties go
+ * to fewer devices.  A need that can be met is met unless that costs more
+ * than the penalty; one that cannot (archive needs 40 TB, 22 TB of HDDs)
+ * takes spare capacity but never wrecks the other tiers.  Depth-first
+ * branch and bound over the devices sorted by their best score; at each
+ * node an optimistic bound per tier (the tiers relaxed to share the
+ * remaining devices) decides whether the subtree can beat the best found:
+ * the remaining eligible capacity taken best score first, fractionally,
+ * gives the best mean for each amount of capacity added; the bound is the
+ * best term over those amounts.
  *
  * Identical devices (same scores and capacity) are interchangeable: only
  * one order of their tiers is searched (non-decreasing tier code), so 64
@@ -95,28 +96,26 @@ void advisor_evaluate(const struct advisor_opt_input *in, const int *assign,
 		else
 			cap[assign[d]] += in->capacity[d];
 	}
+	out->objective = 0.0;
 	for (int t = 0; t < NT; t++) {
 		out->value += advisor_tier_value(in, t, assign);
-		if (in->need[t] > cap[t])
+		if (in->need[t] > cap[t]) {
 			out->shortfall += in->need[t] - cap[t];
+			out->objective -= ADVISOR_SHORTFALL_PENALTY * (in->need[t] - cap[t]) / in->need[t];
+		}
 	}
+	out->objective += out->value;
 }
 
-/* Is (short_a, value_a, used_a) strictly better than b? */
-static bool better(double short_a, double value_a, unsigned used_a,
-		   const struct advisor_assignment *b, unsigned used_b)
+/* Is (objective_a, used_a) strictly better than b? */
+static bool better(double obj_a, unsigned used_a, const struct advisor_assignment *b,
+		   unsigned used_b)
 {
-	const double ts = 1e-6 * (1.0 + fabs(b->shortfall));
-
 	if (!b->valid)
 		return true;
-	if (short_a < b->shortfall - ts)
+	if (obj_a > b->objective + EPS)
 		return true;
-	if (short_a > b->shortfall + ts)
-		return false;
-	if (value_a > b->value + EPS)
-		return true;
-	if (value_a < b->value - EPS)
+	if (obj_a < b->objective - EPS)
 		return false;
 	return used_a < used_b;
 }
@@ -199,18 +198,27 @@ static void index_tiers(struct search *s)
 		s->twin_prev[k] = twins(in, s->order[k - 1], s->order[k]);
 }
 
+/* Tier t's objective term: weighted mean minus the shortfall penalty. */
+static double term(const struct advisor_opt_input *in, int t, double sc, double cap)
+{
+	double v = cap > 0 ? sc / cap : 0.0;
+
+	if (in->need[t] > cap)
+		v -= ADVISOR_SHORTFALL_PENALTY * (in->need[t] - cap) / in->need[t];
+	return v;
+}
+
 /*
- * The best weighted mean tier t can reach from depth k on (see top).  With
- * cover, its need must be met too (only sound while the best plan found
- * meets every need: then so must any better one): the best-scoring
- * remaining capacity fills the need, fractionally, before the rest is
- * added only while it raises the mean.
+ * The best objective term tier t can reach from depth k on: the remaining
+ * eligible capacity taken best score first, fractionally, gives the best
+ * mean for any added capacity W; the term is evaluated where it can peak
+ * (every device boundary and the point where the need is met).
  */
-static double tier_bound(const struct search *s, int t, size_t k, bool cover)
+static double tier_bound(const struct search *s, int t, size_t k)
 {
 	const struct advisor_opt_input *in = s->in;
 	double sc = s->sum_sc[t], cap = s->sum_cap[t];
-	double rest = cover ? in->need[t] - cap : 0.0;
+	double best = term(in, t, sc, cap);
 
 	for (size_t i = 0; i < s->n_by_tier[t]; i++) {
 		size_t depth = s->by_tier[t][i], d = s->order[depth];
@@ -218,38 +226,29 @@ static double tier_bound(const struct search *s, int t, size_t k, bool cover)
 
 		if (depth < k)
 			continue;	/* already decided */
-		if (rest > 0) {
-			double w = c < rest ? c : rest;
+		if (cap < in->need[t] && cap + c > in->need[t]) {
+			double w = in->need[t] - cap;
+			double at = term(in, t, sc + v * w, cap + w);
 
-			sc += v * w;
-			cap += w;
-			rest -= w;
-			c -= w;
-			if (c <= 0)
-				continue;
+			best = at > best ? at : best;
 		}
-		if (cap > 0 && v <= sc / cap)
-			break;	/* sorted: no later device raises the mean */
 		sc += v * c;
 		cap += c;
+		best = term(in, t, sc, cap) > best ? term(in, t, sc, cap) : best;
+		if (cap >= in->need[t] && v <= sc / cap)
+			break;	/* need met; no later device raises the mean */
 	}
-	return cap > 0 ? sc / cap : 0.0;
+	return best;
 }
 
 /* Can the subtree at depth k still beat the best found? */
 static bool promising(const struct search *s, size_t k)
 {
-	const bool cover = s->best.valid && s->best.shortfall <= 0.0;
-	double shortfall = 0.0, value = 0.0;
+	double bound = 0.0;
 
-	for (int t = 0; t < NT; t++) {
-		double gap = s->in->need[t] - s->sum_cap[t] - s->rest_cap[t][k];
-
-		if (gap > 0)
-			shortfall += gap;
-		value += tier_bound(s, t, k, cover);
-	}
-	return better(shortfall, value, s->used, &s->best, s->best_used);
+	for (int t = 0; t < NT; t++)
+		bound += tier_bound(s, t, k);
+	return better(bound, s->used, &s->best, s->best_used);
 }
 
 static void record(struct search *s)
@@ -257,7 +256,7 @@ static void record(struct search *s)
 	struct advisor_assignment a;
 
 	advisor_evaluate(s->in, s->assign, &a);
-	if (better(a.shortfall, a.value, s->used, &s->best, s->best_used)) {
+	if (better(a.objective, s->used, &s->best, s->best_used)) {
 		s->best = a;
 		s->best_used = s->used;
 	}
@@ -399,7 +398,7 @@ static int runner_up(const struct advisor_opt_input *in, unsigned long max_nodes
 
 			memcpy(tiers, a.tier, sizeof(tiers));
 			advisor_evaluate(in, tiers, &a);	/* its value with in's scores */
-			if (better(a.shortfall, a.value, used_count(&a, in->n), &out->runner_up,
+			if (better(a.objective, used_count(&a, in->n), &out->runner_up,
 				   used_count(&out->runner_up, in->n)))
 				out->runner_up = a;
 		}

@@ -26,6 +26,8 @@
 /* ---- the optimiser: n devices × 3 tiers, pure numbers ---------------- */
 
 #define ADVISOR_OPT_MAX_DEVICES 64
+/* Objective points lost by a tier with none of its need met (see optimize.c). */
+#define ADVISOR_SHORTFALL_PENALTY 100.0
 
 struct advisor_opt_input {
 	size_t n;			/* devices, ≤ ADVISOR_OPT_MAX_DEVICES */
@@ -40,6 +42,7 @@ struct advisor_assignment {
 	int tier[ADVISOR_OPT_MAX_DEVICES];
 	double value;		/* Σ over tiers of the tier value (see below) */
 	double shortfall;	/* Σ over tiers of need − capacity, when > 0 */
+	double objective;	/* value − penalty × Σ share of need uncovered */
 	bool valid;
 };
 
@@ -59,15 +62,15 @@ double advisor_tier_value(const struct advisor_opt_input *in, int tier,
 
 /*
  * Evaluate a complete assignment (tier per device, -1 = none): fills
- * value and shortfall; valid is false when a device sits in a tier it is
+ * value, shortfall and objective; valid is false when a device sits in a tier it is
  * ineligible for.
  */
 void advisor_evaluate(const struct advisor_opt_input *in, const int *assign,
 		      struct advisor_assignment *out);
 
 /*
- * The optimum: least total shortfall first, then the highest value, then
- * fewer devices used; and the runner-up: for each tier, the optimum with
+ * The optimum: the highest objective (value minus the shortfall penalty),
+ * then fewer devices used; and the runner-up: for each tier, the optimum with
  * the optimum's leading device (highest score in that tier) barred from
  * it, the best of those (valid = false when no tier has a device).  Exact
  * (branch and bound) unless a search needs more than max_nodes nodes

@@ -29,7 +29,7 @@ struct tw_command {
 
 extern const struct tw_command tw_cmd_list, tw_cmd_validate, tw_cmd_probe;
 
-/* `tierwise` with no arguments: inventory, then a quick probe. */
+/* `tierwise` with no arguments: inventory, a quick probe, then the plan. */
 int cli_default_job(struct tw_global *g);
 
 /* Print "tierwise CMD: message" and the --help hint to stderr; returns TW_EXIT_USAGE. */
@@ -48,7 +48,7 @@ void cli_human_size(char *buf, size_t len, double bytes);
 
 
 /* ---- score and explain (cmd_score.c, cmd_explain.c, render_score.c) ---- */
-extern const struct tw_command tw_cmd_score, tw_cmd_explain;
+extern const struct tw_command tw_cmd_score, tw_cmd_explain, tw_cmd_plan;
 
 struct profile;
 struct profile_device;

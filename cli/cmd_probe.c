@@ -374,16 +374,36 @@ static int probe_cmd(int argc, char **argv, struct tw_global *g)
 /* `tierwise` with no arguments: the inventory, then a quick probe of it all. */
 int cli_default_job(struct tw_global *g)
 {
+	char path[] = "/tmp/tierwise-profile.XXXXXX";
 	char *argv[] = { "list", NULL };
-	char *pargv[] = { "probe", NULL };
-	int ret = tw_cmd_list.run(1, argv, g);
+	char *pargv[] = { "probe", "--json", path, NULL };
+	char *plargv[] = { "plan", path, NULL };
+	int fd, ret = tw_cmd_list.run(1, argv, g), pret;
 
 	if (ret != TW_EXIT_OK)
 		return ret;
+	fd = mkstemp(path);
+	if (fd < 0) {
+		fprintf(stderr, "tierwise: cannot create a temporary profile: %s\n", strerror(errno));
+		return TW_EXIT_SYSTEM;
+	}
+	close(fd);
 	optind = 0;
 	fputc('\n', stdout);
 	fflush(stdout);
-	return probe_cmd(1, pargv, g);
+	pret = probe_cmd(3, pargv, g);
+	if (pret == TW_EXIT_OK || pret == TW_EXIT_PARTIAL) {
+		optind = 0;
+		fputc('\n', stdout);
+		fflush(stdout);
+		ret = tw_cmd_plan.run(2, plargv, g);
+		if (ret == TW_EXIT_OK)
+			ret = pret;
+	} else {
+		ret = pret;
+	}
+	unlink(path);
+	return ret;
 }
 
 const struct tw_command tw_cmd_probe = {

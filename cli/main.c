@@ -9,7 +9,7 @@
 #include "cli.h"
 
 static const struct tw_command *const commands[] = { &tw_cmd_list, &tw_cmd_probe,
-	&tw_cmd_validate, &tw_cmd_score, &tw_cmd_explain };
+	&tw_cmd_validate, &tw_cmd_score, &tw_cmd_explain, &tw_cmd_plan };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -29,7 +29,7 @@ static void usage(FILE *out)
 	fputs("Usage: tierwise [--sysroot DIR] [COMMAND [OPTIONS]]\n\n"
 	      "Measure block devices, score them against workload policies and plan\n"
 	      "hot / warm / cold storage tiers.  With no command: the device inventory,\n"
-	      "then a quick probe of every device and mounted filesystem.\n\n"
+	      "a quick probe of every device and mounted filesystem, then the plan.\n\n"
 	      "Commands:\n", out);
 	for (size_t i = 0; i < N_COMMANDS; i++)
 		fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);

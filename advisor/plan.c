@@ -1,0 +1,655 @@
+/* plan.c — advisor_plan_make(): scores per tier, the optimum, fall-backs,
+ * notes, then arrays, estimates, warnings and mounts (see plan.h).
+ */
+#include "plan_priv.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_FILL 0.8
+static const char *const default_dirs[ADVISOR_TIER_COUNT] = { "vector-db", "models", "archive" };
+
+/* ---- small helpers ---------------------------------------------------- */
+
+int plan_strv_add(char ***v, size_t *n, const char *fmt, ...)
+{
+	char **nv = realloc(*v, (*n + 1) * sizeof(**v));
+	va_list ap;
+	int ret;
+
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	va_start(ap, fmt);
+	ret = vasprintf(&nv[*n], fmt, ap);
+	va_end(ap);
+	if (ret < 0)
+		return -ENOMEM;
+	(*n)++;
+	return 0;
+}
+
+int plan_warn(struct advisor_plan *plan, ptrdiff_t dev, const char *kind,
+	      const char *fmt, ...)
+{
+	struct advisor_warning *nv = realloc(plan->warnings,
+					     (plan->n_warnings + 1) * sizeof(*nv));
+	va_list ap;
+	int ret;
+
+	if (!nv)
+		return -ENOMEM;
+	plan->warnings = nv;
+	nv += plan->n_warnings;
+	nv->dev = dev;
+	nv->kind = kind;
+	va_start(ap, fmt);
+	ret = vasprintf(&nv->message, fmt, ap);
+	va_end(ap);
+	if (ret < 0)
+		return -ENOMEM;
+	plan->n_warnings++;
+	return 0;
+}
+
+void plan_fmt_bytes(char *buf, size_t len, double bytes)
+{
+	if (bytes >= 1e12)
+		snprintf(buf, len, "%.1f TB", bytes / 1e12);
+	else
+		snprintf(buf, len, "%.0f GB", bytes / 1e9);
+}
+
+static void strv_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* ---- inventory facts -------------------------------------------------- */
+
+/* Signatures that are not a filesystem one could mount and keep using. */
+static bool foreign_sig(const char *fstype)
+{
+	static const char *const v[] = { "LVM2_member", "linux_raid_member", "swap",
+		"crypto_LUKS", "zfs_member", "bcache", "ceph", "isw_raid_member",
+		"ddf_raid_member" };
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (!strcmp(fstype, v[i]))
+			return true;
+	return false;
+}
+
+void plan_judge_disk(struct advisor_plan_device *pd)
+{
+	const struct advisor_disk *k = pd->disk;
+
+	pd->has_data = pd->reusable = false;
+	if (!k)
+		return;
+	pd->has_data = k->fstype || k->pttype || k->n_mounts || k->n_holders ||
+		       k->n_parts || k->swap;
+	if (k->n_holders || k->swap)
+		return;		/* in use by md/dm or swap: not ours to reuse */
+	if (k->fstype && k->uuid && !foreign_sig(k->fstype))
+		pd->reusable = true;
+	for (size_t i = 0; i < k->n_parts; i++)
+		if (k->parts[i].fstype && k->parts[i].uuid &&
+		    !foreign_sig(k->parts[i].fstype))
+			pd->reusable = true;
+}
+
+/* ---- scores per tier -------------------------------------------------- */
+
+struct ctx {
+	struct advisor_plan *plan;
+	const struct model_policy_set *set;
+	const struct advisor_options *opt;
+	int64_t *need;		/* per policy in set order, -1 = none */
+};
+
+static int64_t policy_need(const struct ctx *c, const struct model_policy *p)
+{
+	for (size_t i = 0; i < c->set->n; i++)
+		if (c->set->v[i] == p)
+			return c->need[i];
+	return -1;
+}
+
+/* Needs: the policies' need_bytes, overridden by the options. */
+static int resolve_needs(struct ctx *c, char *err, size_t errlen)
+{
+	c->need = calloc(c->set->n ? c->set->n : 1, sizeof(*c->need));
+	if (!c->need)
+		return -ENOMEM;
+	for (size_t i = 0; i < c->set->n; i++)
+		c->need[i] = c->set->v[i]->need_bytes;
+	for (size_t j = 0; c->opt && j < c->opt->n_needs; j++) {
+		const struct advisor_need *nd = &c->opt->needs[j];
+		size_t i;
+
+		for (i = 0; i < c->set->n; i++)
+			if (!strcmp(c->set->v[i]->name, nd->policy))
+				break;
+		if (i == c->set->n) {
+			snprintf(err, errlen, "--need %s: no policy of that name", nd->policy);
+			return -EINVAL;
+		}
+		c->need[i] = nd->bytes;
+	}
+	return 0;
+}
+
+static int collect_policies(struct ctx *c, struct advisor_plan_tier *t)
+{
+	const char *name = advisor_tier_name(t->tier);
+
+	t->policies = calloc(c->set->n ? c->set->n : 1, sizeof(*t->policies));
+	if (!t->policies)
+		return -ENOMEM;
+	t->need_bytes = -1;
+	for (size_t i = 0; i < c->set->n; i++) {
+		const struct model_policy *p = c->set->v[i];
+
+		if (strcmp(p->tier, name))
+			continue;
+		t->policies[t->n_policies++] = p;
+		if (c->need[i] >= 0)
+			t->need_bytes = (t->need_bytes < 0 ? 0 : t->need_bytes) + c->need[i];
+	}
+	return 0;
+}
+
+/*
+ * The tier score of device i: the mean of its policy scores weighted by
+ * each policy's need (equal weights when none has a need); NAN when the
+ * device fails a hard constraint of any policy of the tier.
+ */
+static int score_tier(struct ctx *c, size_t i, struct advisor_plan_tier *t)
+{
+	struct advisor_plan_device *pd = &c->plan->devs[i];
+	double sum = 0.0, wsum = 0.0;
+
+	for (size_t k = 0; k < t->n_policies; k++) {
+		const struct model_policy *p = t->policies[k];
+		int64_t need = policy_need(c, p);
+		double w = need > 0 ? (double)need : 1.0;
+		struct model_score s;
+
+		if (model_score_device(p, pd->p, &s))
+			return -ENOMEM;
+		if (!s.eligible || isnan(s.score)) {
+			if (!pd->why_not[t->tier] &&
+			    asprintf(&pd->why_not[t->tier], "%s: %s", p->name,
+				     s.n_failed ? s.failed[0].msg : "no weighted metric measured") < 0)
+				pd->why_not[t->tier] = NULL;
+			model_score_clear(&s);
+			pd->tier_score[t->tier] = NAN;
+			return 0;
+		}
+		sum += w * s.score;
+		wsum += w;
+		model_score_clear(&s);
+	}
+	pd->tier_score[t->tier] = wsum > 0 ? sum / wsum : NAN;
+	return 0;
+}
+
+/* ---- the assignment --------------------------------------------------- */
+
+static double usable(const struct advisor_plan *plan, size_t i)
+{
+	int64_t cap = plan->devs[i].p->capacity_bytes;
+
+	return cap > 0 ? (double)cap * plan->fill : 1.0;
+}
+
+static void opt_input(const struct advisor_plan *plan, struct advisor_opt_input *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->n = plan->n_devs;
+	for (size_t i = 0; i < plan->n_devs; i++) {
+		for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+			in->score[i][t] = plan->devs[i].excluded ? NAN
+							       : plan->devs[i].tier_score[t];
+		in->capacity[i] = usable(plan, i);
+	}
+	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+		in->need[t] = plan->tiers[t].need_bytes > 0 ? (double)plan->tiers[t].need_bytes : 0.0;
+}
+
+/* Tier members, best tier score first. */
+static int fill_members(struct advisor_plan *plan, struct advisor_plan_tier *t)
+{
+	size_t n = 0;
+
+	t->devices = calloc(plan->n_devs ? plan->n_devs : 1, sizeof(*t->devices));
+	t->scores = calloc(plan->n_devs ? plan->n_devs : 1, sizeof(*t->scores));
+	if (!t->devices || !t->scores)
+		return -ENOMEM;
+	for (size_t i = 0; i < plan->n_devs; i++) {
+		double s;
+		size_t j;
+
+		if (plan->devs[i].tier != (int)t->tier)
+			continue;
+		s = plan->devs[i].tier_score[t->tier];
+		for (j = n; j > 0 && t->scores[j - 1] < s; j--) {
+			t->devices[j] = t->devices[j - 1];
+			t->scores[j] = t->scores[j - 1];
+		}
+		t->devices[j] = i;
+		t->scores[j] = s;
+		t->usable_bytes += (int64_t)usable(plan, i);
+		n++;
+	}
+	t->n_devices = n;
+	t->score = 0.0;
+	{
+		double sc = 0.0, cap = 0.0;
+
+		for (size_t k = 0; k < n; k++) {
+			sc += t->scores[k] * usable(plan, t->devices[k]);
+			cap += usable(plan, t->devices[k]);
+		}
+		t->score = cap > 0 ? sc / cap : 0.0;
+	}
+	return 0;
+}
+
+static int run_optimizer(struct advisor_plan *plan)
+{
+	struct advisor_opt_input *in = malloc(sizeof(*in));
+	struct advisor_opt_result r;
+	int ret;
+
+	if (!in)
+		return -ENOMEM;
+	opt_input(plan, in);
+	ret = advisor_optimize(in, 0, &r);
+	free(in);
+	if (ret)
+		return ret;
+	plan->score = r.best.objective;
+	plan->exact = r.exact;
+	plan->nodes = r.nodes;
+	for (size_t i = 0; i < plan->n_devs; i++)
+		plan->devs[i].tier = r.best.tier[i];
+	if (r.runner_up.valid) {
+		plan->runner_up = calloc(plan->n_devs ? plan->n_devs : 1, sizeof(int));
+		if (!plan->runner_up)
+			return -ENOMEM;
+		for (size_t i = 0; i < plan->n_devs; i++)
+			plan->runner_up[i] = r.runner_up.tier[i];
+		plan->has_runner_up = true;
+		plan->runner_up_score = r.runner_up.objective;
+		plan->gap = r.best.objective - r.runner_up.objective;
+	}
+	return 0;
+}
+
+/* ---- fall-backs and notes --------------------------------------------- */
+
+/* A tier with no device of its own: directories on the best eligible one. */
+static int share_tier(struct advisor_plan *plan, struct advisor_plan_tier *t)
+{
+	ptrdiff_t best = -1;
+	const char *name = advisor_tier_name(t->tier);
+
+	for (size_t i = 0; i < plan->n_devs; i++) {
+		double s = plan->devs[i].tier_score[t->tier];
+
+		if (plan->devs[i].excluded || isnan(s) || plan->devs[i].tier < 0)
+			continue;
+		if (best < 0 || s > plan->devs[best].tier_score[t->tier])
+			best = (ptrdiff_t)i;
+	}
+	if (best < 0)
+		return plan_strv_add(&t->notes, &t->n_notes,
+				     "no device can hold the %s tier: every candidate fails a "
+				     "constraint of its policies (see `tierwise explain`)", name);
+	t->shared = true;
+	t->shared_dev = best;
+	return plan_strv_add(&t->notes, &t->n_notes,
+			     "no device left for the %s tier: a directory on %s (%s tier), "
+			     "score %.1f for %s", name, plan->devs[best].p->id,
+			     advisor_tier_name(plan->devs[best].tier),
+			     plan->devs[best].tier_score[t->tier], name);
+}
+
+static int need_note(struct advisor_plan *plan, struct advisor_plan_tier *t)
+{
+	char need[32], have[32], names[256] = "";
+	size_t at = 0;
+
+	if (t->need_bytes <= 0 || t->usable_bytes >= t->need_bytes)
+		return 0;
+	for (size_t k = 0; k < t->n_policies && at < sizeof(names); k++)
+		at += (size_t)snprintf(names + at, sizeof(names) - at, "%s%s",
+				       k ? " + " : "", t->policies[k]->name);
+	plan_fmt_bytes(need, sizeof(need), (double)t->need_bytes);
+	plan_fmt_bytes(have, sizeof(have), (double)t->usable_bytes);
+	return plan_strv_add(&t->notes, &t->n_notes,
+			     "%s needs %s, %s available (%.0f %% of the capacity of its "
+			     "devices, the rest kept free)", names, need, have, plan->fill * 100);
+}
+
+/* No HDD in the cold tier: say what holds it instead. */
+static int cold_note(struct advisor_plan *plan, struct advisor_plan_tier *t)
+{
+	bool hdd = false;
+
+	if (t->tier != ADVISOR_COLD || !t->n_devices)
+		return 0;
+	for (size_t k = 0; k < plan->n_devs; k++)
+		if (plan->devs[k].p->media == PROFILE_MEDIA_HDD || plan->devs[k].p->rotational)
+			hdd = true;
+	if (hdd)
+		return 0;
+	return plan_strv_add(&t->notes, &t->n_notes,
+			     "no HDD: the cold tier goes to %s, the best remaining device for "
+			     "cost per TB and capacity", plan->devs[t->devices[0]].p->id);
+}
+
+static int data_warnings(struct advisor_plan *plan)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < plan->n_devs && !ret; i++) {
+		const struct advisor_plan_device *pd = &plan->devs[i];
+
+		if (pd->excluded)
+			ret = plan_warn(plan, (ptrdiff_t)i, "data",
+					"%s holds data (%s) that is no filesystem to keep: left out of "
+					"the plan; tierwise never proposes to reformat it",
+					pd->p->id, pd->disk->n_holders ? "in use by another device"
+					: pd->disk->fstype ? pd->disk->fstype : "partitions");
+		else if (pd->tier >= 0 && pd->has_data && !(pd->disk && pd->disk->root))
+			ret = plan_warn(plan, (ptrdiff_t)i, "data",
+					"%s already holds a filesystem: re-used as it is, not "
+					"reformatted", pd->p->id);
+	}
+	return ret;
+}
+
+/* ---- estimates -------------------------------------------------------- */
+
+static double array_mbps(const struct advisor_raid *r, enum model_estimate_kind k)
+{
+	return k == MODEL_EST_LOAD ? r->seq_read_mbps : r->seq_write_mbps;
+}
+
+static int add_estimate(struct advisor_plan_tier *t, const struct model_score_estimate *e,
+			const struct advisor_plan *plan, const char *policy)
+{
+	struct advisor_plan_estimate *nv = realloc(t->est, (t->n_est + 1) * sizeof(*nv));
+	const struct advisor_raid *r = &t->raid;
+	const char *dev = plan->devs[t->devices[0]].p->id;
+	double v = e->value;
+
+	if (!nv)
+		return -ENOMEM;
+	t->est = nv;
+	nv += t->n_est;
+	if (r->level != ADVISOR_RAID_NONE && e->pe->kind != MODEL_EST_SEARCH &&
+	    !isnan(array_mbps(r, e->pe->kind))) {
+		double mbps = array_mbps(r, e->pe->kind);
+
+		v = e->pe->kind == MODEL_EST_LOAD ? e->pe->size_gb * 1000.0 / mbps
+						  : e->pe->size_tb * 1e6 / mbps / 3600.0;
+		dev = r->name;
+	}
+	nv->policy = strdup(policy);
+	nv->label = strdup(e->pe->label ? e->pe->label : model_estimate_kind_name(e->pe->kind));
+	nv->value = v;
+	nv->unit = e->unit;
+	nv->device = dev;
+	if (!nv->policy || !nv->label) {
+		free(nv->policy);
+		free(nv->label);
+		return -ENOMEM;
+	}
+	t->n_est++;
+	return 0;
+}
+
+static int tier_estimates(struct advisor_plan *plan, struct advisor_plan_tier *t)
+{
+	if (!t->n_devices)
+		return 0;
+	for (size_t k = 0; k < t->n_policies; k++) {
+		struct model_score s;
+		int ret = 0;
+
+		if (model_score_device(t->policies[k], plan->devs[t->devices[0]].p, &s))
+			return -ENOMEM;
+		for (size_t j = 0; j < s.n_est && !ret; j++)
+			ret = add_estimate(t, &s.est[j], plan, t->policies[k]->name);
+		model_score_clear(&s);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* ---- make / free ------------------------------------------------------ */
+
+static int init_plan(struct advisor_plan *plan, const struct profile_device *const *devs,
+		     const struct advisor_disk *const *disks, size_t n,
+		     const struct advisor_options *opt)
+{
+	const char *base = opt && opt->mount_base ? opt->mount_base : "/srv";
+
+	plan->fill = opt && opt->fill > 0 && opt->fill <= 1 ? opt->fill : DEFAULT_FILL;
+	plan->n_devs = n;
+	plan->devs = calloc(n ? n : 1, sizeof(*plan->devs));
+	if (!plan->devs)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		struct advisor_plan_device *pd = &plan->devs[i];
+
+		pd->p = devs[i];
+		pd->disk = disks ? disks[i] : NULL;
+		pd->tier = pd->best_tier = -1;
+		plan_judge_disk(pd);
+		pd->excluded = pd->has_data && !pd->reusable && !(pd->disk && pd->disk->root);
+	}
+	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+		const char *mp = opt ? opt->mount_point[t] : NULL;
+
+		plan->tiers[t].tier = (enum advisor_tier)t;
+		plan->tiers[t].shared_dev = -1;
+		if (mp ? !(plan->mount_point[t] = strdup(mp))
+		       : asprintf(&plan->mount_point[t], "%s/%s", base, default_dirs[t]) < 0) {
+			plan->mount_point[t] = NULL;
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static void best_tiers(struct advisor_plan *plan)
+{
+	for (size_t i = 0; i < plan->n_devs; i++) {
+		struct advisor_plan_device *pd = &plan->devs[i];
+
+		for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+			if (!pd->excluded && !isnan(pd->tier_score[t]) &&
+			    (pd->best_tier < 0 || pd->tier_score[t] > pd->tier_score[pd->best_tier]))
+				pd->best_tier = t;
+	}
+}
+
+static int unassigned_list(struct advisor_plan *plan)
+{
+	plan->unassigned = calloc(plan->n_devs ? plan->n_devs : 1, sizeof(size_t));
+	if (!plan->unassigned)
+		return -ENOMEM;
+	for (size_t i = 0; i < plan->n_devs; i++)
+		if (plan->devs[i].tier < 0)
+			plan->unassigned[plan->n_unassigned++] = i;
+	return 0;
+}
+
+static int build_tiers(struct ctx *c)
+{
+	struct advisor_plan *plan = c->plan;
+	int ret = 0;
+
+	for (int t = 0; t < ADVISOR_TIER_COUNT && !ret; t++) {
+		struct advisor_plan_tier *tier = &plan->tiers[t];
+
+		ret = fill_members(plan, tier);
+		if (!ret && !tier->n_devices)
+			ret = share_tier(plan, tier);
+		if (!ret && !tier->shared)
+			ret = need_note(plan, tier);
+		if (!ret)
+			ret = cold_note(plan, tier);
+		if (!ret)
+			ret = plan_raid_make(plan, tier);
+		if (!ret)
+			ret = tier_estimates(plan, tier);
+		if (!ret)
+			ret = advisor_mounts_make(plan, tier);
+	}
+	return ret;
+}
+
+static int make(struct ctx *c, char *err, size_t errlen)
+{
+	struct advisor_plan *plan = c->plan;
+	int ret = resolve_needs(c, err, errlen);
+
+	for (int t = 0; t < ADVISOR_TIER_COUNT && !ret; t++)
+		ret = collect_policies(c, &plan->tiers[t]);
+	for (size_t i = 0; i < plan->n_devs && !ret; i++)
+		for (int t = 0; t < ADVISOR_TIER_COUNT && !ret; t++)
+			ret = score_tier(c, i, &plan->tiers[t]);
+	if (ret)
+		return ret;
+	best_tiers(plan);
+	ret = run_optimizer(plan);
+	if (!ret)
+		ret = unassigned_list(plan);
+	if (!ret)
+		ret = build_tiers(c);
+	if (!ret)
+		ret = data_warnings(plan);
+	if (!ret)
+		ret = advisor_warnings_make(plan);
+	if (!ret && !plan->exact)
+		ret = plan_strv_add(&plan->notes, &plan->n_notes,
+				    "the search stopped after %lu nodes: the plan is the best "
+				    "found, not proven optimal", plan->nodes);
+	return ret;
+}
+
+int advisor_plan_make(const struct profile_device *const *devs,
+		      const struct advisor_disk *const *disks, size_t n,
+		      const struct model_policy_set *set,
+		      const struct advisor_options *opt,
+		      struct advisor_plan **out, char *err, size_t errlen)
+{
+	struct ctx c = { .set = set, .opt = opt };
+	int ret;
+
+	*out = NULL;
+	if (n > ADVISOR_OPT_MAX_DEVICES) {
+		snprintf(err, errlen, "%zu devices: a plan takes at most %d", n,
+			 ADVISOR_OPT_MAX_DEVICES);
+		return -E2BIG;
+	}
+	c.plan = calloc(1, sizeof(*c.plan));
+	if (!c.plan)
+		return -ENOMEM;
+	ret = init_plan(c.plan, devs, disks, n, opt);
+	if (!ret)
+		ret = make(&c, err, errlen);
+	free(c.need);
+	if (ret) {
+		if (ret == -ENOMEM)
+			snprintf(err, errlen, "out of memory");
+		advisor_plan_free(c.plan);
+		return ret;
+	}
+	*out = c.plan;
+	return 0;
+}
+
+static void mount_clear(struct advisor_mount *m)
+{
+	free(m->point);
+	free(m->fs);
+	free(m->options);
+	free(m->why);
+	free(m->source);
+	free(m->uuid);
+}
+
+static void tier_clear(struct advisor_plan_tier *t)
+{
+	free(t->policies);
+	free(t->devices);
+	free(t->scores);
+	plan_raid_clear(&t->raid);
+	for (size_t i = 0; i < t->n_mounts; i++)
+		mount_clear(&t->mounts[i]);
+	free(t->mounts);
+	for (size_t i = 0; i < t->n_est; i++) {
+		free(t->est[i].policy);
+		free(t->est[i].label);
+	}
+	free(t->est);
+	strv_free(t->notes, t->n_notes);
+}
+
+void advisor_plan_free(struct advisor_plan *plan)
+{
+	if (!plan)
+		return;
+	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+		tier_clear(&plan->tiers[t]);
+		free(plan->mount_point[t]);
+	}
+	for (size_t i = 0; i < plan->n_devs; i++)
+		for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+			free(plan->devs[i].why_not[t]);
+	free(plan->devs);
+	free(plan->unassigned);
+	for (size_t i = 0; i < plan->n_warnings; i++)
+		free(plan->warnings[i].message);
+	free(plan->warnings);
+	free(plan->runner_up);
+	strv_free(plan->notes, plan->n_notes);
+	free(plan);
+}
+
+void advisor_disk_clear(struct advisor_disk *d)
+{
+	if (!d)
+		return;
+	free(d->name);
+	free(d->path);
+	free(d->serial);
+	free(d->fstype);
+	free(d->uuid);
+	free(d->label);
+	free(d->pttype);
+	strv_free(d->mounts, d->n_mounts);
+	strv_free(d->holders, d->n_holders);
+	for (size_t i = 0; i < d->n_parts; i++) {
+		free(d->parts[i].name);
+		free(d->parts[i].fstype);
+		free(d->parts[i].uuid);
+		free(d->parts[i].label);
+		strv_free(d->parts[i].mounts, d->parts[i].n_mounts);
+	}
+	free(d->parts);
+	memset(d, 0, sizeof(*d));
+}

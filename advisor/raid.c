@@ -1,0 +1,215 @@
+/* raid.c — like devices of a tier grouped into a suggested md array.
+ *
+ * Like devices: the same model and measurements within LIKE_TOLERANCE of
+ * each other (sequential read and QD1 random read, where measured).  The
+ * largest group of like devices in a tier (two or more, none of them the
+ * root disk or holding data to keep) becomes the array:
+ *   warm (model loading)  RAID0  re-downloadable data, bandwidth adds up
+ *   hot                   RAID1 (RAID10 from four)  must survive a disk loss
+ *   cold                  RAID6 from four, else RAID1  archives, HDD rebuilds
+ * Estimates: the data-bearing disks (RAID0 all, RAID10 half, RAID6 all but
+ * two, RAID1 one) times the slowest member's measured figure — for like
+ * devices about the sum of their bandwidth (two PCIe 3.0 drives measured
+ * 6,560 MB/s together in the reference), never more than the data shows.
+ */
+#include "plan_priv.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LIKE_TOLERANCE 0.15
+
+const char *advisor_raid_name(enum advisor_raid_level l)
+{
+	static const char *const names[ADVISOR_RAID_COUNT] = { NULL, "raid0", "raid1",
+							       "raid10", "raid6" };
+
+	return (int)l >= 0 && l < ADVISOR_RAID_COUNT ? names[l] : NULL;
+}
+
+/* a and b within the tolerance of each other (either unknown: alike). */
+static bool close_to(double a, double b)
+{
+	if (isnan(a) || isnan(b))
+		return true;
+	return fabs(a - b) <= LIKE_TOLERANCE * fmax(fabs(a), fabs(b));
+}
+
+static bool alike(const struct profile_device *a, const struct profile_device *b)
+{
+	return a->model && b->model && !strcmp(a->model, b->model) &&
+	       close_to(a->io[PROFILE_SEQ_READ].mbps, b->io[PROFILE_SEQ_READ].mbps) &&
+	       close_to(a->io[PROFILE_RAND_READ_QD1].iops, b->io[PROFILE_RAND_READ_QD1].iops);
+}
+
+/* A device that may join an array: new, not the root disk. */
+static bool raidable(const struct advisor_plan_device *pd)
+{
+	return !pd->has_data && !(pd->disk && pd->disk->root);
+}
+
+static enum advisor_raid_level level_for(enum advisor_tier t, size_t n)
+{
+	if (t == ADVISOR_WARM)
+		return ADVISOR_RAID0;
+	if (t == ADVISOR_HOT)
+		return n >= 4 ? ADVISOR_RAID10 : ADVISOR_RAID1;
+	return n >= 4 ? ADVISOR_RAID6 : ADVISOR_RAID1;
+}
+
+/* Data-bearing members: how many disks' worth of bandwidth and capacity. */
+static size_t data_disks(enum advisor_raid_level l, size_t n)
+{
+	switch (l) {
+	case ADVISOR_RAID0: return n;
+	case ADVISOR_RAID10: return n / 2;
+	case ADVISOR_RAID6: return n - 2;
+	default: return 1;
+	}
+}
+
+static const char *tradeoff(enum advisor_raid_level l)
+{
+	switch (l) {
+	case ADVISOR_RAID0:
+		return "no redundancy: one failed disk loses the whole array; fine for model "
+		       "weights that can be downloaded again";
+	case ADVISOR_RAID1:
+		return "survives the loss of all but one disk; the capacity of one disk";
+	case ADVISOR_RAID10:
+		return "survives one disk loss per mirror pair; half the raw capacity";
+	case ADVISOR_RAID6:
+		return "survives any two disk losses; rebuilding a large HDD takes a day or more, "
+		       "with reduced speed meanwhile";
+	default:
+		return "";
+	}
+}
+
+/* Largest group of like, raidable devices of the tier: members in *idx. */
+static size_t largest_group(const struct advisor_plan *plan,
+			    const struct advisor_plan_tier *t, size_t *idx)
+{
+	size_t best = 0;
+	size_t *cur = calloc(t->n_devices ? t->n_devices : 1, sizeof(*cur));
+
+	if (!cur)
+		return 0;
+	for (size_t a = 0; a < t->n_devices; a++) {
+		const struct advisor_plan_device *pa = &plan->devs[t->devices[a]];
+		size_t n = 0;
+
+		if (!raidable(pa))
+			continue;
+		for (size_t b = 0; b < t->n_devices; b++) {
+			const struct advisor_plan_device *pb = &plan->devs[t->devices[b]];
+
+			if (raidable(pb) && alike(pa->p, pb->p))
+				cur[n++] = t->devices[b];
+		}
+		if (n > best) {
+			best = n;
+			memcpy(idx, cur, n * sizeof(*idx));
+		}
+	}
+	free(cur);
+	return best >= 2 ? best : 0;
+}
+
+/* min over members of a figure (NAN when any is unknown). */
+static double member_min(const struct advisor_plan *plan, const struct advisor_raid *r,
+			 double (*get)(const struct profile_device *))
+{
+	double m = INFINITY;
+
+	for (size_t i = 0; i < r->n; i++) {
+		double v = get(plan->devs[r->members[i]].p);
+
+		if (isnan(v))
+			return NAN;
+		m = fmin(m, v);
+	}
+	return r->n ? m : NAN;
+}
+
+static double get_read(const struct profile_device *d)
+{
+	return d->io[PROFILE_SEQ_READ].mbps;
+}
+
+static double get_write(const struct profile_device *d)
+{
+	if (d->sustained.present && !isnan(d->sustained.mbps))
+		return d->sustained.mbps;
+	return d->io[PROFILE_SEQ_WRITE].mbps;
+}
+
+static double get_cap(const struct profile_device *d)
+{
+	return d->capacity_bytes > 0 ? (double)d->capacity_bytes : NAN;
+}
+
+static int describe(struct advisor_plan *plan, struct advisor_plan_tier *t)
+{
+	struct advisor_raid *r = &t->raid;
+	const size_t k = data_disks(r->level, r->n);
+	const char *dir = strrchr(plan->mount_point[t->tier], '/');
+	double rd = member_min(plan, r, get_read), wr = member_min(plan, r, get_write);
+	double cap = member_min(plan, r, get_cap);
+	const bool mirror = r->level == ADVISOR_RAID1;
+
+	r->seq_read_mbps = isnan(rd) ? NAN : rd * (double)k;
+	r->seq_write_mbps = isnan(wr) ? NAN : wr * (double)k;
+	r->capacity_bytes = isnan(cap) ? -1 : (int64_t)(cap * (double)k);
+	if (asprintf(&r->name, "md-%s", dir && dir[1] ? dir + 1 : advisor_tier_name(t->tier)) < 0) {
+		r->name = NULL;
+		return -ENOMEM;
+	}
+	if (asprintf(&r->basis, "%zu × the slowest member (%s %.0f MB/s, write %.0f MB/s)%s",
+		     k, plan->devs[r->members[0]].p->model, rd, wr,
+		     mirror ? "; md RAID1 reads one stream from one disk" : "") < 0) {
+		r->basis = NULL;
+		return -ENOMEM;
+	}
+	if (!(r->tradeoff = strdup(tradeoff(r->level))))
+		return -ENOMEM;
+	return 0;
+}
+
+int plan_raid_make(struct advisor_plan *plan, struct advisor_plan_tier *t)
+{
+	struct advisor_raid *r = &t->raid;
+	size_t n;
+
+	memset(r, 0, sizeof(*r));
+	r->seq_read_mbps = r->seq_write_mbps = NAN;
+	r->capacity_bytes = -1;
+	if (t->n_devices < 2)
+		return 0;
+	r->members = calloc(t->n_devices, sizeof(*r->members));
+	if (!r->members)
+		return -ENOMEM;
+	n = largest_group(plan, t, r->members);
+	if (!n) {
+		free(r->members);
+		r->members = NULL;
+		return 0;
+	}
+	r->n = n;
+	r->level = level_for(t->tier, n);
+	return describe(plan, t);
+}
+
+void plan_raid_clear(struct advisor_raid *r)
+{
+	if (!r)
+		return;
+	free(r->members);
+	free(r->name);
+	free(r->basis);
+	free(r->tradeoff);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,408 @@
+/* warn.c — warnings the measurements support: OEM write traps, SLC-cache
+ * cliffs, heat, throttling, hard disks in a latency tier, failing health and
+ * figures from a short burst.
+ *
+ * One checker per kind, in a const table whose order is the order of the
+ * warnings of one device.  A checker looks only at figures that were
+ * measured (NAN / -1 = unknown: no warning) and writes one line: the device
+ * id, the figures that triggered it, what to do.  Thresholds are the named
+ * constants below; docs/advisor-warnings.md lists them for users.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+
+/* Sequential write below this share of sequential read: an OEM write trap
+ * (SK hynix PC601: ~3,100 MB/s read, ~840 MB/s write). */
+static const double WRITE_TRAP_RATIO = 0.35;
+/* Sustained write below this share of the sequential write: the SLC cache
+ * ran out (ShiJi 256 GB: 2,039 → 1,142 MB/s, −44 %). */
+static const double CACHE_CLIFF_RATIO = 0.70;
+/* Load temperature from which drives commonly throttle (NVMe: 70–80 °C;
+ * 970 EVO Plus without heatsink: 83 °C). */
+static const double HEAT_LOAD_C = 70.0;
+/* Margin below the device's own warning threshold (WCTEMP) that counts as
+ * hot as well, when the threshold is known. */
+static const double HEAT_WARNING_MARGIN_C = 5.0;
+/* Idle temperature that points at a crowded slot or no airflow (PC601 (3):
+ * 48 °C idle). */
+static const double HEAT_IDLE_C = 45.0;
+/* QD1 random-read p99 of a hard disk in the hot tier above which searches
+ * and metadata lookups stall (IronWolf 12 TB: 16 ms, Red Pro 10 TB: 25 ms). */
+static const double HDD_TAIL_P99_US = 10000.0;
+/* NVMe endurance used, %, from which to plan a replacement. */
+static const long HEALTH_WEAR_PCT = 80;
+
+/* Longest warning message, including the NUL. */
+#define WARN_MSG_MAX 512
+
+/* A message being built: appends are truncated at WARN_MSG_MAX. */
+struct msg {
+	char s[WARN_MSG_MAX];
+	size_t len;
+};
+
+/* A formatted number, by value, so several fit in one printf. */
+struct num {
+	char s[32];
+};
+
+/* Append printf-style text to m (truncated when full). */
+__attribute__((format(printf, 2, 3)))
+static void msg_add(struct msg *m, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (m->len + 1 >= sizeof(m->s))
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(m->s + m->len, sizeof(m->s) - m->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		m->len += (size_t)n < sizeof(m->s) - m->len ? (size_t)n
+							    : sizeof(m->s) - m->len - 1;
+}
+
+/* v rounded to a whole number with thousands separators: "3,171". */
+static struct num grp(double v)
+{
+	struct num r;
+	char digits[32];
+	size_t n, o = 0, i = 0;
+
+	snprintf(digits, sizeof(digits), "%.0f", v);
+	n = strlen(digits);
+	if (digits[0] == '-')
+		r.s[o++] = digits[i++];
+	for (; i < n && o + 2 < sizeof(r.s); i++) {
+		if (i > (digits[0] == '-') && (n - i) % 3 == 0)
+			r.s[o++] = ',';
+		r.s[o++] = digits[i];
+	}
+	r.s[o] = '\0';
+	return r;
+}
+
+static bool known(double v)
+{
+	return !isnan(v);
+}
+
+/* A measured rate (MB/s > 0) of one I/O test, or NAN. */
+static double io_mbps(const struct profile_device *p, enum profile_io_test t)
+{
+	const struct profile_io *io = &p->io[t];
+
+	return io->present && known(io->mbps) && io->mbps > 0 ? io->mbps : NAN;
+}
+
+/* ---- the checkers: true when m holds a warning ----------------------- */
+
+/* Sequential write < WRITE_TRAP_RATIO × sequential read. */
+static bool check_write_trap(const struct advisor_plan_device *d, struct msg *m)
+{
+	double rd = io_mbps(d->p, PROFILE_SEQ_READ);
+	double wr = io_mbps(d->p, PROFILE_SEQ_WRITE);
+
+	if (!known(rd) || !known(wr) || wr >= WRITE_TRAP_RATIO * rd)
+		return false;
+	msg_add(m, "%s: writes %s MB/s, %.0f %% of its %s MB/s read (OEM write trap):"
+		" keep it off write-heavy tiers (checkpoints, logs, backups)",
+		d->p->id, grp(wr).s, 100.0 * wr / rd, grp(rd).s);
+	return true;
+}
+
+/* Sustained write < CACHE_CLIFF_RATIO × sequential write. */
+static bool check_cache_cliff(const struct advisor_plan_device *d, struct msg *m)
+{
+	const struct profile_sustained *s = &d->p->sustained;
+	double wr = io_mbps(d->p, PROFILE_SEQ_WRITE);
+
+	if (!known(wr) || !known(s->mbps) || s->mbps < 0 ||
+	    s->mbps >= CACHE_CLIFF_RATIO * wr)
+		return false;
+	msg_add(m, "%s: sustained write %s MB/s, −%.0f %% from its %s MB/s sequential"
+		" write (SLC cache cliff", d->p->id, grp(s->mbps).s,
+		100.0 * (1.0 - s->mbps / wr), grp(wr).s);
+	if (known(s->initial_mbps))
+		msg_add(m, "; %s MB/s at first", grp(s->initial_mbps).s);
+	if (known(s->cliff_after_gb))
+		msg_add(m, "; falls after %.1f GB", s->cliff_after_gb);
+	msg_add(m, "): size large writes (checkpoints, backups) on %s MB/s",
+		grp(s->mbps).s);
+	return true;
+}
+
+/* Load ≥ HEAT_LOAD_C or ≥ warning − margin, or idle ≥ HEAT_IDLE_C. */
+static bool check_heat(const struct advisor_plan_device *d, struct msg *m)
+{
+	const struct profile_thermal *t = &d->p->thermal;
+	bool hot_load = known(t->load_c) &&
+		(t->load_c >= HEAT_LOAD_C ||
+		 (known(t->warning_c) && t->load_c >= t->warning_c - HEAT_WARNING_MARGIN_C));
+	bool hot_idle = known(t->idle_c) && t->idle_c >= HEAT_IDLE_C;
+
+	if (!hot_load && !hot_idle)
+		return false;
+	msg_add(m, "%s:", d->p->id);
+	if (hot_load)
+		msg_add(m, " reaches %.0f °C under load", t->load_c);
+	if (hot_load && known(t->warning_c))
+		msg_add(m, " (warning threshold %.0f °C)", t->warning_c);
+	if (hot_idle)
+		msg_add(m, "%s idles at %.0f °C%s", hot_load ? "," : "", t->idle_c,
+			hot_load ? "" : " (a crowded slot?)");
+	msg_add(m, ": %sfit a heatsink (worth 10–20 °C) or improve airflow",
+		hot_load ? "drives throttle from about 70–80 °C; " : "");
+	return true;
+}
+
+/* How many pieces of throttling evidence of kind k the profile lists. */
+static size_t throttle_count(const struct profile_thermal *t,
+			     enum profile_throttle_kind k)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < t->n_throttle; i++)
+		n += t->throttle[i].kind == k;
+	return n;
+}
+
+/* Throttle events seen during the test, or NVMe TMT transitions. */
+static bool check_throttling(const struct advisor_plan_device *d, struct msg *m)
+{
+	const struct profile_thermal *t = &d->p->thermal;
+	const struct profile_health *h = &d->p->health;
+	long events = t->throttle_events > (long)t->n_throttle ? t->throttle_events
+							       : (long)t->n_throttle;
+	bool tmt = h->tmt1_transitions > 0 || h->tmt2_transitions > 0;
+
+	if (events <= 0 && !tmt)
+		return false;
+	msg_add(m, "%s: throttled", d->p->id);
+	if (events > 0)
+		msg_add(m, " %ld time%s during the test", events, events == 1 ? "" : "s");
+	if (t->n_throttle)
+		msg_add(m, " (%zu tmt1, %zu tmt2, %zu drop)",
+			throttle_count(t, PROFILE_THR_TMT1),
+			throttle_count(t, PROFILE_THR_TMT2),
+			throttle_count(t, PROFILE_THR_DROP));
+	if (tmt)
+		msg_add(m, "%s NVMe thermal management: %ld TMT1 / %ld TMT2 transitions",
+			events > 0 ? ";" : "",
+			h->tmt1_transitions > 0 ? h->tmt1_transitions : 0,
+			h->tmt2_transitions > 0 ? h->tmt2_transitions : 0);
+	msg_add(m, ": its figures may be throttled ones; cool it (heatsink, airflow)"
+		" and probe again");
+	return true;
+}
+
+/* A rotational device in the hot tier with QD1 p99 > HDD_TAIL_P99_US. */
+static bool check_hdd_tail(const struct advisor_plan_device *d, struct msg *m)
+{
+	const struct profile_io *io = &d->p->io[PROFILE_RAND_READ_QD1];
+	double p99 = io->lat.v[PROFILE_LAT_P99];
+
+	if (!d->p->rotational || d->tier != ADVISOR_HOT || !io->present ||
+	    !known(p99) || p99 <= HDD_TAIL_P99_US)
+		return false;
+	msg_add(m, "%s: a hard disk in the hot tier with QD1 p99 %.1f ms (> %.0f ms):"
+		" searches and metadata lookups wait that long on every miss;"
+		" put an SSD in the hot tier and this disk in cold",
+		d->p->id, p99 / 1000.0, HDD_TAIL_P99_US / 1000.0);
+	return true;
+}
+
+/* Append ", " between the findings of one warning. */
+static void msg_sep(struct msg *m, bool *first)
+{
+	msg_add(m, "%s", *first ? " " : ", ");
+	*first = false;
+}
+
+/* The names of the critical-warning bits set in cw: "spare, reliability". */
+static void add_critical_bits(struct msg *m, long cw)
+{
+	bool first = true;
+
+	for (int bit = 0; bit < 63 && (cw >> bit); bit++) {
+		const char *name = profile_critical_warning_name(bit);
+
+		if (!((cw >> bit) & 1))
+			continue;
+		if (name)
+			msg_add(m, "%s%s", first ? "" : ", ", name);
+		else
+			msg_add(m, "%sbit %d", first ? "" : ", ", bit);
+		first = false;
+	}
+}
+
+/* Wear ≥ HEALTH_WEAR_PCT, media errors, critical warning bits, spare below
+ * its threshold, failing ATA SMART status. */
+static bool check_health(const struct advisor_plan_device *d, struct msg *m)
+{
+	const struct profile_health *h = &d->p->health;
+	bool low_spare = h->available_spare >= 0 && h->available_spare_threshold >= 0 &&
+			 h->available_spare < h->available_spare_threshold;
+	bool first = true;
+
+	if (h->critical_warning <= 0 && h->media_errors <= 0 &&
+	    h->percentage_used < HEALTH_WEAR_PCT && !low_spare && h->smart_ok != 0)
+		return false;
+	msg_add(m, "%s: health:", d->p->id);
+	if (h->critical_warning > 0) {
+		msg_sep(m, &first);
+		msg_add(m, "critical warning 0x%lx (", h->critical_warning);
+		add_critical_bits(m, h->critical_warning);
+		msg_add(m, ")");
+	}
+	if (h->media_errors > 0) {
+		msg_sep(m, &first);
+		msg_add(m, "%ld media error%s", h->media_errors,
+			h->media_errors == 1 ? "" : "s");
+	}
+	if (h->percentage_used >= HEALTH_WEAR_PCT) {
+		msg_sep(m, &first);
+		msg_add(m, "%ld %% of rated endurance used", h->percentage_used);
+	}
+	if (low_spare) {
+		msg_sep(m, &first);
+		msg_add(m, "spare %ld %% below its %ld %% threshold",
+			h->available_spare, h->available_spare_threshold);
+	}
+	if (h->smart_ok == 0) {
+		msg_sep(m, &first);
+		msg_add(m, "ATA SMART overall status failing");
+	}
+	msg_add(m, ": back up its data and plan to replace it; keep it out of"
+		" tiers that hold the only copy");
+	return true;
+}
+
+/* True for a result that writes (sequential write, mixed 70/30). */
+static bool writes(enum profile_io_test t)
+{
+	return t == PROFILE_SEQ_WRITE || t == PROFILE_MIXED_70_30;
+}
+
+/* The write results labelled "burst"; appends their names, returns how many. */
+static size_t add_burst_results(const struct profile_device *p, struct msg *m)
+{
+	size_t n = 0;
+
+	for (int t = 0; t < PROFILE_IO_COUNT; t++) {
+		const struct profile_io *io = &p->io[t];
+
+		if (!writes(t) || !io->present || !io->label || !strstr(io->label, "burst"))
+			continue;
+		msg_add(m, "%s%s", n ? ", " : "", profile_io_test_name(t));
+		n++;
+	}
+	return n;
+}
+
+/* Write results from a short burst (labelled so, or a quick probe of a
+ * device in a write tier) and no sustained write measured; never for
+ * catalog data. */
+static bool check_burst(const struct advisor_plan_device *d, struct msg *m)
+{
+	const struct profile_device *p = d->p;
+	bool write_tier = d->tier == ADVISOR_WARM || d->tier == ADVISOR_COLD;
+	struct msg names = { .len = 0 };
+	size_t n;
+
+	if (p->probe.mode == PROFILE_MODE_CATALOG || known(p->sustained.mbps))
+		return false;
+	n = add_burst_results(p, &names);
+	if (!n && !(p->probe.mode == PROFILE_MODE_QUICK && write_tier))
+		return false;
+	msg_add(m, "%s: ", p->id);
+	if (n)
+		msg_add(m, "%s measured in a short burst", names.s);
+	else
+		msg_add(m, "quick probe in the %s tier", advisor_tier_name(d->tier));
+	msg_add(m, ", no sustained write: write figures may fall once the cache"
+		" fills; measure with `tierwise probe --full`");
+	return true;
+}
+
+/* ---- the table and the driver --------------------------------------- */
+
+struct warn_check {
+	const char *kind;
+	bool (*check)(const struct advisor_plan_device *d, struct msg *m);
+};
+
+/* In the order warnings of one device are listed. */
+static const struct warn_check warn_checks[] = {
+	{ "write-trap", check_write_trap },
+	{ "cache-cliff", check_cache_cliff },
+	{ "heat", check_heat },
+	{ "throttling", check_throttling },
+	{ "hdd-tail-latency", check_hdd_tail },
+	{ "health", check_health },
+	{ "burst", check_burst },
+};
+
+/*
+ * Append a warning (a copy of text) for device dev.  Returns 0 or -ENOMEM
+ * (plan unaltered).
+ */
+static int warn_append(struct advisor_plan *plan, ptrdiff_t dev,
+		       const char *kind, const char *text)
+{
+	struct advisor_warning *w;
+	char *copy = strdup(text);
+
+	if (!copy)
+		return -ENOMEM;
+	w = realloc(plan->warnings, (plan->n_warnings + 1) * sizeof(*w));
+	if (!w) {
+		free(copy);
+		return -ENOMEM;
+	}
+	plan->warnings = w;
+	w[plan->n_warnings++] = (struct advisor_warning){
+		.dev = dev, .kind = kind, .message = copy };
+	return 0;
+}
+
+/* Run every checker on device i.  Returns 0 or -ENOMEM. */
+static int warn_device(struct advisor_plan *plan, size_t i)
+{
+	const struct advisor_plan_device *d = &plan->devs[i];
+
+	if (!d->p)
+		return 0;
+	for (size_t k = 0; k < sizeof(warn_checks) / sizeof(warn_checks[0]); k++) {
+		struct msg m = { .len = 0 };
+		int rc;
+
+		if (!warn_checks[k].check(d, &m))
+			continue;
+		rc = warn_append(plan, (ptrdiff_t)i, warn_checks[k].kind, m.s);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int advisor_warnings_make(struct advisor_plan *plan)
+{
+	if (!plan || (plan->n_devs && !plan->devs))
+		return -EINVAL;
+	for (size_t i = 0; i < plan->n_devs; i++) {
+		int rc = warn_device(plan, i);
+
+		if (rc)
+			return rc;
+	}
+	return 0;
+}

@@ -1,0 +1,367 @@
+/* render_plan.c — the plan as text (one screen), Markdown and
+ * tierwise.plan/1 JSON.  fstab, udev and script live in their own files.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "render_plan.h"
+
+static const char *dev_id(const struct advisor_plan *plan, size_t i)
+{
+	return plan->devs[i].p->id;
+}
+
+static void bytes_str(char *buf, size_t len, double b)
+{
+	if (b < 0 || isnan(b))
+		snprintf(buf, len, "-");
+	else if (b >= 1e12)
+		snprintf(buf, len, "%.1f TB", b / 1e12);
+	else
+		snprintf(buf, len, "%.0f GB", b / 1e9);
+}
+
+static void est_str(char *buf, size_t len, const struct advisor_plan_estimate *e)
+{
+	char v[32];
+
+	cli_score_value(v, sizeof(v), e->value, NULL);
+	snprintf(buf, len, "%s: %s %s on %s", e->label, v, isnan(e->value) ? "" : e->unit,
+		 e->device);
+}
+
+static const char *policy_list(const struct advisor_plan_tier *t, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (size_t k = 0; k < t->n_policies && at < len; k++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", k ? ", " : "",
+				       t->policies[k]->name);
+	return buf;
+}
+
+/* ---- text ---- */
+
+static void text_mount(FILE *out, const struct advisor_mount *m, const char *ind)
+{
+	fprintf(out, "%smount %s  %s  %s  (%s%s)\n", ind, m->point, m->fs, m->options,
+		m->directory ? "directory on " : m->reuse ? "existing filesystem on " : "new on ",
+		m->source);
+	if (m->why)
+		fprintf(out, "%s  %s\n", ind, m->why);
+}
+
+static void text_raid(FILE *out, const struct advisor_plan *plan, const struct advisor_raid *r)
+{
+	char rd[32], cap[32];
+
+	cli_score_value(rd, sizeof(rd), r->seq_read_mbps, NULL);
+	bytes_str(cap, sizeof(cap), (double)r->capacity_bytes);
+	fprintf(out, "  array %s: %s of", r->name, advisor_raid_name(r->level));
+	for (size_t i = 0; i < r->n; i++)
+		fprintf(out, " %s", dev_id(plan, r->members[i]));
+	fprintf(out, " — %s, sequential read ≈ %s MB/s\n", cap, rd);
+	fprintf(out, "    %s\n", r->tradeoff);
+}
+
+static void text_tier(FILE *out, const struct advisor_plan *plan, const struct advisor_plan_tier *t)
+{
+	char pol[256], need[32], use[32], e[256];
+
+	bytes_str(need, sizeof(need), (double)t->need_bytes);
+	bytes_str(use, sizeof(use), (double)t->usable_bytes);
+	fprintf(out, "%-5s %s — need %s, usable %s, score %.1f\n",
+		advisor_tier_name(t->tier), policy_list(t, pol, sizeof(pol)), need, use, t->score);
+	for (size_t i = 0; i < t->n_devices; i++) {
+		const struct profile_device *p = plan->devs[t->devices[i]].p;
+
+		fprintf(out, "  %-14s %-32s score %5.1f\n", p->id, p->model ? p->model : "-",
+			t->scores[i]);
+	}
+	if (t->raid.level != ADVISOR_RAID_NONE)
+		text_raid(out, plan, &t->raid);
+	for (size_t i = 0; i < t->n_est; i++) {
+		est_str(e, sizeof(e), &t->est[i]);
+		fprintf(out, "  %s\n", e);
+	}
+	for (size_t i = 0; i < t->n_mounts; i++)
+		text_mount(out, &t->mounts[i], "  ");
+	for (size_t i = 0; i < t->n_notes; i++)
+		fprintf(out, "  note: %s\n", t->notes[i]);
+	fputc('\n', out);
+}
+
+/* "optane905p hot → warm, pm9a1-1t warm → none" */
+static void runner_changes(FILE *out, const struct advisor_plan *plan)
+{
+	bool first = true;
+
+	for (size_t i = 0; i < plan->n_devs; i++) {
+		int a = plan->devs[i].tier, b = plan->runner_up[i];
+
+		if (a == b)
+			continue;
+		fprintf(out, "%s%s %s → %s", first ? "" : ", ", dev_id(plan, i),
+			a < 0 ? "none" : advisor_tier_name(a), b < 0 ? "none" : advisor_tier_name(b));
+		first = false;
+	}
+}
+
+static void text_unassigned(FILE *out, const struct advisor_plan *plan)
+{
+	if (!plan->n_unassigned)
+		return;
+	fprintf(out, "Not in the plan (%zu): ", plan->n_unassigned);
+	for (size_t k = 0; k < plan->n_unassigned; k++) {
+		const struct advisor_plan_device *pd = &plan->devs[plan->unassigned[k]];
+
+		fprintf(out, "%s%s", k ? ", " : "", pd->p->id);
+		if (pd->best_tier >= 0)
+			fprintf(out, " (%s %.0f)", advisor_tier_name(pd->best_tier),
+				pd->tier_score[pd->best_tier]);
+		else
+			fprintf(out, " (%s)", pd->excluded ? "holds data" : "no tier");
+	}
+	fputs("\n  spare capacity: (tier score) is where each would fit best\n\n", out);
+}
+
+static int text_print(FILE *out, const struct advisor_plan *plan)
+{
+	fprintf(out, "tierwise plan: %zu devices; total score %.1f (%s, %lu nodes searched)\n\n",
+		plan->n_devs, plan->score, plan->exact ? "proven optimum" : "best found",
+		plan->nodes);
+	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+		text_tier(out, plan, &plan->tiers[t]);
+	if (plan->has_runner_up) {
+		fprintf(out, "Runner-up: score %.1f (%.1f below): ", plan->runner_up_score, plan->gap);
+		runner_changes(out, plan);
+		fputs(plan->gap < 1.0 ? "  — a near tie: either is sound\n\n" : "\n\n", out);
+	}
+	text_unassigned(out, plan);
+	if (plan->n_warnings)
+		fputs("Warnings:\n", out);
+	for (size_t i = 0; i < plan->n_warnings; i++)
+		fprintf(out, "  %-16s %s\n", plan->warnings[i].kind, plan->warnings[i].message);
+	for (size_t i = 0; i < plan->n_notes; i++)
+		fprintf(out, "note: %s\n", plan->notes[i]);
+	fputs("\nNext: --format fstab (fstab lines), --format udev (scheduler and read-ahead\n"
+	      "rules), --format script > plan.sh; bash plan.sh shows what it would do,\n"
+	      "bash plan.sh --apply does it.  Enable fstrim.timer rather than `discard`.\n", out);
+	return 0;
+}
+
+const struct plan_render_ops plan_render_text = { .name = "text", .print = text_print };
+
+/* ---- Markdown ---- */
+
+static void md_tier(FILE *out, const struct advisor_plan *plan, const struct advisor_plan_tier *t)
+{
+	char pol[256], need[32], use[32], e[256];
+
+	bytes_str(need, sizeof(need), (double)t->need_bytes);
+	bytes_str(use, sizeof(use), (double)t->usable_bytes);
+	fprintf(out, "## %s — %s\n\nNeed %s, usable %s, tier score %.1f.\n\n",
+		advisor_tier_name(t->tier), policy_list(t, pol, sizeof(pol)), need, use, t->score);
+	if (t->n_devices)
+		fputs("| device | model | score |\n|---|---|---|\n", out);
+	for (size_t i = 0; i < t->n_devices; i++) {
+		const struct profile_device *p = plan->devs[t->devices[i]].p;
+
+		fprintf(out, "| %s | %s | %.1f |\n", p->id, p->model ? p->model : "-", t->scores[i]);
+	}
+	if (t->raid.level != ADVISOR_RAID_NONE)
+		fprintf(out, "\n**Array** `%s`: %s of %zu devices, sequential read ≈ %.0f MB/s "
+			"(%s). %s.\n", t->raid.name, advisor_raid_name(t->raid.level), t->raid.n,
+			t->raid.seq_read_mbps, t->raid.basis, t->raid.tradeoff);
+	fputc('\n', out);
+	for (size_t i = 0; i < t->n_est; i++) {
+		est_str(e, sizeof(e), &t->est[i]);
+		fprintf(out, "- %s\n", e);
+	}
+	for (size_t i = 0; i < t->n_mounts; i++)
+		fprintf(out, "- mount `%s` %s `%s` on `%s`%s: %s\n", t->mounts[i].point,
+			t->mounts[i].fs, t->mounts[i].options, t->mounts[i].source,
+			t->mounts[i].reuse ? " (existing)" : t->mounts[i].directory ? " (directory)" : "",
+			t->mounts[i].why ? t->mounts[i].why : "");
+	for (size_t i = 0; i < t->n_notes; i++)
+		fprintf(out, "- note: %s\n", t->notes[i]);
+	fputc('\n', out);
+}
+
+static int md_print(FILE *out, const struct advisor_plan *plan)
+{
+	fprintf(out, "# tierwise plan\n\n%zu devices, total score %.1f (%s).\n\n", plan->n_devs,
+		plan->score, plan->exact ? "proven optimum" : "best found");
+	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+		md_tier(out, plan, &plan->tiers[t]);
+	if (plan->has_runner_up) {
+		fprintf(out, "**Runner-up**: score %.1f, %.1f below: ", plan->runner_up_score, plan->gap);
+		runner_changes(out, plan);
+		fputs(".\n\n", out);
+	}
+	if (plan->n_warnings)
+		fputs("## Warnings\n\n| device | kind | message |\n|---|---|---|\n", out);
+	for (size_t i = 0; i < plan->n_warnings; i++)
+		fprintf(out, "| %s | %s | %s |\n",
+			plan->warnings[i].dev >= 0 ? dev_id(plan, (size_t)plan->warnings[i].dev) : "-",
+			plan->warnings[i].kind, plan->warnings[i].message);
+	return 0;
+}
+
+const struct plan_render_ops plan_render_md = { .name = "md", .print = md_print };
+
+/* ---- JSON (tierwise.plan/1) ---- */
+
+static json_t *num_or_null(double v)
+{
+	return isnan(v) ? json_null() : json_real(v);
+}
+
+static json_t *ids(const struct advisor_plan *plan, const size_t *v, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_string(dev_id(plan, v[i])));
+	return a;
+}
+
+static json_t *json_raid(const struct advisor_plan *plan, const struct advisor_raid *r)
+{
+	if (r->level == ADVISOR_RAID_NONE)
+		return json_null();
+	return json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:s, s:s}",
+			 "level", advisor_raid_name(r->level), "name", r->name,
+			 "devices", ids(plan, r->members, r->n),
+			 "capacity_bytes", r->capacity_bytes < 0 ? json_null()
+								 : json_integer(r->capacity_bytes),
+			 "seq_read_mbps", num_or_null(r->seq_read_mbps),
+			 "seq_write_mbps", num_or_null(r->seq_write_mbps),
+			 "basis", r->basis, "tradeoff", r->tradeoff);
+}
+
+static json_t *json_mount(const struct advisor_mount *m)
+{
+	return json_pack("{s:s, s:s, s:s, s:s?, s:s, s:s?, s:b, s:b}", "point", m->point,
+			 "fs", m->fs, "options", m->options, "why", m->why, "source", m->source,
+			 "uuid", m->uuid, "reuse", m->reuse, "directory", m->directory);
+}
+
+static json_t *json_estimates(const struct advisor_plan_tier *t)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; i < t->n_est; i++) {
+		const struct advisor_plan_estimate *e = &t->est[i];
+		json_t *a = json_object_get(o, e->policy);
+
+		if (!a) {
+			a = json_array();
+			json_object_set_new(o, e->policy, a);
+		}
+		json_array_append_new(a, json_pack("{s:s, s:o, s:s, s:s}", "label", e->label,
+						   "value", num_or_null(e->value), "unit", e->unit,
+						   "device", e->device));
+	}
+	return o;
+}
+
+static json_t *json_strv(char *const *v, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_string(v[i]));
+	return a;
+}
+
+static json_t *json_tier(const struct advisor_plan *plan, const struct advisor_plan_tier *t)
+{
+	json_t *pol = json_array(), *mounts = json_array(), *scores = json_object();
+
+	for (size_t k = 0; k < t->n_policies; k++)
+		json_array_append_new(pol, json_string(t->policies[k]->name));
+	for (size_t i = 0; i < t->n_mounts; i++)
+		json_array_append_new(mounts, json_mount(&t->mounts[i]));
+	for (size_t i = 0; i < t->n_devices; i++)
+		json_object_set_new(scores, dev_id(plan, t->devices[i]), json_real(t->scores[i]));
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:f, s:o, s:I, s:o, s:o}",
+			 "name", advisor_tier_name(t->tier), "policies", pol,
+			 "devices", ids(plan, t->devices, t->n_devices), "raid", json_raid(plan, &t->raid),
+			 "mount", t->n_mounts ? json_deep_copy(json_array_get(mounts, 0)) : json_null(),
+			 "mounts", mounts, "estimates", json_estimates(t), "device_scores", scores,
+			 "score", t->score,
+			 "need_bytes", t->need_bytes < 0 ? json_null() : json_integer(t->need_bytes),
+			 "usable_bytes", (json_int_t)t->usable_bytes,
+			 "shared_with", t->shared ? json_string(dev_id(plan, (size_t)t->shared_dev))
+						  : json_null(),
+			 "notes", json_strv(t->notes, t->n_notes));
+}
+
+static json_t *json_runner_up(const struct advisor_plan *plan)
+{
+	json_t *tiers = json_object(), *changes = json_array();
+
+	if (!plan->has_runner_up)
+		return json_null();
+	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+		json_t *a = json_array();
+
+		for (size_t i = 0; i < plan->n_devs; i++)
+			if (plan->runner_up[i] == t)
+				json_array_append_new(a, json_string(dev_id(plan, i)));
+		json_object_set_new(tiers, advisor_tier_name(t), a);
+	}
+	for (size_t i = 0; i < plan->n_devs; i++) {
+		int a = plan->devs[i].tier, b = plan->runner_up[i];
+
+		if (a != b)
+			json_array_append_new(changes, json_pack("{s:s, s:o, s:o}", "device",
+				dev_id(plan, i), "from", a < 0 ? json_null() : json_string(advisor_tier_name(a)),
+				"to", b < 0 ? json_null() : json_string(advisor_tier_name(b))));
+	}
+	return json_pack("{s:f, s:f, s:o, s:o}", "score", plan->runner_up_score, "gap", plan->gap,
+			 "tiers", tiers, "changes", changes);
+}
+
+static json_t *json_warnings(const struct advisor_plan *plan)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < plan->n_warnings; i++) {
+		const struct advisor_warning *w = &plan->warnings[i];
+
+		json_array_append_new(a, json_pack("{s:o, s:s, s:s}", "device",
+			w->dev >= 0 ? json_string(dev_id(plan, (size_t)w->dev)) : json_null(),
+			"kind", w->kind, "message", w->message));
+	}
+	return a;
+}
+
+static int json_print(FILE *out, const struct advisor_plan *plan)
+{
+	json_t *tiers = json_array(), *doc;
+	int ret;
+
+	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+		json_array_append_new(tiers, json_tier(plan, &plan->tiers[t]));
+	doc = json_pack("{s:s, s:o, s:o, s:o, s:o, s:f, s:b, s:I, s:f, s:o}",
+			"schema", PLAN_SCHEMA, "tiers", tiers,
+			"unassigned", ids(plan, plan->unassigned, plan->n_unassigned),
+			"warnings", json_warnings(plan), "runner_up", json_runner_up(plan),
+			"score", plan->score, "exact", plan->exact, "nodes", (json_int_t)plan->nodes,
+			"fill", plan->fill, "notes", json_strv(plan->notes, plan->n_notes));
+	if (!doc)
+		return -ENOMEM;
+	ret = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', out);
+	json_decref(doc);
+	return ret ? -EIO : 0;
+}
+
+const struct plan_render_ops plan_render_json = { .name = "json", .print = json_print };

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# tierwise plan on the published measurements and on small made-up machines:
+# the author's conclusions (hot Optane, warm PM9A1 1 TB, cold HDDs) and
+# warnings, one disk, two identical drives (RAID), no HDD, an unmeetable
+# need, a disk with an existing filesystem, and bad options.
+set -u
+tw=$1
+src=${TW_SRCDIR:?}
+ex=$src/examples/ai-server-20-devices.json
+pol=$src/policies
+command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+. "$(dirname "$0")/lib.sh"
+jq_true() {	# description, jq filter on $tmp/out that must print true
+	if [ "$(jq -r "$2" "$tmp/out" 2>&1)" != true ]; then
+		echo "FAIL: $1: jq '$2' is not true"; jq -c "${3:-.tiers}" "$tmp/out" | head -c 2000; echo; fail=1
+	fi
+}
+plan() { "$tw" plan --policies "$pol" --no-inventory "$@"; }
+
+# --- the published server ---
+check "plan --format json" 0 plan "$ex" --format json
+jq_true "schema" '.schema == "tierwise.plan/1"'
+jq_true "three tiers in order" '[.tiers[].name] == ["hot", "warm", "cold"]'
+jq_true "contract keys" '[.tiers[] | (.policies | type) == "array" and (.devices | type) == "array"
+	and (.raid == null or (.raid | type) == "object") and (.estimates | type) == "object"
+	and (.score | type) == "number" and (.mount == null or ((.mount.point | type) == "string"
+	and (.mount.fs | type) == "string" and (.mount.options | type) == "string"))] | all'
+jq_true "hot = the Optane alone" '.tiers[0].devices == ["optane905p"]'
+jq_true "hot policies" '.tiers[0].policies | sort == ["logs-metadata", "vector-db"]'
+jq_true "warm led by the PM9A1 1 TB" '.tiers[1].devices[0] == "pm9a1-1t"'
+jq_true "warm: no HDD" '[.tiers[1].devices[] | test("ironwolf|redpro") | not] | all'
+jq_true "cold = the HDDs" '.tiers[2].devices | sort == ["ironwolf12t", "redpro10t"]'
+jq_true "proven optimum" '.exact == true'
+jq_true "runner-up with a gap" '.runner_up.gap > 0 and (.runner_up.changes | length) > 0'
+jq_true "18 GB model on the PM9A1: 2.9 s" \
+	'[.tiers[1].estimates["model-loading"][] | select(.label == "an 18 GB model") | .value * 10 | round] == [29]'
+jq_true "10,000-read search on the Optane: 0.12 s" \
+	'[.tiers[0].estimates["vector-db"][] | .value * 100 | round] == [12]'
+jq_true "unassigned are the other devices" '(.unassigned | length) == 12 and (.unassigned | index("optane905p")) == null'
+jq_true "heat: both 970 EVO Plus" '[.warnings[] | select(.kind == "heat") | .device] | contains(["970evoplus-a", "970evoplus-b"])'
+jq_true "heat names 83 °C" '[.warnings[] | select(.kind == "heat" and .device == "970evoplus-a") | .message | test("83")] == [true]'
+jq_true "write trap: the PC601s" '[.warnings[] | select(.kind == "write-trap") | .device] | contains(["pc601-a", "pc601-b", "pc601-c"])'
+jq_true "cache cliff: ShiJi" '[.warnings[] | select(.kind == "cache-cliff") | .device] == ["shiji256"]'
+jq_true "no warning for the Optane" '[.warnings[] | select(.device == "optane905p")] == []'
+check "plan text" 0 plan "$ex"
+expect "text: hot" "$tmp/out" "optane905p     Intel Optane 905P 960GB"
+expect "text: runner-up" "$tmp/out" "Runner-up: score"
+expect "text: the 18 GB model" "$tmp/out" "an 18 GB model: 2.9 s on pm9a1-1t"
+check "plan md" 0 plan "$ex" --format md
+expect "md: tier heading" "$tmp/out" "## hot — "
+
+# --- an unmeetable need ---
+check "archive=40T" 0 plan "$ex" --need archive=40T --format json
+jq_true "need stated" '[.tiers[2].notes[] | test("archive needs 40.0 TB, [0-9.]+ TB available")] | any'
+jq_true "HDDs still lead cold" '.tiers[2].devices[0:2] | sort == ["ironwolf12t", "redpro10t"]'
+jq_true "hot and warm untouched" '.tiers[0].devices == ["optane905p"] and .tiers[1].devices[0] == "pm9a1-1t"'
+
+# --- no HDD: the cold tier goes elsewhere and says so ---
+jq '.devices |= map(select(.media != "hdd"))' "$ex" >"$tmp/nohdd.json"
+check "no HDD" 0 plan "$tmp/nohdd.json" --format json
+jq_true "cold still has a device" '(.tiers[2].devices | length) > 0'
+jq_true "no-HDD note" '[.tiers[2].notes[] | test("no HDD")] | any'
+
+# --- one disk: every tier still planned, directories on it ---
+jq '.devices |= map(select(.id == "pm9a1-1t"))' "$ex" >"$tmp/one.json"
+check "one disk" 0 plan "$tmp/one.json" --format json
+jq_true "one tier owns it" '[.tiers[] | select(.devices == ["pm9a1-1t"])] | length == 1'
+jq_true "the others share it" '[.tiers[] | select(.devices == []) | .shared_with] == ["pm9a1-1t", "pm9a1-1t"]'
+
+# --- two identical NVMe drives in one tier: an md array ---
+jq '.devices |= [.[] | select(.id == "optane905p" or .id == "970evoplus-a" or .id == "ironwolf12t")]
+	+ [.[] | select(.id == "970evoplus-a") | .id = "970evoplus-twin"]' "$ex" >"$tmp/twins.json"
+check "twins" 0 plan "$tmp/twins.json" --format json --need checkpoints=0,archive=9T,model-loading=700G
+jq_true "both in warm" '.tiers[1].devices | sort == ["970evoplus-a", "970evoplus-twin"]'
+jq_true "raid0 suggested" '.tiers[1].raid.level == "raid0" and (.tiers[1].raid.devices | length) == 2'
+jq_true "array bandwidth ≈ the sum" '.tiers[1].raid.seq_read_mbps > 6800 and .tiers[1].raid.seq_read_mbps < 7000'
+jq_true "trade-off stated" '.tiers[1].raid.tradeoff | test("no redundancy")'
+jq_true "18 GB model on the array" \
+	'[.tiers[1].estimates["model-loading"][] | select(.label == "an 18 GB model") | .device] == ["md-models"]'
+
+# --- a disk with an existing filesystem: reused, never reformatted ---
+jq '.devices |= map(select(.id == "pm9a1-1t" or .id == "ironwolf12t") | if .id == "ironwolf12t" then .path = "/dev/sdz" else . end)' \
+	"$ex" >"$tmp/data.json"
+cat >"$tmp/inv.json" <<'JSON'
+{"schema": "tierwise.inventory/1", "devices": [
+ {"name": "sdz", "path": "/dev/sdz", "serial": null, "fstype": "xfs",
+  "uuid": "0b7c1e6a-3f1e-4c55-9d0e-2b8a6c4d5e6f", "label": "backup", "pttype": null,
+  "mountpoints": [], "holders": [], "partitions": [], "swap": false, "root": false}]}
+JSON
+check "existing fs" 0 "$tw" plan "$tmp/data.json" --policies "$pol" --inventory "$tmp/inv.json" --format json
+jq_true "reused, not reformatted" '[.tiers[2].mounts[] | select(.source == "/dev/sdz") | .reuse and .uuid == "0b7c1e6a-3f1e-4c55-9d0e-2b8a6c4d5e6f" and .fs == "xfs"] == [true]'
+jq_true "data warning" '[.warnings[] | select(.kind == "data") | .device] == ["ironwolf12t"]'
+sed 's/"fstype": "xfs"/"fstype": "LVM2_member"/' "$tmp/inv.json" >"$tmp/inv-lvm.json"
+check "LVM member" 0 "$tw" plan "$tmp/data.json" --policies "$pol" --inventory "$tmp/inv-lvm.json" --format json
+jq_true "LVM member left out" '(.unassigned | index("ironwolf12t")) != null and ([.tiers[].devices[]] | index("ironwolf12t")) == null'
+
+# --- bad input ---
+check "unknown policy in --need" 1 plan "$ex" --need nosuch=1T
+expect "names the policy" "$tmp/err" "nosuch"
+check "bad size" 2 plan "$ex" --need archive=lots
+check "bad format" 2 plan "$ex" --format pdf
+check "bad tier" 2 plan "$ex" --mount tepid=/srv/x
+check "no profile" 2 "$tw" plan
+check "bad inventory" 1 "$tw" plan "$ex" --policies "$pol" --inventory "$ex"
+expect "inventory schema named" "$tmp/err" "tierwise.inventory/1"
+exit $fail

@@ -1,0 +1,492 @@
+/* Warnings from the data (advisor/warn.c): the pitfalls of the published
+ * measurements (examples/ai-server-20-devices.json) — PC601 write trap,
+ * ShiJi cache cliff, 970 EVO Plus heat, an IronWolf in the hot tier — and
+ * synthetic devices for health, throttling, bursts, thresholds and devices
+ * with nothing measured. */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "plan.h"
+
+/* ---- helpers ---------------------------------------------------------- */
+
+static char *src_path(const char *rel)
+{
+	const char *top = getenv("TW_SRCDIR");
+	char *p;
+
+	assert_true(asprintf(&p, "%s/%s", top ? top : ".", rel) > 0);
+	return p;
+}
+
+/* A plan over every device of prof, all unassigned. */
+static struct advisor_plan *plan_over(const struct profile *prof)
+{
+	struct advisor_plan *plan = calloc(1, sizeof(*plan));
+
+	assert_non_null(plan);
+	plan->n_devs = prof->n_devices;
+	plan->devs = calloc(prof->n_devices, sizeof(*plan->devs));
+	assert_non_null(plan->devs);
+	for (size_t i = 0; i < prof->n_devices; i++) {
+		plan->devs[i].p = &prof->devices[i];
+		plan->devs[i].tier = -1;
+		plan->devs[i].best_tier = -1;
+	}
+	return plan;
+}
+
+/* Frees what advisor_plan_free() would of a plan made by plan_over(). */
+static void plan_done(struct advisor_plan *plan)
+{
+	for (size_t i = 0; i < plan->n_warnings; i++)
+		free(plan->warnings[i].message);
+	free(plan->warnings);
+	free(plan->devs);
+	free(plan);
+}
+
+static size_t dev_index(const struct advisor_plan *plan, const char *id)
+{
+	for (size_t i = 0; i < plan->n_devs; i++)
+		if (!strcmp(plan->devs[i].p->id, id))
+			return i;
+	fail_msg("no device %s", id);
+	return 0;
+}
+
+/* The message of the warning of kind for device id, or NULL. */
+static const char *warning(const struct advisor_plan *plan, const char *id,
+			   const char *kind)
+{
+	ptrdiff_t d = (ptrdiff_t)dev_index(plan, id);
+
+	for (size_t i = 0; i < plan->n_warnings; i++)
+		if (plan->warnings[i].dev == d && !strcmp(plan->warnings[i].kind, kind))
+			return plan->warnings[i].message;
+	return NULL;
+}
+
+static size_t n_warnings_of(const struct advisor_plan *plan, const char *id)
+{
+	ptrdiff_t d = (ptrdiff_t)dev_index(plan, id);
+	size_t n = 0;
+
+	for (size_t i = 0; i < plan->n_warnings; i++)
+		n += plan->warnings[i].dev == d;
+	return n;
+}
+
+static void assert_contains(const char *haystack, const char *needle)
+{
+	assert_non_null(haystack);
+	if (!strstr(haystack, needle))
+		fail_msg("\"%s\" not in \"%s\"", needle, haystack);
+}
+
+/* ---- the published measurements -------------------------------------- */
+
+struct fixture {
+	struct profile *prof;
+	struct advisor_plan *plan;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct tw_diags d = { 0 };
+	char *ex = src_path("examples/ai-server-20-devices.json");
+
+	assert_non_null(f);
+	assert_int_equal(profile_read_file(ex, &f->prof, &d), 0);
+	free(ex);
+	f->plan = plan_over(f->prof);
+	f->plan->devs[dev_index(f->plan, "970evoplus-a")].tier = ADVISOR_WARM;
+	f->plan->devs[dev_index(f->plan, "970evoplus-b")].tier = ADVISOR_WARM;
+	f->plan->devs[dev_index(f->plan, "ironwolf12t")].tier = ADVISOR_HOT;
+	assert_int_equal(advisor_warnings_make(f->plan), 0);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	plan_done(f->plan);
+	profile_free(f->prof);
+	free(f);
+	return 0;
+}
+
+static void test_heat_970(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_contains(warning(f->plan, "970evoplus-a", "heat"), "83 °C under load");
+	assert_contains(warning(f->plan, "970evoplus-b", "heat"), "83 °C under load");
+	assert_contains(warning(f->plan, "970evoplus-a", "heat"), "idles at 52 °C");
+	assert_contains(warning(f->plan, "970evoplus-a", "heat"), "heatsink");
+	/* PC601 (3): 80 °C under load, 48 °C idle in a crowded slot */
+	assert_contains(warning(f->plan, "pc601-c", "heat"), "idles at 48 °C");
+	/* 65 °C under load, 29 °C idle: neither threshold */
+	assert_null(warning(f->plan, "pm9a1-512-a", "heat"));
+	/* the example has no throttle evidence or health log */
+	assert_null(warning(f->plan, "970evoplus-a", "throttling"));
+	assert_null(warning(f->plan, "970evoplus-a", "health"));
+}
+
+static void test_write_trap_pc601(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_string_equal(warning(f->plan, "pc601-a", "write-trap"),
+			    "pc601-a: writes 836 MB/s, 26 % of its 3,171 MB/s read"
+			    " (OEM write trap): keep it off write-heavy tiers"
+			    " (checkpoints, logs, backups)");
+	assert_contains(warning(f->plan, "pc601-b", "write-trap"), "872 MB/s, 28 %");
+	assert_contains(warning(f->plan, "pc601-c", "write-trap"), "3,073 MB/s read");
+	/* 980 PRO 2 TB writes 55 % of its read: no trap */
+	assert_null(warning(f->plan, "980pro-2t", "write-trap"));
+}
+
+static void test_cache_cliff_shiji(void **state)
+{
+	struct fixture *f = *state;
+	const char *m = warning(f->plan, "shiji256", "cache-cliff");
+
+	assert_contains(m, "shiji256: sustained write 1,142 MB/s, −44 % from its"
+			   " 2,039 MB/s sequential write");
+	assert_contains(m, "SLC cache cliff");
+	/* not published: not mentioned */
+	assert_null(strstr(m, "at first"));
+	/* 970 EVO Plus keeps 80–84 %; Biwin 76 %: above 70 % */
+	assert_null(warning(f->plan, "970evoplus-b", "cache-cliff"));
+	assert_null(warning(f->plan, "biwin1t", "cache-cliff"));
+}
+
+static void test_hdd_in_hot(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_contains(warning(f->plan, "ironwolf12t", "hdd-tail-latency"),
+			"ironwolf12t: a hard disk in the hot tier with QD1 p99 16.3 ms");
+	/* Red Pro: 25 ms p99 but not in the hot tier */
+	assert_null(warning(f->plan, "redpro10t", "hdd-tail-latency"));
+}
+
+static void test_clean_devices(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_int_equal(n_warnings_of(f->plan, "optane905p"), 0);
+	assert_int_equal(n_warnings_of(f->plan, "pm9a1-1t"), 0);
+	assert_int_equal(n_warnings_of(f->plan, "980-1t"), 0);
+	/* catalog data is never a burst, even in a write tier */
+	for (size_t i = 0; i < f->plan->n_warnings; i++)
+		assert_string_not_equal(f->plan->warnings[i].kind, "burst");
+}
+
+static void test_order_and_form(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const kinds[] = { "write-trap", "cache-cliff", "heat",
+		"throttling", "hdd-tail-latency", "health", "burst" };
+	int last_kind = -1;
+	ptrdiff_t last_dev = -1;
+
+	/* pc601-a..c, mznln128: write trap; shiji256: cliff; 970 a/b,
+	 * pc601-c: heat; ironwolf12t: tail latency */
+	assert_int_equal(f->plan->n_warnings, 4 + 1 + 3 + 1);
+	for (size_t i = 0; i < f->plan->n_warnings; i++) {
+		const struct advisor_warning *w = &f->plan->warnings[i];
+		const char *id = f->plan->devs[w->dev].p->id;
+		int k = -1;
+
+		for (int j = 0; j < 7; j++)
+			if (!strcmp(w->kind, kinds[j]))
+				k = j;
+		assert_true(k >= 0);
+		assert_true(w->dev > last_dev || (w->dev == last_dev && k > last_kind));
+		last_dev = w->dev;
+		last_kind = k;
+		assert_int_equal(strncmp(w->message, id, strlen(id)), 0);
+		assert_int_equal(w->message[strlen(id)], ':');
+		assert_null(strchr(w->message, '\n'));
+	}
+}
+
+/* ---- synthetic devices ------------------------------------------------ */
+
+/* Sequential read and write, MB/s. */
+static void set_seq(struct profile_device *d, double rd, double wr)
+{
+	d->io[PROFILE_SEQ_READ].present = true;
+	d->io[PROFILE_SEQ_READ].mbps = rd;
+	d->io[PROFILE_SEQ_WRITE].present = true;
+	d->io[PROFILE_SEQ_WRITE].mbps = wr;
+}
+
+static void test_nothing_measured(void **state)
+{
+	struct profile *p = profile_new();
+	struct advisor_plan *plan;
+
+	(void)state;
+	assert_non_null(profile_add_device(p, "blank"));
+	assert_non_null(profile_add_device(p, "blank-catalog"));
+	p->devices[1].probe.mode = PROFILE_MODE_CATALOG;
+	p->devices[1].rotational = true;
+	plan = plan_over(p);
+	plan->devs[1].tier = ADVISOR_HOT;
+	assert_int_equal(advisor_warnings_make(plan), 0);
+	assert_int_equal(plan->n_warnings, 0);
+	assert_null(plan->warnings);
+	plan_done(plan);
+	profile_free(p);
+	assert_int_equal(advisor_warnings_make(NULL), -EINVAL);
+}
+
+static void test_health(void **state)
+{
+	struct profile *p = profile_new();
+	struct profile_device *d;
+	struct advisor_plan *plan;
+
+	(void)state;
+	d = profile_add_device(p, "worn");
+	d->health.present = true;
+	d->health.critical_warning = 0x5;	/* spare, reliability */
+	d->health.media_errors = 3;
+	d->health.percentage_used = 85;
+	d = profile_add_device(p, "spare-low");
+	d->health.available_spare = 5;
+	d->health.available_spare_threshold = 10;
+	d = profile_add_device(p, "ata-failing");
+	d->health.smart_ok = 0;
+	d = profile_add_device(p, "fine");	/* all just under the thresholds */
+	d->health.critical_warning = 0;
+	d->health.media_errors = 0;
+	d->health.percentage_used = 79;
+	d->health.available_spare = 10;
+	d->health.available_spare_threshold = 10;
+	d->health.smart_ok = 1;
+	d = profile_add_device(p, "bit6");
+	d->health.critical_warning = 0x42;	/* temperature, bit 6 */
+	plan = plan_over(p);
+	assert_int_equal(advisor_warnings_make(plan), 0);
+	assert_string_equal(warning(plan, "worn", "health"),
+			    "worn: health: critical warning 0x5 (spare, reliability),"
+			    " 3 media errors, 85 % of rated endurance used: back up its"
+			    " data and plan to replace it; keep it out of tiers that"
+			    " hold the only copy");
+	assert_contains(warning(plan, "spare-low", "health"),
+			"spare 5 % below its 10 % threshold");
+	assert_contains(warning(plan, "ata-failing", "health"), "ATA SMART overall status failing");
+	assert_null(warning(plan, "fine", "health"));
+	assert_contains(warning(plan, "bit6", "health"), "0x42 (temperature, bit 6)");
+	assert_int_equal(plan->n_warnings, 4);
+	plan_done(plan);
+	profile_free(p);
+}
+
+static void test_throttling(void **state)
+{
+	struct profile *p = profile_new();
+	struct profile_device *d;
+	struct advisor_plan *plan;
+
+	(void)state;
+	d = profile_add_device(p, "throttled");
+	d->thermal.throttle = calloc(2, sizeof(*d->thermal.throttle));
+	assert_non_null(d->thermal.throttle);
+	d->thermal.throttle[0] = (struct profile_throttle){ 41, 78, PROFILE_THR_TMT1 };
+	d->thermal.throttle[1] = (struct profile_throttle){ 55, 81, PROFILE_THR_DROP };
+	d->thermal.n_throttle = 2;
+	d->thermal.throttle_events = 2;
+	d = profile_add_device(p, "tmt-only");
+	d->health.tmt2_transitions = 4;
+	d = profile_add_device(p, "calm");
+	d->thermal.throttle_events = 0;
+	d->health.tmt1_transitions = 0;
+	d->health.tmt2_transitions = 0;
+	plan = plan_over(p);
+	assert_int_equal(advisor_warnings_make(plan), 0);
+	assert_contains(warning(plan, "throttled", "throttling"),
+			"throttled: throttled 2 times during the test (1 tmt1, 0 tmt2, 1 drop)");
+	assert_contains(warning(plan, "tmt-only", "throttling"), "0 TMT1 / 4 TMT2 transitions");
+	assert_null(warning(plan, "calm", "throttling"));
+	assert_int_equal(plan->n_warnings, 2);
+	plan_done(plan);
+	profile_free(p);
+}
+
+static void test_burst(void **state)
+{
+	struct profile *p = profile_new();
+	struct profile_device *d;
+	struct advisor_plan *plan;
+
+	(void)state;
+	d = profile_add_device(p, "labelled");	/* probe.mode quick */
+	set_seq(d, 3000, 2800);
+	d->io[PROFILE_SEQ_WRITE].label = strdup("burst, fresh");
+	d = profile_add_device(p, "quick-warm");	/* nothing labelled */
+	set_seq(d, 3000, 2800);
+	d = profile_add_device(p, "quick-hot");	/* not a write tier */
+	set_seq(d, 3000, 2800);
+	d = profile_add_device(p, "quick-sustained");	/* the cliff is known */
+	set_seq(d, 3000, 2800);
+	d->io[PROFILE_SEQ_WRITE].label = strdup("burst, fresh");
+	d->sustained.present = true;
+	d->sustained.mbps = 2700;
+	d = profile_add_device(p, "catalog");
+	set_seq(d, 3000, 2800);
+	d->probe.mode = PROFILE_MODE_CATALOG;
+	d->io[PROFILE_SEQ_WRITE].label = strdup("burst, fresh");
+	d = profile_add_device(p, "read-burst");	/* only a read was a burst */
+	set_seq(d, 3000, 2800);
+	d->io[PROFILE_SEQ_READ].label = strdup("burst, fresh");
+	d = profile_add_device(p, "full-warm");
+	set_seq(d, 3000, 2800);
+	d->probe.mode = PROFILE_MODE_FULL;
+	plan = plan_over(p);
+	plan->devs[dev_index(plan, "quick-warm")].tier = ADVISOR_COLD;
+	plan->devs[dev_index(plan, "quick-hot")].tier = ADVISOR_HOT;
+	plan->devs[dev_index(plan, "catalog")].tier = ADVISOR_WARM;
+	plan->devs[dev_index(plan, "full-warm")].tier = ADVISOR_WARM;
+	assert_int_equal(advisor_warnings_make(plan), 0);
+	assert_string_equal(warning(plan, "labelled", "burst"),
+			    "labelled: seq_write measured in a short burst, no sustained"
+			    " write: write figures may fall once the cache fills;"
+			    " measure with `tierwise probe --full`");
+	assert_contains(warning(plan, "quick-warm", "burst"), "quick probe in the cold tier");
+	assert_contains(warning(plan, "quick-warm", "burst"), "tierwise probe --full");
+	assert_null(warning(plan, "quick-hot", "burst"));
+	assert_null(warning(plan, "quick-sustained", "burst"));
+	assert_null(warning(plan, "catalog", "burst"));
+	assert_null(warning(plan, "read-burst", "burst"));
+	assert_null(warning(plan, "full-warm", "burst"));
+	assert_int_equal(plan->n_warnings, 2);
+	plan_done(plan);
+	profile_free(p);
+}
+
+static void test_thresholds(void **state)
+{
+	struct profile *p = profile_new();
+	struct profile_device *d;
+	struct advisor_plan *plan;
+
+	(void)state;
+	d = profile_add_device(p, "trap-edge");	/* exactly 35 %: no trap */
+	set_seq(d, 2000, 700);
+	d = profile_add_device(p, "trap-under");
+	set_seq(d, 2000, 699);
+	d = profile_add_device(p, "cliff-details");
+	set_seq(d, 5000, 4000);
+	d->sustained.present = true;
+	d->sustained.mbps = 1000;
+	d->sustained.initial_mbps = 4100;
+	d->sustained.cliff_after_gb = 35.2;
+	d = profile_add_device(p, "cliff-edge");	/* exactly 70 %: no cliff */
+	set_seq(d, 5000, 4000);
+	d->sustained.mbps = 2800;
+	d = profile_add_device(p, "near-wctemp");
+	d->thermal.load_c = 66;
+	d->thermal.warning_c = 70;
+	d = profile_add_device(p, "below-wctemp");
+	d->thermal.load_c = 64;
+	d->thermal.warning_c = 70;
+	d->thermal.idle_c = 44;
+	d = profile_add_device(p, "warm-idle");
+	d->thermal.idle_c = 45;
+	d = profile_add_device(p, "ssd-hot");	/* slow, but not a hard disk */
+	d->io[PROFILE_RAND_READ_QD1].present = true;
+	d->io[PROFILE_RAND_READ_QD1].lat.v[PROFILE_LAT_P99] = 20000;
+	d = profile_add_device(p, "hdd-unknown-p99");
+	d->rotational = true;
+	d->io[PROFILE_RAND_READ_QD1].present = true;
+	d = profile_add_device(p, "hdd-10ms");	/* exactly 10 ms: fine */
+	d->rotational = true;
+	d->io[PROFILE_RAND_READ_QD1].present = true;
+	d->io[PROFILE_RAND_READ_QD1].lat.v[PROFILE_LAT_P99] = 10000;
+	plan = plan_over(p);
+	plan->devs[dev_index(plan, "ssd-hot")].tier = ADVISOR_HOT;
+	plan->devs[dev_index(plan, "hdd-unknown-p99")].tier = ADVISOR_HOT;
+	plan->devs[dev_index(plan, "hdd-10ms")].tier = ADVISOR_HOT;
+	assert_int_equal(advisor_warnings_make(plan), 0);
+	assert_null(warning(plan, "trap-edge", "write-trap"));
+	assert_contains(warning(plan, "trap-under", "write-trap"), "699 MB/s, 35 % of its 2,000");
+	assert_string_equal(warning(plan, "cliff-details", "cache-cliff"),
+			    "cliff-details: sustained write 1,000 MB/s, −75 % from its"
+			    " 4,000 MB/s sequential write (SLC cache cliff; 4,100 MB/s"
+			    " at first; falls after 35.2 GB): size large writes"
+			    " (checkpoints, backups) on 1,000 MB/s");
+	assert_null(warning(plan, "cliff-edge", "cache-cliff"));
+	assert_contains(warning(plan, "near-wctemp", "heat"),
+			"reaches 66 °C under load (warning threshold 70 °C)");
+	assert_null(warning(plan, "below-wctemp", "heat"));
+	assert_contains(warning(plan, "warm-idle", "heat"),
+			"warm-idle: idles at 45 °C (a crowded slot?)");
+	assert_null(warning(plan, "ssd-hot", "hdd-tail-latency"));
+	assert_null(warning(plan, "hdd-unknown-p99", "hdd-tail-latency"));
+	assert_null(warning(plan, "hdd-10ms", "hdd-tail-latency"));
+	assert_int_equal(plan->n_warnings, 4);
+	plan_done(plan);
+	profile_free(p);
+}
+
+/* Warnings already in the plan are kept; new ones follow them. */
+static void test_appends(void **state)
+{
+	struct profile *p = profile_new();
+	struct advisor_plan *plan;
+
+	(void)state;
+	set_seq(profile_add_device(p, "trap"), 3000, 800);
+	plan = plan_over(p);
+	plan->warnings = calloc(1, sizeof(*plan->warnings));
+	assert_non_null(plan->warnings);
+	plan->warnings[0] = (struct advisor_warning){ -1, "plan", strdup("earlier") };
+	plan->n_warnings = 1;
+	assert_int_equal(advisor_warnings_make(plan), 0);
+	assert_int_equal(plan->n_warnings, 2);
+	assert_string_equal(plan->warnings[0].message, "earlier");
+	assert_int_equal(plan->warnings[1].dev, 0);
+	assert_string_equal(plan->warnings[1].kind, "write-trap");
+	plan_done(plan);
+	profile_free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest example[] = {
+		cmocka_unit_test(test_heat_970),
+		cmocka_unit_test(test_write_trap_pc601),
+		cmocka_unit_test(test_cache_cliff_shiji),
+		cmocka_unit_test(test_hdd_in_hot),
+		cmocka_unit_test(test_clean_devices),
+		cmocka_unit_test(test_order_and_form),
+	};
+	const struct CMUnitTest synthetic[] = {
+		cmocka_unit_test(test_nothing_measured),
+		cmocka_unit_test(test_health),
+		cmocka_unit_test(test_throttling),
+		cmocka_unit_test(test_burst),
+		cmocka_unit_test(test_thresholds),
+		cmocka_unit_test(test_appends),
+	};
+	int fails = cmocka_run_group_tests_name("example", example, setup, teardown);
+
+	return fails + cmocka_run_group_tests_name("synthetic", synthetic, NULL, NULL);
+}
