@@ -244,7 +244,7 @@ void advisor_plan_free(struct advisor_plan *plan);
  * every device, assigned or not; kinds "write-trap", "cache-cliff",
  * "heat", "throttling", "hdd-tail-latency" (a rotational device in the hot
  * tier: devs[].tier), "health", "burst"), each message one line with the
- * figures that triggered it.  Thresholds in docs/advisor.md.  Returns 0 or
+ * figures that triggered it.  Thresholds in docs/advisor.md.  Returns 0, -EINVAL for a NULL plan (or devs NULL with n_devs > 0), or
  * -ENOMEM (warnings added so far are kept).
  */
 int advisor_warnings_make(struct advisor_plan *plan);
