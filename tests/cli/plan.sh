@@ -97,6 +97,28 @@ sed 's/"fstype": "xfs"/"fstype": "LVM2_member"/' "$tmp/inv.json" >"$tmp/inv-lvm.
 check "LVM member" 0 "$tw" plan "$tmp/data.json" --policies "$pol" --inventory "$tmp/inv-lvm.json" --format json
 jq_true "LVM member left out" '(.unassigned | index("ironwolf12t")) != null and ([.tiers[].devices[]] | index("ironwolf12t")) == null'
 
+# --- every JSON plan above against docs/tierwise.plan-1.schema.json ---
+if python3 -c 'from jsonschema import Draft202012Validator' 2>/dev/null; then
+	for f in "$ex" "$tmp/nohdd.json" "$tmp/one.json" "$tmp/twins.json"; do
+		plan "$f" --format json >"$tmp/plan.json"
+		python3 - "$src/docs/tierwise.plan-1.schema.json" "$tmp/plan.json" <<'PY' || fail=1
+import json, sys
+from jsonschema import Draft202012Validator
+v = Draft202012Validator(json.load(open(sys.argv[1])))
+doc = json.load(open(sys.argv[2]))
+errs = list(v.iter_errors(doc))
+for e in errs[:5]:
+    print("FAIL: schema:", list(e.absolute_path), e.message[:200])
+bad = dict(doc); bad["tiers"] = doc["tiers"][:2]
+if v.is_valid(bad):
+    print("FAIL: schema accepts a plan with two tiers"); sys.exit(1)
+sys.exit(1 if errs else 0)
+PY
+	done
+else
+	echo "note: python3-jsonschema (draft 2020-12) missing: schema check skipped"
+fi
+
 # --- bad input ---
 check "unknown policy in --need" 1 plan "$ex" --need nosuch=1T
 expect "names the policy" "$tmp/err" "nosuch"
