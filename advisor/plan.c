@@ -104,6 +104,12 @@ void plan_judge_disk(struct advisor_plan_device *pd)
 			pd->reusable = true;
 }
 
+/* RAM-backed (zram, brd): whatever is stored there is gone at reboot. */
+static bool volatile_dev(const struct profile_device *d)
+{
+	return d->media == PROFILE_MEDIA_RAM || d->transport == PROFILE_TR_ZRAM;
+}
+
 /* ---- scores per tier -------------------------------------------------- */
 
 struct ctx {
@@ -363,7 +369,12 @@ static int data_warnings(struct advisor_plan *plan)
 	for (size_t i = 0; i < plan->n_devs && !ret; i++) {
 		const struct advisor_plan_device *pd = &plan->devs[i];
 
-		if (pd->excluded)
+		if (volatile_dev(pd->p))
+			ret = plan_warn(plan, (ptrdiff_t)i, "volatile",
+					"%s is RAM-backed (%s): what it holds is gone at reboot; left "
+					"out of the plan (a swap or cache device, never a tier)",
+					pd->p->id, profile_transport_name(pd->p->transport));
+		else if (pd->excluded)
 			ret = plan_warn(plan, (ptrdiff_t)i, "data",
 					"%s holds data (%s) that is no filesystem to keep: left out of "
 					"the plan; tierwise never proposes to reformat it",
@@ -457,7 +468,8 @@ static int init_plan(struct advisor_plan *plan, const struct profile_device *con
 		pd->disk = disks ? disks[i] : NULL;
 		pd->tier = pd->best_tier = -1;
 		plan_judge_disk(pd);
-		pd->excluded = pd->has_data && !pd->reusable && !(pd->disk && pd->disk->root);
+		pd->excluded = (pd->has_data && !pd->reusable && !(pd->disk && pd->disk->root)) ||
+			       volatile_dev(pd->p);
 	}
 	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
 		const char *mp = opt ? opt->mount_point[t] : NULL;

@@ -97,9 +97,15 @@ sed 's/"fstype": "xfs"/"fstype": "LVM2_member"/' "$tmp/inv.json" >"$tmp/inv-lvm.
 check "LVM member" 0 "$tw" plan "$tmp/data.json" --policies "$pol" --inventory "$tmp/inv-lvm.json" --format json
 jq_true "LVM member left out" '(.unassigned | index("ironwolf12t")) != null and ([.tiers[].devices[]] | index("ironwolf12t")) == null'
 
+# --- a RAM-backed device is never a tier ---
+jq '.devices |= map(select(.id == "pm9a1-1t" or .id == "optane905p") | if .id == "optane905p" then .transport = "zram" | .media = "ram" else . end)' \
+	"$ex" >"$tmp/zram.json"
+check "zram" 0 plan "$tmp/zram.json" --format json
+jq_true "zram left out" '.unassigned == ["optane905p"] and ([.warnings[] | select(.kind == "volatile") | .device] == ["optane905p"])'
+
 # --- every JSON plan above against docs/tierwise.plan-1.schema.json ---
 if python3 -c 'from jsonschema import Draft202012Validator' 2>/dev/null; then
-	for f in "$ex" "$tmp/nohdd.json" "$tmp/one.json" "$tmp/twins.json"; do
+	for f in "$ex" "$tmp/nohdd.json" "$tmp/one.json" "$tmp/twins.json" "$tmp/zram.json"; do
 		plan "$f" --format json >"$tmp/plan.json"
 		python3 - "$src/docs/tierwise.plan-1.schema.json" "$tmp/plan.json" <<'PY' || fail=1
 import json, sys
