@@ -4,7 +4,9 @@
  * the capacity-weighted mean score of its devices, minus
  * ADVISOR_SHORTFALL_PENALTY × the share of its need left uncovered (a tier
  * with nothing of its need met costs what a perfect tier scores); ties go
- * to fewer devices.  A need that can be met is met unless that costs more
+ * to fewer devices, and then every unassigned device identical to one in
+ * a tier joins it (the objective stays the same: more capacity, and an
+ * array).  A need that can be met is met unless that costs more
  * than the penalty; one that cannot (archive needs 40 TB, 22 TB of HDDs)
  * takes spare capacity but never wrecks the other tiers.  Depth-first
  * branch and bound over the devices sorted by their best score; at each
@@ -20,7 +22,7 @@
  *
  * The runner-up is the best plan that changes a decision, not a detail:
  * for each tier, the optimum with the best plan's leading device (highest
- * score) barred from that tier; the best of those three.  Adding a small
+ * score) and its twins barred from that tier; the best of those three.  Adding a small
  * spare device to a tier is not a different plan; moving the Optane is.
  */
 #include "plan.h"
@@ -107,7 +109,7 @@ void advisor_evaluate(const struct advisor_opt_input *in, const int *assign,
 	out->objective += out->value;
 }
 
-/* Is (objective_a, used_a) strictly better than b? */
+/* Is (objective_a, used_a) strictly better than b?  Ties: fewer devices. */
 static bool better(double obj_a, unsigned used_a, const struct advisor_assignment *b,
 		   unsigned used_b)
 {
@@ -346,6 +348,26 @@ static int solve(const struct advisor_opt_input *in, unsigned long max_nodes,
 	return 0;
 }
 
+/*
+ * Every unassigned device identical to a device of a tier joins that tier:
+ * the tier's mean is unchanged and its shortfall can only shrink.
+ */
+static void join_twins(const struct advisor_opt_input *in, struct advisor_assignment *a)
+{
+	int tiers[ADVISOR_OPT_MAX_DEVICES];
+	bool changed = false;
+
+	memcpy(tiers, a->tier, sizeof(tiers));
+	for (size_t d = 0; d < in->n; d++)
+		for (size_t j = 0; j < in->n && tiers[d] < 0; j++)
+			if (tiers[j] >= 0 && twins(in, d, j) && eligible(in, d, tiers[j])) {
+				tiers[d] = tiers[j];
+				changed = true;
+			}
+	if (changed)
+		advisor_evaluate(in, tiers, a);
+}
+
 /* The device of tier t in a with the highest score (then capacity), or -1. */
 static ptrdiff_t leader(const struct advisor_opt_input *in,
 			const struct advisor_assignment *a, int t)
@@ -391,13 +413,16 @@ static int runner_up(const struct advisor_opt_input *in, unsigned long max_nodes
 		if (d < 0)
 			continue;
 		*alt = *in;
-		alt->score[d][t] = NAN;
+		for (size_t j = 0; j < in->n; j++)	/* the leader and its twins */
+			if (twins(in, (size_t)d, j))
+				alt->score[j][t] = NAN;
 		ret = solve(alt, max_nodes, &a, &out->nodes, stopped);
 		if (!ret && a.valid) {
 			int tiers[ADVISOR_OPT_MAX_DEVICES];
 
 			memcpy(tiers, a.tier, sizeof(tiers));
 			advisor_evaluate(in, tiers, &a);	/* its value with in's scores */
+			join_twins(alt, &a);
 			if (better(a.objective, used_count(&a, in->n), &out->runner_up,
 				   used_count(&out->runner_up, in->n)))
 				out->runner_up = a;
@@ -419,6 +444,8 @@ int advisor_optimize(const struct advisor_opt_input *in, unsigned long max_nodes
 	if (!max_nodes)
 		max_nodes = DEFAULT_MAX_NODES;
 	ret = solve(in, max_nodes, &out->best, &out->nodes, &stopped);
+	if (!ret)
+		join_twins(in, &out->best);
 	if (!ret)
 		ret = runner_up(in, max_nodes, out, &stopped);
 	out->exact = !stopped;

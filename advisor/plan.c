@@ -508,6 +508,18 @@ static int unassigned_list(struct advisor_plan *plan)
 	return 0;
 }
 
+/* With an array, the tier offers the array's capacity, not its disks'. */
+static void array_usable(const struct advisor_plan *plan, struct advisor_plan_tier *t)
+{
+	const struct advisor_raid *r = &t->raid;
+
+	if (r->level == ADVISOR_RAID_NONE || r->capacity_bytes < 0)
+		return;
+	for (size_t k = 0; k < r->n; k++)
+		t->usable_bytes -= (int64_t)usable(plan, r->members[k]);
+	t->usable_bytes += (int64_t)((double)r->capacity_bytes * plan->fill);
+}
+
 static int build_tiers(struct ctx *c)
 {
 	struct advisor_plan *plan = c->plan;
@@ -519,12 +531,14 @@ static int build_tiers(struct ctx *c)
 		ret = fill_members(plan, tier);
 		if (!ret && !tier->n_devices)
 			ret = share_tier(plan, tier);
+		if (!ret)
+			ret = plan_raid_make(plan, tier);
+		if (!ret)
+			array_usable(plan, tier);
 		if (!ret && !tier->shared)
 			ret = need_note(plan, tier);
 		if (!ret)
 			ret = cold_note(plan, tier);
-		if (!ret)
-			ret = plan_raid_make(plan, tier);
 		if (!ret)
 			ret = tier_estimates(plan, tier);
 		if (!ret)

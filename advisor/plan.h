@@ -70,7 +70,8 @@ void advisor_evaluate(const struct advisor_opt_input *in, const int *assign,
 
 /*
  * The optimum: the highest objective (value minus the shortfall penalty),
- * then fewer devices used; and the runner-up: for each tier, the optimum with
+ * then fewer devices, and then unassigned devices identical to one in a
+ * tier join it (same objective: more capacity); and the runner-up: for each tier, the optimum with
  * the optimum's leading device (highest score in that tier) barred from
  * it, the best of those (valid = false when no tier has a device).  Exact
  * (branch and bound) unless a search needs more than max_nodes nodes
@@ -122,9 +123,9 @@ struct advisor_options {
 };
 
 enum advisor_raid_level { ADVISOR_RAID_NONE, ADVISOR_RAID0, ADVISOR_RAID1,
-			  ADVISOR_RAID10, ADVISOR_RAID6, ADVISOR_RAID_COUNT };
+			  ADVISOR_RAID10, ADVISOR_RAID5, ADVISOR_RAID6, ADVISOR_RAID_COUNT };
 
-/* "raid0", "raid1", "raid10", "raid6"; NULL for NONE / out of range. */
+/* "raid0", "raid1", "raid10", "raid5", "raid6"; NULL for NONE / out of range. */
 const char *advisor_raid_name(enum advisor_raid_level l);
 
 struct advisor_raid {

@@ -6,9 +6,9 @@
  * root disk or holding data to keep) becomes the array:
  *   warm (model loading)  RAID0  re-downloadable data, bandwidth adds up
  *   hot                   RAID1 (RAID10 from four)  must survive a disk loss
- *   cold                  RAID6 from four, else RAID1  archives, HDD rebuilds
- * Estimates: the data-bearing disks (RAID0 all, RAID10 half, RAID6 all but
- * two, RAID1 one) times the slowest member's measured figure — for like
+ *   cold                  RAID6 from four, RAID5 of three, else RAID1
+ * Estimates: the data-bearing disks (RAID0 all, RAID10 half, RAID5 all but
+ * one, RAID6 all but two, RAID1 one) times the slowest member's measured figure — for like
  * devices about the sum of their bandwidth (two PCIe 3.0 drives measured
  * 6,560 MB/s together in the reference), never more than the data shows.
  */
@@ -25,7 +25,7 @@
 const char *advisor_raid_name(enum advisor_raid_level l)
 {
 	static const char *const names[ADVISOR_RAID_COUNT] = { NULL, "raid0", "raid1",
-							       "raid10", "raid6" };
+							       "raid10", "raid5", "raid6" };
 
 	return (int)l >= 0 && l < ADVISOR_RAID_COUNT ? names[l] : NULL;
 }
@@ -57,7 +57,7 @@ static enum advisor_raid_level level_for(enum advisor_tier t, size_t n)
 		return ADVISOR_RAID0;
 	if (t == ADVISOR_HOT)
 		return n >= 4 ? ADVISOR_RAID10 : ADVISOR_RAID1;
-	return n >= 4 ? ADVISOR_RAID6 : ADVISOR_RAID1;
+	return n >= 4 ? ADVISOR_RAID6 : n == 3 ? ADVISOR_RAID5 : ADVISOR_RAID1;
 }
 
 /* Data-bearing members: how many disks' worth of bandwidth and capacity. */
@@ -66,6 +66,7 @@ static size_t data_disks(enum advisor_raid_level l, size_t n)
 	switch (l) {
 	case ADVISOR_RAID0: return n;
 	case ADVISOR_RAID10: return n / 2;
+	case ADVISOR_RAID5: return n - 1;
 	case ADVISOR_RAID6: return n - 2;
 	default: return 1;
 	}
@@ -81,6 +82,9 @@ static const char *tradeoff(enum advisor_raid_level l)
 		return "survives the loss of all but one disk; the capacity of one disk";
 	case ADVISOR_RAID10:
 		return "survives one disk loss per mirror pair; half the raw capacity";
+	case ADVISOR_RAID5:
+		return "survives one disk loss; a second failure during the long rebuild of a "
+		       "large HDD loses the array (RAID6 from four disks)";
 	case ADVISOR_RAID6:
 		return "survives any two disk losses; rebuilding a large HDD takes a day or more, "
 		       "with reduced speed meanwhile";

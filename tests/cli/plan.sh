@@ -81,6 +81,20 @@ jq_true "trade-off stated" '.tiers[1].raid.tradeoff | test("no redundancy")'
 jq_true "18 GB model on the array" \
 	'[.tiers[1].estimates["model-loading"][] | select(.label == "an 18 GB model") | .device] == ["md-models"]'
 
+# --- four like HDDs in cold: RAID6; two like NVMe in hot: RAID1 ---
+jq '.devices |= [.[] | select(.id == "pm9a1-1t")] + [range(4) as $i | .[] | select(.id == "ironwolf12t") | .id = "iw\($i)"]
+	+ [range(2) as $i | .[] | select(.id == "optane905p") | .id = "opt\($i)"]' "$ex" >"$tmp/arrays.json"
+check "arrays" 0 plan "$tmp/arrays.json" --format json \
+	--need archive=20T,vector-db=700G,logs-metadata=0,checkpoints=0,model-loading=500G
+jq_true "cold raid6 of four" '.tiers[2].raid.level == "raid6" and (.tiers[2].raid.devices | length) == 4'
+jq_true "raid6 capacity: two disks' worth" '.tiers[2].raid.capacity_bytes == 24000000000000'
+jq_true "raid6 trade-off" '.tiers[2].raid.tradeoff | test("two disk losses")'
+jq_true "hot raid1 of the two Optanes" '.tiers[0].raid.level == "raid1" and (.tiers[0].raid.devices | sort) == ["opt0", "opt1"]'
+jq_true "raid1 reads at one disk" '(.tiers[0].raid.seq_read_mbps | round) == 2556'
+jq_true "one mount for the array" '[.tiers[2].mounts[] | select(.source | test("^/dev/md/"))] | length == 1'
+jq_true "usable = the array, 80 %" '.tiers[2].usable_bytes == 19200000000000'
+jq_true "runner-up is not a twin swap" '[.runner_up.changes[] | select(.device | test("^iw"))] | length != 2'
+
 # --- a disk with an existing filesystem: reused, never reformatted ---
 jq '.devices |= map(select(.id == "pm9a1-1t" or .id == "ironwolf12t") | if .id == "ironwolf12t" then .path = "/dev/sdz" else . end)' \
 	"$ex" >"$tmp/data.json"

@@ -102,7 +102,10 @@ static void brute_runner_up(const struct advisor_opt_input *in, const int *best_
 				lead = (int)d;
 		if (lead < 0)
 			continue;
-		alt.score[lead][t] = NAN;
+		for (size_t j = 0; j < in->n; j++)	/* the leader and its twins */
+			if (in->capacity[j] == in->capacity[lead] &&
+			    !memcmp(in->score[j], in->score[lead], sizeof(in->score[j])))
+				alt.score[j][t] = NAN;
 		brute(&alt, &k, assign);
 		if (!k.valid)
 			continue;
