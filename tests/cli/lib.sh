@@ -17,3 +17,13 @@ expect() {
 		echo "FAIL: $1: $(basename "$2") lacks '$3':"; cat "$2"; fail=1
 	fi
 }
+
+# jq_true DESCRIPTION FILTER [CONTEXT] — jq FILTER on $tmp/out must print
+# true; on failure prints CONTEXT (a jq filter, default: the whole output).
+jq_true() {
+	if [ "$(jq -r "$2" "$tmp/out" 2>&1)" != true ]; then
+		echo "FAIL: $1: jq '$2' is not true"
+		jq -c "${3:-.}" "$tmp/out" 2>/dev/null | head -c 2000; echo
+		fail=1
+	fi
+}

@@ -13,11 +13,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 . "$(dirname "$0")/lib.sh"
-jq_true() {	# description, jq filter on $tmp/out that must print true
-	if [ "$(jq -r "$2" "$tmp/out" 2>&1)" != true ]; then
-		echo "FAIL: $1: jq '$2' is not true"; jq -c "${3:-.tiers}" "$tmp/out" | head -c 2000; echo; fail=1
-	fi
-}
 plan() { "$tw" plan --policies "$pol" --no-inventory "$@"; }
 
 # --- the published server ---

@@ -12,11 +12,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 . "$(dirname "$0")/lib.sh"
-jq_true() {	# description, jq filter that must print true
-	if [ "$(jq -r "$2" "$tmp/out" 2>&1)" != true ]; then
-		echo "FAIL: $1: jq '$2' is not true"; fail=1
-	fi
-}
 
 check "score --json" 0 "$tw" score "$ex" --policies "$pol" --json
 jq_true "schema" '.schema == "tierwise.score/1"'
