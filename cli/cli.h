@@ -49,6 +49,7 @@ void cli_human_size(char *buf, size_t len, double bytes);
 
 /* ---- score and explain (cmd_score.c, cmd_explain.c, render_score.c) ---- */
 extern const struct tw_command tw_cmd_score, tw_cmd_explain, tw_cmd_plan;
+extern const struct tw_command tw_cmd_report, tw_cmd_compare;	/* cmd_report.c, cmd_compare.c */
 
 struct profile;
 struct profile_device;

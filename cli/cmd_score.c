@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "score.h"
@@ -19,7 +20,8 @@ static void score_usage(FILE *out)
 	      "Options:\n"
 	      "  --policy NAME   only this policy\n"
 	      "  --policies DIR  the policy directory (default: ./policies, else\n"
-	      "                  $TW_SRCDIR/policies)\n"
+	      "                  $TW_SRCDIR/policies, else the installed\n"
+	      "                  PREFIX/share/tierwise/policies)\n"
 	      "  --prices FILE   prices per TB for devices without one: lines of\n"
 	      "                  MODEL = PRICE (or ID = PRICE, or a tab for '=')\n"
 	      "  --json          tierwise.score/1 JSON on stdout\n\n"
@@ -45,17 +47,45 @@ static bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* --policies, else ./policies, else $TW_SRCDIR/policies (into buf). */
+/* The installed policies: TW_POLICY_RELDIR from the executable's directory
+ * (any install prefix), else TW_POLICY_DIR.  Returns buf, TW_POLICY_DIR, or
+ * NULL when neither is a directory. */
+static const char *installed_policy_dir(char *buf, size_t len)
+{
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n > 0) {
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			n = snprintf(buf, len, "%s/%s", exe, TW_POLICY_RELDIR);
+			if (n > 0 && (size_t)n < len && is_dir(buf))
+				return buf;
+		}
+	}
+	return is_dir(TW_POLICY_DIR) ? TW_POLICY_DIR : NULL;
+}
+
+/* --policies, else ./policies, else $TW_SRCDIR/policies, else the installed
+ * policies, else "policies" (so that the error names it); into buf. */
 static const char *policy_dir(const char *given, char *buf, size_t len)
 {
 	const char *top = getenv("TW_SRCDIR");
+	const char *inst;
 
 	if (given)
 		return given;
-	if (is_dir("policies") || !top)
+	if (is_dir("policies"))
 		return "policies";
-	snprintf(buf, len, "%s/policies", top);
-	return buf;
+	if (top) {
+		snprintf(buf, len, "%s/policies", top);
+		return buf;
+	}
+	inst = installed_policy_dir(buf, len);
+	return inst ? inst : "policies";
 }
 
 /* Print a load failure: diagnostics, or the errno for path. */

@@ -1,0 +1,208 @@
+/* tierwise report — profiles (and their plan) as one self-contained HTML file. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "plan.h"
+#include "report.h"
+
+static void report_usage(FILE *out)
+{
+	fputs("Usage: tierwise report PROFILE... [--plan PLAN.json | --no-plan]\n"
+	      "                       [--policies DIR] -o REPORT.html\n\n"
+	      "Write one self-contained HTML file (inline CSS and SVG, no script, nothing\n"
+	      "fetched; prints well): the device table coloured by tier, a bar chart per\n"
+	      "key metric, the queue-depth sweep with its knee and the sustained write\n"
+	      "over time (when the profiles have them), and the plan: tiers, devices,\n"
+	      "estimates, arrays, warnings and mount suggestions.\n\n"
+	      "Options:\n"
+	      "  -o, --output FILE  where to write the report ('-' = stdout); required\n"
+	      "  --plan FILE        show this tierwise.plan/1 file (`tierwise plan\n"
+	      "                     --format json`) instead of running the advisor\n"
+	      "  --no-plan          no plan: the measurements only\n"
+	      "  --policies DIR     the policy directory for the advisor (default:\n"
+	      "                     ./policies, else $TW_SRCDIR/policies); the plan is\n"
+	      "                     made as `tierwise plan --no-inventory` makes it\n\n"
+	      "Exit codes: 0 success, 1 invalid input (a profile or the plan), 2 usage\n"
+	      "error, 3 system error (the report cannot be written, no memory).\n\n"
+	      "Example: tierwise report examples/ai-server-20-devices.json -o report.html\n",
+	      out);
+}
+
+struct report_opts {
+	const char *plan, *policies, *output;
+	bool no_plan;
+};
+
+/* Parse options into o.  Returns -1 to go on, else the exit code. */
+static int report_parse(int argc, char **argv, struct report_opts *o)
+{
+	static const struct option opts[] = {
+		{ "plan", required_argument, NULL, 'p' },
+		{ "no-plan", no_argument, NULL, 'N' },
+		{ "policies", required_argument, NULL, 'P' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p': o->plan = optarg; break;
+		case 'N': o->no_plan = true; break;
+		case 'P': o->policies = optarg; break;
+		case 'o': o->output = optarg; break;
+		case 'h': report_usage(stdout); return TW_EXIT_OK;
+		default: return cli_usage_error("report", "unknown option");
+		}
+	}
+	if (o->plan && o->no_plan)
+		return cli_usage_error("report", "--plan and --no-plan exclude each other");
+	if (!o->output)
+		return cli_usage_error("report", "no output file: -o REPORT.html (or -o -)");
+	if (optind >= argc)
+		return cli_usage_error("report", "no profile given");
+	return -1;
+}
+
+/* The profiles only (no policies needed): like cli_score_inputs_load(). */
+static int load_profiles(struct score_inputs *in, char *const *files, size_t n)
+{
+	struct tw_diags d = { 0 };
+	char line[1024];
+	size_t k = 0;
+
+	memset(in, 0, sizeof(*in));
+	if (!(in->profiles = calloc(n, sizeof(*in->profiles))))
+		return TW_EXIT_SYSTEM;
+	for (size_t i = 0; i < n; i++) {
+		int ret = profile_read_file(files[i], &in->profiles[i], &d);
+
+		for (size_t j = 0; j < d.n; j++) {
+			tw_diag_format(&d.v[j], line, sizeof(line));
+			fprintf(stderr, "%s\n", line);
+		}
+		if (ret < 0 && !d.n)
+			fprintf(stderr, "%s: cannot read: %s\n", files[i], strerror(-ret));
+		tw_diags_clear(&d);
+		if (ret < 0)
+			return ret == -ENOMEM ? TW_EXIT_SYSTEM : TW_EXIT_INVALID;
+		in->n_profiles++;
+		k += in->profiles[i]->n_devices;
+	}
+	if (!(in->devs = calloc(k ? k : 1, sizeof(*in->devs))))
+		return TW_EXIT_SYSTEM;
+	for (size_t i = 0; i < in->n_profiles; i++)
+		for (size_t j = 0; j < in->profiles[i]->n_devices; j++)
+			in->devs[in->n_devs++] = &in->profiles[i]->devices[j];
+	return TW_EXIT_OK;
+}
+
+/* The advisor, in-process, without inventory facts. */
+static int plan_from_advisor(const struct score_inputs *in, struct report_plan **rp)
+{
+	struct advisor_options opt = { 0 };
+	struct advisor_plan *plan = NULL;
+	char err[256] = "";
+	int ret = advisor_plan_make(in->devs, NULL, in->n_devs, in->policies, &opt, &plan, err,
+				    sizeof(err));
+
+	if (ret) {
+		fprintf(stderr, "tierwise report: no plan: %s\n", err[0] ? err : strerror(-ret));
+		return ret == -ENOMEM ? TW_EXIT_SYSTEM : TW_EXIT_INVALID;
+	}
+	return report_plan_from_advisor(plan, rp) ? TW_EXIT_SYSTEM : TW_EXIT_OK;
+}
+
+static int plan_from_file(const char *path, const struct score_inputs *in,
+			  struct report_plan **rp)
+{
+	char err[512] = "";
+	int ret = report_plan_from_json(path, rp, err, sizeof(err));
+
+	if (ret == -ENOMEM)
+		return TW_EXIT_SYSTEM;
+	if (ret) {
+		fprintf(stderr, "%s: %s\n", path, err[0] ? err : strerror(-ret));
+		return TW_EXIT_INVALID;
+	}
+	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)	/* a plan of other profiles? say so */
+		for (size_t i = 0; i < (*rp)->tiers[t].n_devices; i++) {
+			const char *id = (*rp)->tiers[t].devices[i];
+			bool found = false;
+
+			for (size_t k = 0; k < in->n_devs && !found; k++)
+				found = !strcmp(in->devs[k]->id, id);
+			if (!found)
+				fprintf(stderr, "tierwise report: %s: device %s is in the plan but "
+					"not in the profiles\n", path, id);
+		}
+	return TW_EXIT_OK;
+}
+
+/* Render into output ("-" = stdout); a failed file is removed. */
+static int write_report(const char *output, const struct report_input *ri)
+{
+	bool std = !strcmp(output, "-");
+	FILE *f = std ? stdout : fopen(output, "w");
+	int ret;
+
+	if (!f) {
+		fprintf(stderr, "tierwise report: %s: %s\n", output, strerror(errno));
+		return TW_EXIT_SYSTEM;
+	}
+	ret = report_render_html(f, ri);
+	if (std ? fflush(f) : fclose(f))
+		ret = ret ? ret : -errno;
+	if (!ret)
+		return TW_EXIT_OK;
+	fprintf(stderr, "tierwise report: %s: %s\n", std ? "stdout" : output, strerror(-ret));
+	if (!std)
+		remove(output);
+	return TW_EXIT_SYSTEM;
+}
+
+static int report_run(int argc, char **argv, struct tw_global *g)
+{
+	struct report_opts o = { 0 };
+	struct score_inputs in;
+	struct report_plan *rp = NULL;
+	int rc = report_parse(argc, argv, &o);
+	char *const *files = argv + optind;
+	size_t n = (size_t)(argc - optind);
+
+	(void)g;
+	if (rc >= 0)
+		return rc;
+	if (o.plan || o.no_plan)
+		rc = load_profiles(&in, files, n);
+	else
+		rc = cli_score_inputs_load(&in, files, n, o.policies, NULL);
+	if (rc == TW_EXIT_OK && o.plan)
+		rc = plan_from_file(o.plan, &in, &rp);
+	else if (rc == TW_EXIT_OK && !o.no_plan)
+		rc = plan_from_advisor(&in, &rp);
+	if (rc == TW_EXIT_OK) {
+		struct report_input ri = {
+			.profiles = (const struct profile *const *)in.profiles,
+			.n_profiles = in.n_profiles, .devs = in.devs, .n_devs = in.n_devs,
+			.plan = rp,
+		};
+
+		rc = write_report(o.output, &ri);
+	}
+	report_plan_free(rp);
+	cli_score_inputs_free(&in);
+	return rc;
+}
+
+const struct tw_command tw_cmd_report = {
+	.name = "report",
+	.summary = "one self-contained HTML report: devices, charts, the plan",
+	.run = report_run,
+	.usage = report_usage,
+};

@@ -1,0 +1,1 @@
+tw_cli_test(compare)
