@@ -6,7 +6,9 @@ set -euo pipefail
 PKGS=(gcc make cmake pkg-config
       liburing-dev libnvme-dev libjson-c-dev libyaml-dev libjansson-dev
       libblkid-dev libatasmart-dev libcmocka-dev
-      util-linux e2fsprogs jq python3 python3-jsonschema fio
+      util-linux e2fsprogs xfsprogs jq python3 python3-jsonschema fio
+      groff-base man-db dpkg-dev                           # tests/cli/package.sh: man page, .deb
+      chromium                                             # tests/cli/report.sh renders the HTML report
       qemu-system-x86 busybox-static cpio kmod xz-utils)   # the QEMU NVMe/SATA guest test
 
 missing=()
