@@ -345,12 +345,16 @@ static void series_lines(FILE *out, const struct profile_sustained *s, const str
 	fputs("\"/>\n", out);
 }
 
+/* A vertical mark at x with its label; labels right of the middle end at x. */
 static void vmark(FILE *out, const char *cls, const char *attrs, double x,
-		  const struct svg_frame *f, const char *label, double dy)
+		  const struct svg_frame *f, const char *label, double y)
 {
+	bool right = x > (f->left + f->right) / 2;
+
 	fprintf(out, "<line class=\"%s\" %s x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-		"<text class=\"%s-label\" x=\"%.1f\" y=\"%.1f\">%s</text>\n", cls, attrs, x, f->top,
-		x, f->bottom, cls, x + 3, f->top + 10 + dy, label);
+		"<text class=\"%s-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text>\n",
+		cls, attrs, x, f->top, x, f->bottom, cls, right ? x - 3 : x + 3, y,
+		right ? "end" : "start", label);
 }
 
 static void series_marks(FILE *out, const struct profile_device *d, const struct svg_scale *x,
@@ -363,7 +367,7 @@ static void series_marks(FILE *out, const struct profile_device *d, const struct
 
 	if (report_sustained_cliff(&d->sustained, &t, &basis)) {
 		snprintf(attrs, sizeof(attrs), "data-t=\"%.3g\" data-basis=\"%s\"", t, basis);
-		vmark(out, "cliff", attrs, svg_at(x, t), f, "cache cliff", 0);
+		vmark(out, "cliff", attrs, svg_at(x, t), f, "cache cliff", f->top + 12);
 	}
 	for (size_t i = 0; i < th->n_throttle; i++) {
 		const char *kind = th->throttle[i].kind == PROFILE_THR_TMT1 ? "tmt1"
@@ -373,17 +377,17 @@ static void series_marks(FILE *out, const struct profile_device *d, const struct
 			 th->throttle[i].t);
 		snprintf(label, sizeof(label), "throttle (%s)", kind);
 		vmark(out, "throttle", attrs, svg_at(x, th->throttle[i].t), f, label,
-		      14 + 12 * (double)(i % 3));
+		      f->bottom - 6 - 12 * (double)(i % 4));
 	}
 	if (temp && !isnan(th->warning_c))
 		fprintf(out, "<line class=\"warn-temp\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-			"<text class=\"warn-temp-label\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">"
+			"<text class=\"warn-temp-label\" x=\"%.1f\" y=\"%.1f\">"
 			"warning %.0f °C</text>\n", f->left, svg_at(temp, th->warning_c), f->right,
-			svg_at(temp, th->warning_c), f->right - 4, svg_at(temp, th->warning_c) - 3,
+			svg_at(temp, th->warning_c), f->left + 4, svg_at(temp, th->warning_c) - 3,
 			th->warning_c);
 }
 
-static void series_caption(FILE *out, const struct profile_device *d)
+static void series_caption(FILE *out, const struct profile_device *d, bool temp)
 {
 	const struct profile_sustained *s = &d->sustained;
 	char a[32], b[32], c[32];
@@ -395,8 +399,10 @@ static void series_caption(FILE *out, const struct profile_device *d)
 	rh_esc(out, d->id);
 	fputs("</strong> ", out);
 	rh_esc(out, d->model);
-	fprintf(out, ": initial %s MB/s, sustained %s MB/s, cache cliff after %s GB; "
-		"solid: MB/s (left), dashed: °C (right)</figcaption>\n", a, b, c);
+	fprintf(out, ": initial %s MB/s, sustained %s MB/s", a, b);
+	if (!isnan(s->cliff_after_gb))
+		fprintf(out, ", cache cliff after %s GB", c);
+	fprintf(out, "; solid: MB/s (left)%s</figcaption>\n", temp ? ", dashed: °C (right)" : "");
 }
 
 static void sustained_chart(FILE *out, const struct profile_device *d)
@@ -411,7 +417,7 @@ static void sustained_chart(FILE *out, const struct profile_device *d)
 	if (!isnan(r[2]))
 		svg_scale_init(&temp, r[2] - 2, r[3] + 2, f.bottom, f.top, SVG_LINEAR, false);
 	fputs("<figure class=\"chart-box\">\n", out);
-	series_caption(out, d);
+	series_caption(out, d, !isnan(r[2]));
 	fputs("<svg class=\"chart sustained\" data-metric=\"sustained_write.series\" data-device=\"",
 	      out);
 	rh_esc(out, d->id);

@@ -24,8 +24,16 @@ static double io_iops(const struct profile_device *d, enum profile_io_test t)
 	return d->io[t].present ? d->io[t].iops : NAN;
 }
 
-static double get_seq_read(const struct profile_device *d) { return io_mbps(d, PROFILE_SEQ_READ); }
-static double get_seq_write(const struct profile_device *d) { return io_mbps(d, PROFILE_SEQ_WRITE); }
+static double get_seq_read(const struct profile_device *d)
+{
+	return io_mbps(d, PROFILE_SEQ_READ);
+}
+
+static double get_seq_write(const struct profile_device *d)
+{
+	return io_mbps(d, PROFILE_SEQ_WRITE);
+}
+
 static double get_qd1(const struct profile_device *d) { return io_iops(d, PROFILE_RAND_READ_QD1); }
 static double get_qd32(const struct profile_device *d) { return io_iops(d, PROFILE_RAND_READ_QD32); }
 static double get_mixed(const struct profile_device *d) { return io_iops(d, PROFILE_MIXED_70_30); }

@@ -180,8 +180,8 @@ void svg_axis_y(FILE *out, const struct svg_scale *s, const struct svg_frame *f,
 		x, f->top, x, f->bottom);
 	tx = right ? x + 44 : x - 44;
 	fprintf(out, "<text class=\"axis-title\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
-		"transform=\"rotate(%d %.1f %.1f)\">", tx, (f->top + f->bottom) / 2,
-		right ? 90 : -90, tx, (f->top + f->bottom) / 2);
+		"transform=\"rotate(-90 %.1f %.1f)\">", tx, (f->top + f->bottom) / 2,
+		tx, (f->top + f->bottom) / 2);
 	axis_title(out, title, s);
 	fputs("</text>\n</g>\n", out);
 }
