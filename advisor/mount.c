@@ -7,7 +7,7 @@
  * prints, never touches a device.  Rules and reasons in docs/advisor.md
  * ("Mount suggestions").
  */
-#include "plan.h"
+#include "plan_priv.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -29,9 +29,6 @@ static const char TRIM_NOTE[] = "no 'discard' mount option: trim the SSDs weekly
 static const char *const default_dir[ADVISOR_TIER_COUNT] = {
 	"/srv/vector-db", "/srv/models", "/srv/archive" };
 
-static const char *const level_name[ADVISOR_RAID_COUNT] = {
-	NULL, "raid0", "raid1", "raid10", "raid6" };
-
 /* The filesystem a new device or array of each tier gets, and why. */
 struct fs_choice {
 	const char *fs;
@@ -50,11 +47,6 @@ static const struct fs_choice new_fs[ADVISOR_TIER_COUNT] = {
 
 static const struct fs_choice small_fs = { "ext4", "ext4: a single device under 64 GB, "
 	"too small for XFS's allocation groups and log to pay off" };
-
-/* Signatures that are not filesystems one could mount and keep. */
-static const char *const not_fs[] = { "swap", "linux_raid_member", "LVM2_member",
-	"crypto_LUKS", "zfs_member", "bcache", "ddf_raid_member", "isw_raid_member",
-	"VMFS_volume_member", "drbd" };
 
 /* An existing filesystem on a disk: the whole device's or a partition's. */
 struct found_fs {
@@ -141,12 +133,7 @@ static bool in_array(const struct advisor_plan_tier *tier, size_t dev)
 
 static bool is_filesystem(const char *fstype)
 {
-	if (!fstype || !*fstype)
-		return false;
-	for (size_t i = 0; i < sizeof(not_fs) / sizeof(not_fs[0]); i++)
-		if (!strcmp(fstype, not_fs[i]))
-			return false;
-	return true;
+	return fstype && *fstype && plan_is_filesystem(fstype);
 }
 
 static bool list_has(char *const *v, size_t n, const char *s)
@@ -398,6 +385,7 @@ static int array_mount(const struct advisor_plan_tier *tier, struct slots *s,
 {
 	const struct fs_choice *c = &new_fs[tier->tier];
 	const char *name = tier->raid.name ? tier->raid.name : "tierwise";
+	const char *level = advisor_raid_name(tier->raid.level);
 	int rc = next_point(s, &m->point);
 
 	m->raid = true;
@@ -411,7 +399,7 @@ static int array_mount(const struct advisor_plan_tier *tier, struct slots *s,
 	if (!rc)
 		rc = fmt_to(&m->why, "%s; on the %s array %s of %zu devices, mkfs takes the "
 			    "stripe geometry from md (no options needed)", c->why,
-			    level_name[tier->raid.level], name, tier->raid.n);
+			    level ? level : "md", name, tier->raid.n);
 	return rc;
 }
 

@@ -72,17 +72,16 @@ static void strv_free(char **v, size_t n)
 
 /* ---- inventory facts -------------------------------------------------- */
 
-/* Signatures that are not a filesystem one could mount and keep using. */
-static bool foreign_sig(const char *fstype)
+bool plan_is_filesystem(const char *fstype)
 {
 	static const char *const v[] = { "LVM2_member", "linux_raid_member", "swap",
 		"crypto_LUKS", "zfs_member", "bcache", "ceph", "isw_raid_member",
-		"ddf_raid_member" };
+		"ddf_raid_member", "VMFS_volume_member", "drbd" };
 
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		if (!strcmp(fstype, v[i]))
-			return true;
-	return false;
+			return false;
+	return true;
 }
 
 void plan_judge_disk(struct advisor_plan_device *pd)
@@ -96,11 +95,11 @@ void plan_judge_disk(struct advisor_plan_device *pd)
 		       k->n_parts || k->swap;
 	if (k->n_holders || k->swap)
 		return;		/* in use by md/dm or swap: not ours to reuse */
-	if (k->fstype && k->uuid && !foreign_sig(k->fstype))
+	if (k->fstype && k->uuid && plan_is_filesystem(k->fstype))
 		pd->reusable = true;
 	for (size_t i = 0; i < k->n_parts; i++)
 		if (k->parts[i].fstype && k->parts[i].uuid &&
-		    !foreign_sig(k->parts[i].fstype))
+		    plan_is_filesystem(k->parts[i].fstype))
 			pd->reusable = true;
 }
 
@@ -541,9 +540,10 @@ static int build_tiers(struct ctx *c)
 			ret = cold_note(plan, tier);
 		if (!ret)
 			ret = tier_estimates(plan, tier);
-		if (!ret)
-			ret = advisor_mounts_make(plan, tier);
 	}
+	/* mounts last: a shared tier's directory lives on another tier's mount */
+	for (int t = 0; t < ADVISOR_TIER_COUNT && !ret; t++)
+		ret = advisor_mounts_make(plan, &plan->tiers[t]);
 	return ret;
 }
 

@@ -3,6 +3,7 @@
 #define TW_PLAN_PRIV_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 
 #include "plan.h"
 
@@ -16,6 +17,12 @@ int plan_warn(struct advisor_plan *plan, ptrdiff_t dev, const char *kind,
 
 /* "12.0 TB", "894 GB": decimal units, for messages. */
 void plan_fmt_bytes(char *buf, size_t len, double bytes);
+
+/*
+ * Is a signature (libblkid TYPE) a filesystem one could mount and keep
+ * using?  False for LVM/md/ZFS members, swap, LUKS, bcache …
+ */
+bool plan_is_filesystem(const char *fstype);
 
 /* Judge a device's inventory facts: has_data, reusable (see plan.h). */
 void plan_judge_disk(struct advisor_plan_device *pd);

@@ -14,6 +14,7 @@
  */
 #include "plan_priv.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -172,6 +173,9 @@ static int describe(struct advisor_plan *plan, struct advisor_plan_tier *t)
 		r->name = NULL;
 		return -ENOMEM;
 	}
+	for (char *c = r->name; *c; c++)	/* a name for /dev/md/: [A-Za-z0-9._-] */
+		if (!isalnum((unsigned char)*c) && !strchr("._-", *c))
+			*c = '_';
 	if (asprintf(&r->basis, "%zu × the slowest member (%s %.0f MB/s, write %.0f MB/s)%s",
 		     k, plan->devs[r->members[0]].p->model, rd, wr,
 		     mirror ? "; md RAID1 reads one stream from one disk" : "") < 0) {

@@ -21,7 +21,7 @@ static void compare_usage(FILE *out)
 	      "worse, same within 1 point) and what it now fails or passes.\n\n"
 	      "Options:\n"
 	      "  --policies DIR  the policy directory (default: ./policies, else\n"
-	      "                  $TW_SRCDIR/policies)\n"
+	      "                  $TW_SRCDIR/policies, else the installed ones)\n"
 	      "  --prices FILE   prices per TB for devices without one (as for score)\n"
 	      "  --format FMT    text (default), md (Markdown tables) or json\n"
 	      "                  (tierwise.compare/1, see docs/compare.md)\n\n"

@@ -33,4 +33,12 @@ void plan_print_udev_rules(FILE *out, const struct advisor_plan *plan);
  */
 int plan_print_fstab(FILE *out, const struct advisor_plan *plan);
 
+/*
+ * The fstab fields of one mount ("UUID=… /srv/models xfs noatime,… 0 0",
+ * or "<new-uuid>" as the first field of a filesystem still to be made),
+ * the mount point escaped.  On success returns 0 and *fields is malloc'd
+ * (the caller frees it).  -EINVAL when m cannot be written safely; -ENOMEM.
+ */
+int plan_fstab_fields(const struct advisor_mount *m, char **fields);
+
 #endif

@@ -20,8 +20,6 @@
 
 #include "render_plan.h"
 
-/* Shared with render_plan_script.c (to be declared in render_plan.h). */
-int plan_fstab_fields(const struct advisor_mount *m, char **fields);
 
 /* read_ahead_kb for the warm tier's devices (see warm_comment). */
 #define WARM_READ_AHEAD_KB 4096

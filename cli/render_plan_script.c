@@ -17,8 +17,6 @@
 
 #include "render_plan.h"
 
-/* From render_plan_fstab.c (to be declared in render_plan.h). */
-int plan_fstab_fields(const struct advisor_mount *m, char **fields);
 
 #define UDEV_RULES_FILE "/etc/udev/rules.d/60-tierwise.rules"
 
@@ -153,7 +151,8 @@ static const char HEADER[] =
 	"#  4. writes " UDEV_RULES_FILE " (I/O scheduler,\n"
 	"#     read-ahead) and reloads udev;\n"
 	"#  5. enables fstrim.timer (weekly TRIM instead of the discard option);\n"
-	"#  6. mounts the new mount points, and only those.\n"
+	"#  6. mounts the new mount points, and only those;\n"
+	"#  7. creates the directories of tiers that live on an existing filesystem.\n"
 	"# It stops at the first error.  tierwise itself never formats or mounts.\n"
 	"#\n"
 	"# Usage: SCRIPT [--apply] [--force-device DEVICE]...\n"
@@ -242,11 +241,11 @@ static const char FUNCTIONS[] =
 	"\tlocal use data\n"
 	"\t[ -b \"$1\" ] || die \"refusing $1: not a block device on this machine\"\n"
 	"\tuse=$(in_use \"$1\")\n"
-	"\t[ -z \"$use\" ] || die \"refusing $1: $(printf '%s' \"$use\" | tr '\\n' ';') (never formatted, even with --force-device)\"\n"
+	"\t[ -z \"$use\" ] || die \"refusing $1: ${use//$'\\n'/; } (never formatted, even with --force-device)\"\n"
 	"\tdata=$(not_blank \"$1\")\n"
 	"\tif [ -z \"$data\" ]; then echo \"ok: $1 is blank\"; return 0; fi\n"
-	"\tis_forced \"$1\" || die \"refusing $1: not blank: $(printf '%s' \"$data\" | tr '\\n' ';') -- --force-device $1 would destroy it\"\n"
-	"\techo \"note: $1 is not blank ($(printf '%s' \"$data\" | tr '\\n' ';')): --force-device, it will be overwritten\"\n"
+	"\tis_forced \"$1\" || die \"refusing $1: not blank: ${data//$'\\n'/; } (--force-device $1 would destroy it)\"\n"
+	"\techo \"note: $1 is not blank (${data//$'\\n'/; }): --force-device, it will be overwritten\"\n"
 	"}\n"
 	"# check_new_array MD -- stop unless the array device does not exist yet\n"
 	"check_new_array() { [ ! -e \"$1\" ] || die \"refusing $1: it exists already\"; }\n"
@@ -315,10 +314,14 @@ static void script_summary(FILE *out, const struct advisor_plan *plan)
 
 			fprintf(out, "#   %-5s ", name ? name : "?");
 			put_comment(out, m->point);
-			fputs(m->directory ? "  directory on " : m->reuse ? "  existing " : "  new ", out);
-			if (!m->directory)
-				put_comment(out, m->fs), fputs(" on ", out);
-			put_comment(out, m->directory ? m->point : m->source);
+			if (m->directory) {
+				fputs("  a directory on an existing filesystem", out);
+			} else {
+				fputs(m->reuse ? "  existing " : "  new ", out);
+				put_comment(out, m->fs);
+				fputs(" on ", out);
+				put_comment(out, m->source);
+			}
 			fputs(actionable(plan, tier, m) ? "\n" : "  (skipped: not on this machine)\n",
 			      out);
 		}
@@ -362,9 +365,8 @@ static void script_checks(FILE *out, const struct advisor_plan *plan)
 			if (!makes_fs(m))
 				continue;
 			if (!actionable(plan, tier, m)) {
-				fputs("# skipped, not a device of this machine (catalog entry): ", out);
-				put_comment(out, m->source);
-				fputc('\n', out);
+				sh_words(out, "printf 'skip: %s is not a device of this machine "
+					 "(catalog entry)\\n'", (const char *[]){ m->source, NULL });
 			} else if (m->raid) {
 				for (size_t k = 0; k < tier->raid.n; k++)
 					sh_words(out, "check_device",
@@ -429,10 +431,6 @@ static int script_mount(FILE *out, const struct advisor_mount *m)
 	char *fields = NULL, *line = NULL;
 	int rc;
 
-	if (m->directory) {
-		sh_words(out, "run mkdir -p --", (const char *[]){ m->source, NULL });
-		return 0;
-	}
 	if ((rc = plan_fstab_fields(m, &fields)))
 		return rc;
 	sh_words(out, "run mkdir -p --", (const char *[]){ m->point, NULL });
@@ -447,10 +445,10 @@ static int script_mount(FILE *out, const struct advisor_mount *m)
 	return rc;
 }
 
-/* Mount points, directories and fstab lines.  Returns 0 or -errno. */
+/* Mount points and fstab lines of the filesystems.  Returns 0 or -errno. */
 static int script_fstab(FILE *out, const struct advisor_plan *plan)
 {
-	fputs("\n# ---- 3. mount points, directories and /etc/fstab\n", out);
+	fputs("\n# ---- 3. mount points and /etc/fstab\n", out);
 	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
 		const struct advisor_plan_tier *tier = &plan->tiers[t];
 
@@ -458,7 +456,7 @@ static int script_fstab(FILE *out, const struct advisor_plan *plan)
 			const struct advisor_mount *m = &tier->mounts[i];
 			int rc;
 
-			if (!actionable(plan, tier, m))
+			if (m->directory || !actionable(plan, tier, m))
 				continue;
 			fprintf(out, "# %s: ", advisor_tier_name(tier->tier));
 			put_comment(out, m->why);
@@ -495,7 +493,8 @@ static int script_udev(FILE *out, const struct advisor_plan *plan)
 	return 0;
 }
 
-/* Mount the new mount points (not mount -a), and the closing words. */
+/* Mount the new mount points (not mount -a), then make the directories:
+ * after the mounts, so that none hides under a filesystem mounted over it. */
 static void script_mount_all(FILE *out, const struct advisor_plan *plan)
 {
 	fputs("\n# ---- 6. mount the new mount points (only those)\n", out);
@@ -505,6 +504,21 @@ static void script_mount_all(FILE *out, const struct advisor_plan *plan)
 		for (size_t i = 0; i < tier->n_mounts; i++)
 			if (!tier->mounts[i].directory && actionable(plan, tier, &tier->mounts[i]))
 				sh_words(out, "mount_new", (const char *[]){ tier->mounts[i].point, NULL });
+	}
+	fputs("\n# ---- 7. directories on existing filesystems\n", out);
+	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+		const struct advisor_plan_tier *tier = &plan->tiers[t];
+
+		for (size_t i = 0; i < tier->n_mounts; i++) {
+			const struct advisor_mount *m = &tier->mounts[i];
+
+			if (!m->directory || !actionable(plan, tier, m))
+				continue;
+			fprintf(out, "# %s: ", advisor_tier_name(tier->tier));
+			put_comment(out, m->why);
+			fputc('\n', out);
+			sh_words(out, "run mkdir -p --", (const char *[]){ m->source, NULL });
+		}
 	}
 	fputs("\nif [ \"$apply\" -eq 1 ]; then\n\techo 'done'\nelse\n"
 	      "\techo 'nothing was changed (no --apply); review the commands above'\nfi\n", out);
