@@ -93,6 +93,17 @@ verify() {	# description, fstab file: parses; only unreachable mount points
 		bad "$1: findmnt --verify errors: $(cat "$tmp/verify")"
 }
 verify "fstab" "$tmp/fstab"
+# with mount points that exist on this machine: not a single error
+mkdir -p "$tmp/mnt/hot" "$tmp/mnt/warm" "$tmp/mnt/cold"
+for x in -2 -3 -4; do mkdir -p "$tmp/mnt/hot$x" "$tmp/mnt/warm$x" "$tmp/mnt/cold$x"; done
+plan --inventory "$tmp/inv.json" --format fstab --mount hot="$tmp/mnt/hot" \
+	--mount warm="$tmp/mnt/warm" --mount cold="$tmp/mnt/cold" >"$tmp/fstab-here" 2>"$tmp/err" ||
+	bad "fstab (existing points): exit $?: $(cat "$tmp/err")"
+grep -q '^UUID=' "$tmp/fstab-here" || bad "fstab (existing points): no active line"
+findmnt --verify --tab-file "$tmp/fstab-here" >"$tmp/verify" 2>&1
+grep -q '\[E\]' "$tmp/verify" && bad "fstab (existing points): findmnt --verify errors: $(cat "$tmp/verify")"
+grep -Eq '^(0 parse errors, 0 errors|Success)' "$tmp/verify" ||
+	bad "fstab (existing points): findmnt --verify: $(cat "$tmp/verify")"
 
 # ---- 2. udev rules
 plan --inventory "$tmp/inv.json" --format udev >"$tmp/udev" 2>"$tmp/err" || bad "udev: exit $?: $(cat "$tmp/err")"
