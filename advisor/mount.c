@@ -309,9 +309,8 @@ static int new_mount(const struct advisor_plan *plan, const struct advisor_plan_
 	if (!rc)
 		rc = dup_to(&m->source, dev_source(pd));
 	if (!rc)
-		rc = fmt_to(&m->why, "%s%s%s%s", c->why, catalog ? "; " : "",
-			    catalog ? dev_id(pd) : "",
-			    catalog ? " is a catalog entry, not a device on this machine" : "");
+		rc = fmt_to(&m->why, "%s%s", c->why,
+			    catalog ? "; a catalog entry, not a device on this machine" : "");
 	return rc;
 }
 

@@ -47,12 +47,14 @@ static const char *policy_list(const struct advisor_plan_tier *t, char *buf, siz
 
 /* ---- text ---- */
 
-static void text_mount(FILE *out, const struct advisor_mount *m, const char *ind)
+/* One mount; its reason only when it differs from the previous one's. */
+static void text_mount(FILE *out, const struct advisor_mount *m,
+		       const struct advisor_mount *prev, const char *ind)
 {
 	fprintf(out, "%smount %s  %s  %s  (%s%s)\n", ind, m->point, m->fs, m->options,
 		m->directory ? "directory on " : m->reuse ? "existing filesystem on " : "new on ",
 		m->source);
-	if (m->why)
+	if (m->why && !(prev && prev->why && !strcmp(prev->why, m->why)))
 		fprintf(out, "%s  %s\n", ind, m->why);
 }
 
@@ -90,7 +92,7 @@ static void text_tier(FILE *out, const struct advisor_plan *plan, const struct a
 		fprintf(out, "  %s\n", e);
 	}
 	for (size_t i = 0; i < t->n_mounts; i++)
-		text_mount(out, &t->mounts[i], "  ");
+		text_mount(out, &t->mounts[i], i ? &t->mounts[i - 1] : NULL, "  ");
 	for (size_t i = 0; i < t->n_notes; i++)
 		fprintf(out, "  note: %s\n", t->notes[i]);
 	fputc('\n', out);
