@@ -221,7 +221,7 @@ static void probe_device(struct probe_cli *c, const char *name)
 static void probe_dir(struct probe_cli *c, const char *dir)
 {
 	struct probe_target t;
-	char err[1024];
+	char err[1024] = "";
 
 	if (!c->quiet)
 		fprintf(stderr, "creating a scratch file in %s\n", dir);
@@ -230,6 +230,8 @@ static void probe_dir(struct probe_cli *c, const char *dir)
 		c->failed++;
 		return;
 	}
+	if (err[0])	/* stale scratch files of a killed run were removed */
+		fprintf(stderr, "tierwise probe: %s\n", err);
 	probe_one(c, &t);
 	probe_target_close(&t);
 }
@@ -341,6 +343,28 @@ static int probe_finish(struct probe_cli *c)
 	return c->failed ? TW_EXIT_PARTIAL : TW_EXIT_OK;
 }
 
+/*
+ * The test hook TIERWISE_FAULT (docs/reliability.md): refuse a bad spec
+ * before anything runs, and say loudly that faults are being injected.
+ * Returns 0 or TW_EXIT_USAGE.
+ */
+static int check_fault_hook(void)
+{
+	const char *spec = getenv("TIERWISE_FAULT");
+	struct probe_fault_opts fo;
+	char err[128];
+
+	if (!spec || !*spec)
+		return 0;
+	if (probe_fault_parse(spec, &fo, err, sizeof(err)) < 0) {
+		fprintf(stderr, "tierwise probe: TIERWISE_FAULT: %s\n", err);
+		return TW_EXIT_USAGE;
+	}
+	fprintf(stderr, "tierwise probe: TIERWISE_FAULT=%s: injecting faults (a test hook; "
+		"the figures are not measurements)\n", spec);
+	return 0;
+}
+
 static int probe_cmd(int argc, char **argv, struct tw_global *g)
 {
 	struct probe_cli c = { .o = { .ramp_s = -1 } };
@@ -349,6 +373,9 @@ static int probe_cmd(int argc, char **argv, struct tw_global *g)
 
 	if (ret)
 		return ret < 0 ? TW_EXIT_OK : ret;
+	ret = check_fault_hook();
+	if (ret)
+		return ret;
 	if (!c.quiet && isatty(STDERR_FILENO))
 		c.o.progress = show_progress;
 	c.o.sysroot = g->sysroot;

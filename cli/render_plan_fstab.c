@@ -34,6 +34,28 @@ static void put_comment(FILE *out, const char *s)
 		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
 }
 
+/* Print s for a comment as one shell word, since the comment offers it in a
+ * command to copy: plain paths as they are, anything else in single quotes
+ * (' as '\''), control characters as '?'. */
+static void put_comment_word(FILE *out, const char *s)
+{
+	static const char plain[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+				    "0123456789/._+:,=@%-";
+
+	if (s && *s && s[strspn(s, plain)] == '\0') {
+		fputs(s, out);
+		return;
+	}
+	fputc('\'', out);
+	for (s = s ? s : ""; *s; s++) {
+		if (*s == '\'')
+			fputs("'\\''", out);
+		else
+			fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
+	}
+	fputc('\'', out);
+}
+
 static const char *tier_label(enum advisor_tier t)
 {
 	const char *n = advisor_tier_name(t);
@@ -163,7 +185,7 @@ static void fstab_mount(FILE *out, const struct advisor_mount *m, const char *fi
 		fprintf(out, "# new %s on ", m->fs);
 		put_comment(out, m->source);
 		fputs(": once made, replace <new-uuid> with `blkid -s UUID -o value ", out);
-		put_comment(out, m->source);
+		put_comment_word(out, m->source);
 		fprintf(out, "`\n# after mkfs: UUID=<new-uuid> %s\n", fields);
 	}
 }

@@ -9,7 +9,7 @@
  *   getevents wait for min..max completions; each probe_io gets res set
  *   cleanup   release everything; I/Os still in flight are waited for
  *
- * Three engines:
+ * Three engines, and a wrapper for tests:
  *
  *   io_uring  registered file and buffers (read_fixed/write_fixed), batched
  *             submit and reap, and the lowest-overhead setup flags the
@@ -20,6 +20,8 @@
  *   null      no I/O: every I/O completes after an optional fake latency,
  *             optionally failing the Nth one, so the job loop can be tested
  *             without hardware.
+ *   fault     a wrapper around one of them that injects errors, short
+ *             transfers and slow completions (tests; see below).
  *
  * An engine instance belongs to the thread that called init: every other
  * op must be called from that thread (io_uring's SINGLE_ISSUER and
@@ -132,6 +134,65 @@ struct probe_null_opts {
 extern const struct probe_engine_ops probe_engine_uring;
 extern const struct probe_engine_ops probe_engine_psync;
 extern const struct probe_engine_ops probe_engine_null;
+
+/* ---- fault injection (engine_fault.c): a test hook ------------------------
+ *
+ * probe_engine_fault wraps another engine (io_uring by default, psync, null)
+ * and, once `after` completions have been seen, alters successful ones:
+ * EIO or EAGAIN results, short transfers (half the length), or completions
+ * held back by delay_ns before they are handed out (a slow device).  The
+ * I/O itself always runs on the inner engine.  It is never found by name
+ * (probe_engine_find): the probe's runner selects it from the environment
+ * variable TIERWISE_FAULT (probe_fault_parse, docs/reliability.md).
+ */
+enum probe_fault_kind {
+	PROBE_FAULT_NONE,	/* pass everything through */
+	PROBE_FAULT_EIO,	/* res = -EIO */
+	PROBE_FAULT_SHORT,	/* res = len / 2 */
+	PROBE_FAULT_EAGAIN,	/* res = -EAGAIN */
+	PROBE_FAULT_SLOW,	/* handed out delay_ns after it completed */
+};
+
+/*
+ * Counters shared by every instance that points at them (all threads and
+ * tests of a process), so that `after` and `count` span a whole probe.
+ * Zero-initialise; no cleanup.
+ */
+struct probe_fault_state {
+	_Atomic uint64_t seen;		/* completions seen */
+	_Atomic uint64_t injected;	/* faults injected */
+};
+
+/* Options of the fault engine (params.opts; required). */
+struct probe_fault_opts {
+	enum probe_fault_kind kind;
+	uint64_t after;		/* the first `after` completions pass */
+	uint64_t count;		/* faults to inject; 0 = every one after */
+	uint64_t delay_ns;	/* PROBE_FAULT_SLOW */
+	char device[64];	/* probe_fault_matches: "" = any target */
+	const struct probe_engine_ops *inner;	/* NULL = io_uring */
+	const void *inner_opts;	/* the inner engine's options, or NULL */
+	bool no_fallback;	/* inner io_uring refused: fail, not psync */
+	struct probe_fault_state *state;	/* NULL = per instance */
+};
+
+extern const struct probe_engine_ops probe_engine_fault;
+
+/*
+ * Parse a fault spec, "KIND[:after=N][:count=N][:delay=MS][:device=NAME]"
+ * with KIND one of eio, short, eagain, slow (delay defaults to 1000 ms),
+ * into *o (zeroed first; inner, state left NULL).  Returns 0, or -EINVAL
+ * with the reason in err.
+ */
+int probe_fault_parse(const char *spec, struct probe_fault_opts *o,
+		      char *err, size_t errlen);
+
+/*
+ * Whether o applies to a target: o->device is empty, or equals id, path,
+ * or path without "/dev/".  Pure function.
+ */
+bool probe_fault_matches(const struct probe_fault_opts *o, const char *id,
+			 const char *path);
 
 /* The engine called name ("io_uring", "psync", "null"), or NULL. */
 const struct probe_engine_ops *probe_engine_find(const char *name);

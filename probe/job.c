@@ -7,10 +7,23 @@
  * controller samples them at each window boundary.  The measured span is
  * [m_start, m_stop) on CLOCK_MONOTONIC: a reaped batch counts when its
  * reap time falls inside.
+ *
+ * A slow or stalled device must not hold the end of a test: once the time
+ * is up the workers stop submitting and reap what is in flight, and the
+ * controller waits for them at most DRAIN_GRACE_NS.  A worker still
+ * waiting then is left behind (detached): its buffers must outlive its
+ * I/Os, so it finishes and frees them on its own whenever the device
+ * answers.  For that the state the workers use — struct shared with a copy
+ * of the job, the worker array and a duplicate of the caller's fd (the
+ * caller may close its own and reuse the number) — is reference-counted
+ * and freed by whoever leaves last.  The job then fails with -ETIMEDOUT;
+ * a left-behind worker's counts are taken from its published totals (I/Os
+ * and bytes, no latencies).
  */
 #include "job.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -18,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "rng.h"
 #include "steady.h"
@@ -25,6 +39,8 @@
 #define NS 1000000000.0
 #define STAMP_STEP 4096u	/* a fresh 8-byte stamp every 4 KiB written */
 #define CANCEL_POLL_NS 50000000u	/* the controller polls *cancel */
+#define DRAIN_GRACE_NS 1000000000u	/* the end of a test waits this long
+					 * for I/Os in flight, at most */
 
 /* ---- engine selection ------------------------------------------------ */
 
@@ -89,14 +105,20 @@ void probe_engine_close(struct probe_engine *e)
 
 /* ---- shared state ---------------------------------------------------- */
 
+struct worker;
+
 struct shared {
-	const struct probe_job *job;
+	const struct probe_job *job;	/* == &jc */
+	struct probe_job jc;		/* the caller's job; fd duplicated */
+	atomic_uint refs;		/* the controller + each started worker */
+	struct worker *w;		/* threads entries, freed with this */
 	const struct probe_engine_ops *engine;
 	unsigned threads;
 	pthread_mutex_t lock;
 	pthread_cond_t ctl_cv;	/* controller waits (CLOCK_MONOTONIC) */
 	pthread_cond_t go_cv;	/* workers wait for the start */
 	unsigned ready, done;	/* workers set up / finished (under lock) */
+	unsigned left;		/* workers left behind (under lock) */
 	bool go, abort;		/* under lock */
 	bool event;		/* error or cancel seen (under lock) */
 	bool cancelled;		/* under lock */
@@ -115,6 +137,8 @@ struct worker {
 	unsigned id;
 	pthread_t tid;
 	int init_err;
+	bool finished;		/* under sh->lock */
+	bool left;		/* detached by the controller (under sh->lock) */
 	struct probe_engine eng;
 	/* slots and buffers */
 	struct probe_io *io, **ev, **batch;
@@ -139,6 +163,57 @@ static uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * The shared state of job, with one reference (the controller's), a copy
+ * of job and a duplicate of its fd (when it has one).  Returns NULL with
+ * *err = -errno on failure.
+ */
+static struct shared *shared_new(const struct probe_job *job, int *err)
+{
+	struct shared *sh = calloc(1, sizeof(*sh));
+	pthread_condattr_t ca;
+
+	if (!sh || pthread_condattr_init(&ca)) {
+		free(sh);
+		*err = -ENOMEM;
+		return NULL;
+	}
+	sh->jc = *job;
+	sh->job = &sh->jc;
+	if (job->fd >= 0 && (sh->jc.fd = fcntl(job->fd, F_DUPFD_CLOEXEC, 0)) < 0) {
+		*err = -errno;
+		pthread_condattr_destroy(&ca);
+		free(sh);
+		return NULL;
+	}
+	atomic_init(&sh->refs, 1);
+	sh->engine = job->engine ? job->engine : &probe_engine_uring;
+	sh->threads = job->threads ? job->threads : 1;
+	atomic_init(&sh->m_start, UINT64_MAX);
+	atomic_init(&sh->m_stop, UINT64_MAX);
+	atomic_init(&sh->stop, false);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&sh->ctl_cv, &ca);
+	pthread_condattr_destroy(&ca);
+	pthread_cond_init(&sh->go_cv, NULL);
+	pthread_mutex_init(&sh->lock, NULL);
+	return sh;
+}
+
+/* Drop a reference; the last one frees sh, its workers and its fd. */
+static void shared_put(struct shared *sh)
+{
+	if (atomic_fetch_sub(&sh->refs, 1) != 1)
+		return;
+	if (sh->jc.fd >= 0)
+		close(sh->jc.fd);
+	pthread_cond_destroy(&sh->ctl_cv);
+	pthread_cond_destroy(&sh->go_cv);
+	pthread_mutex_destroy(&sh->lock);
+	free(sh->w);
+	free(sh);
 }
 
 static bool cancel_set(const struct probe_job *job)
@@ -497,8 +572,10 @@ static void *worker_main(void *arg)
 	worker_teardown(w);
 	pthread_mutex_lock(&sh->lock);
 	sh->done++;
+	w->finished = true;
 	pthread_cond_signal(&sh->ctl_cv);
 	pthread_mutex_unlock(&sh->lock);
+	shared_put(sh);
 	return NULL;
 }
 
@@ -564,34 +641,6 @@ void probe_job_result_free(struct probe_job_result *res)
 	res->n_windows = 0;
 }
 
-static int shared_init(struct shared *sh, const struct probe_job *job)
-{
-	pthread_condattr_t ca;
-
-	memset(sh, 0, sizeof(*sh));
-	sh->job = job;
-	sh->engine = job->engine ? job->engine : &probe_engine_uring;
-	sh->threads = job->threads ? job->threads : 1;
-	atomic_init(&sh->m_start, UINT64_MAX);
-	atomic_init(&sh->m_stop, UINT64_MAX);
-	atomic_init(&sh->stop, false);
-	if (pthread_condattr_init(&ca))
-		return -ENOMEM;
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&sh->ctl_cv, &ca);
-	pthread_condattr_destroy(&ca);
-	pthread_cond_init(&sh->go_cv, NULL);
-	pthread_mutex_init(&sh->lock, NULL);
-	return 0;
-}
-
-static void shared_destroy(struct shared *sh)
-{
-	pthread_cond_destroy(&sh->ctl_cv);
-	pthread_cond_destroy(&sh->go_cv);
-	pthread_mutex_destroy(&sh->lock);
-}
-
 /* Start the workers.  Returns how many started (all, or fewer on error). */
 static unsigned start_workers(struct shared *sh, struct worker *w, int *err)
 {
@@ -601,9 +650,12 @@ static unsigned start_workers(struct shared *sh, struct worker *w, int *err)
 	for (i = 0; i < sh->threads; i++) {
 		w[i].sh = sh;
 		w[i].id = i;
+		atomic_fetch_add(&sh->refs, 1);	/* the worker's, dropped as it ends */
 		*err = -pthread_create(&w[i].tid, NULL, worker_main, &w[i]);
-		if (*err)
+		if (*err) {
+			atomic_fetch_sub(&sh->refs, 1);
 			break;
+		}
 	}
 	return i;
 }
@@ -786,14 +838,27 @@ static void merge_worker(struct probe_job_result *res, const struct worker *w)
 	probe_hist_merge(&res->write_lat, &w->wlat);
 }
 
-static void finish(struct probe_job_result *res, const struct shared *sh,
-		   const struct worker *w, uint64_t m_start, uint64_t stop,
+/* A worker left behind still runs: only its published totals are read. */
+static void merge_left(struct probe_job_result *res, struct worker *w)
+{
+	res->ios += atomic_load_explicit(&w->live_ios, memory_order_relaxed);
+	res->bytes += atomic_load_explicit(&w->live_bytes, memory_order_relaxed);
+}
+
+/* Merge the workers' figures and the job's outcome (under sh->lock). */
+static void finish(struct probe_job_result *res, struct shared *sh,
+		   struct worker *w, uint64_t m_start, uint64_t stop,
 		   bool done)
 {
 	struct probe_steady st;
 	uint64_t last = 0;
 
+	pthread_mutex_lock(&sh->lock);
 	for (unsigned i = 0; i < sh->threads; i++) {
+		if (w[i].left) {
+			merge_left(res, &w[i]);
+			continue;
+		}
 		merge_worker(res, &w[i]);
 		if (w[i].end_ns > last)
 			last = w[i].end_ns;
@@ -819,6 +884,39 @@ static void finish(struct probe_job_result *res, const struct shared *sh,
 		snprintf(res->errmsg, sizeof(res->errmsg), "%s", sh->errmsg);
 	else if (sh->cancelled)
 		snprintf(res->errmsg, sizeof(res->errmsg), "cancelled");
+	else if (sh->left)
+		snprintf(res->errmsg, sizeof(res->errmsg),
+			 "I/O still in flight %.1f s after the end of the test "
+			 "(the device stalled); %u of %u thread%s left to finish "
+			 "in the background", DRAIN_GRACE_NS / NS, sh->left,
+			 sh->threads, sh->threads > 1 ? "s" : "");
+	pthread_mutex_unlock(&sh->lock);
+}
+
+/*
+ * Join the n started workers, waiting for them until deadline (ns); those
+ * still running then are detached and marked left (they free what they
+ * own and drop their reference when their I/Os complete).
+ */
+static void join_workers(struct shared *sh, struct worker *w, unsigned n,
+			 uint64_t deadline)
+{
+	struct timespec ts = to_ts(deadline);
+
+	pthread_mutex_lock(&sh->lock);
+	while (sh->done < n && now_ns() < deadline)
+		pthread_cond_timedwait(&sh->ctl_cv, &sh->lock, &ts);
+	for (unsigned i = 0; i < n; i++) {
+		w[i].left = !w[i].finished;
+		sh->left += w[i].left;
+	}
+	pthread_mutex_unlock(&sh->lock);
+	for (unsigned i = 0; i < n; i++) {
+		if (w[i].left)
+			pthread_detach(w[i].tid);
+		else
+			pthread_join(w[i].tid, NULL);
+	}
 }
 
 static int alloc_windows(struct probe_job_result *res, size_t cap)
@@ -848,12 +946,13 @@ static int run_started(struct shared *sh, struct worker *w, double window,
 	stop = control(sh, w, window, res, cap, &done);
 	atomic_store(&sh->m_stop, stop);
 	atomic_store(&sh->stop, true);
-	for (unsigned i = 0; i < sh->threads; i++)
-		pthread_join(w[i].tid, NULL);
+	join_workers(sh, w, sh->threads, now_ns() + DRAIN_GRACE_NS);
 	finish(res, sh, w, atomic_load(&sh->m_start), stop, done);
-	if (sh->error)
-		return sh->error;
-	return sh->cancelled ? -ECANCELED : 0;
+	if (res->error)
+		return res->error;
+	if (res->cancelled)
+		return -ECANCELED;
+	return sh->left ? -ETIMEDOUT : 0;
 }
 
 static int run_workers(struct shared *sh, double window,
@@ -866,6 +965,7 @@ static int run_workers(struct shared *sh, double window,
 	if (!w)
 		return -ENOMEM;
 	memset(w, 0, sizeof(*w) * sh->threads);
+	sh->w = w;	/* freed with sh, by whoever leaves last */
 	started = start_workers(sh, w, &ret);
 	if (!ret)
 		ret = wait_ready(sh, w, started, res);
@@ -881,7 +981,6 @@ static int run_workers(struct shared *sh, double window,
 			snprintf(res->errmsg, sizeof(res->errmsg),
 				 "cannot start threads: %s", strerror(-ret));
 	}
-	free(w);
 	return ret;
 }
 
@@ -889,7 +988,7 @@ int probe_job_run(const struct probe_job *job, struct probe_job_result *res)
 {
 	const double window = job->window_s > 0 ? job->window_s
 						: PROBE_JOB_DEFAULT_WINDOW;
-	struct shared sh;
+	struct shared *sh = NULL;
 	size_t cap;
 	int ret;
 
@@ -900,12 +999,13 @@ int probe_job_run(const struct probe_job *job, struct probe_job_result *res)
 	cap = (size_t)(job->max_s / window) + 2;
 	ret = alloc_windows(res, cap);
 	if (!ret)
-		ret = shared_init(&sh, job);
-	if (ret) {
-		snprintf(res->errmsg, sizeof(res->errmsg), "out of memory");
+		sh = shared_new(job, &ret);
+	if (!sh) {
+		snprintf(res->errmsg, sizeof(res->errmsg), "%s",
+			 ret == -ENOMEM ? "out of memory" : strerror(-ret));
 		return ret;
 	}
-	ret = run_workers(&sh, window, res, cap);
-	shared_destroy(&sh);
+	ret = run_workers(sh, window, res, cap);
+	shared_put(sh);
 	return ret;
 }

@@ -100,8 +100,10 @@ struct probe_job_result {
  * initialised, even on failure; release its arrays with
  * probe_job_result_free.  Returns 0; -ECANCELED when *cancel stopped it;
  * the -errno of the first failed I/O (res->error, error_op, error_offset);
- * -EINVAL for a bad job; or another -errno when setup failed (engine,
- * memory, threads).  On every error res->errmsg says what happened and the
+ * -EINVAL for a bad job; -ETIMEDOUT when I/Os were still in flight 1 s
+ * after the end (a stalled device: the workers are detached and free their
+ * own buffers when it answers); or another -errno when setup failed
+ * (engine, memory, threads).  On every error res->errmsg says what happened and the
  * figures measured so far are kept.
  */
 int probe_job_run(const struct probe_job *job, struct probe_job_result *res);

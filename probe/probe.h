@@ -122,7 +122,10 @@ int probe_target_open_device(const struct probe_inventory *inv, const char *name
  * Create a scratch file in directory dir (size bytes; 0 = default: 2 GiB or
  * a quarter of the free space, whichever is smaller), registered for removal
  * on fatal signals, and fill it with incompressible data so that reads hit
- * the media.  cancel (may be NULL) aborts the fill.  Returns 0 and fills *t,
+ * the media.  The file is held under flock() for its life; stale scratch
+ * files of dead runs in dir are removed first (only ones provably ours; see
+ * sweep_stale in target.c), and then err holds a notice even on success.
+ * cancel (may be NULL) aborts the fill.  Returns 0 and fills *t,
  * or -errno with a message in err (no file is left behind on error).
  */
 int probe_target_open_scratch(const struct probe_inventory *inv, const char *dir,
@@ -198,7 +201,8 @@ struct probe_options {
  * zero reads, failures).  Write tests run only on writable targets.  A test
  * that fails is recorded in the device's notes and the others still run.
  * Returns 0 when every selected test ran; -EIO when some failed (the device
- * is still added); -ECANCELED when cancelled; -ENOMEM.
+ * is still added); -ECANCELED when cancelled; -EINVAL for a malformed
+ * TIERWISE_FAULT test hook (docs/reliability.md); -ENOMEM.
  */
 int probe_run(const struct probe_target *t, const struct probe_options *o,
 	      struct profile *prof, char *err, size_t errlen);

@@ -1,4 +1,15 @@
-/* The measurement run: the test table, and one target's tests into a profile. */
+/* The measurement run: the test table, and one target's tests into a profile.
+ *
+ * Failures of a test become notes and the other tests still run; a test
+ * that stalls (I/O still in flight after the job's drain grace, -ETIMEDOUT
+ * from the job) skips the target's remaining tests, each with a note, so
+ * that a dead device costs one test's time, not all of them.
+ *
+ * Test hook: TIERWISE_FAULT (see probe_fault_parse, docs/reliability.md)
+ * puts the fault engine around the chosen engine for the targets it names;
+ * its counters span the whole process, and the device gets a note saying
+ * its figures are not measurements.
+ */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -51,8 +62,14 @@ struct run {
 	struct probe_series ser;	/* 1 Hz throughput + temperature */
 	bool sampling;			/* this test feeds ser */
 	bool noticed;			/* engine fallback noted once */
+	bool stalled;			/* a test stalled: skip the rest */
+	bool faulty;			/* TIERWISE_FAULT applies: use fault */
+	struct probe_fault_opts fault;
 	int failures;
 };
+
+/* The process-wide counters of TIERWISE_FAULT: after=N spans every test. */
+static struct probe_fault_state fault_state;
 
 const char *probe_test_name(enum probe_test t)
 {
@@ -150,6 +167,10 @@ static void job_for(const struct run *r, const struct test_def *def, unsigned qd
 	job->read_pct = def->read_pct;
 	job->engine = o->engine ? probe_engine_find(o->engine) : NULL;
 	job->no_fallback = o->engine != NULL;
+	if (r->faulty) {
+		job->engine = &probe_engine_fault;
+		job->engine_opts = &r->fault;
+	}
 	job->ramp_s = o->ramp_s >= 0 ? o->ramp_s : def->ramp_s;
 	job->window_s = PROBE_JOB_DEFAULT_WINDOW;
 	job->seed = 0x7469657277697365ULL ^ (uint64_t)qd;	/* "tierwise" */
@@ -212,6 +233,8 @@ static int run_job(struct run *r, const struct test_def *def, const struct probe
 	job_notes(r, def, res);
 	if (ret == -ECANCELED)
 		return ret;
+	if (ret == -ETIMEDOUT)
+		r->stalled = true;
 	if (ret == 0 && !res->ios) {	/* nothing measured is a failure, not a 0 */
 		note(r->dev, "%s: failed: no I/O completed in %.1f s (the device stalled)",
 		     def->name, res->seconds);
@@ -339,7 +362,8 @@ static int sweep_test(struct run *r)
 
 	lt->present = true;
 	lt->p99_us = target;
-	for (unsigned qd = 1; qd <= SWEEP_MAX_QD && ret != -ECANCELED; qd *= 2) {
+	for (unsigned qd = 1; qd <= SWEEP_MAX_QD && ret != -ECANCELED && !r->stalled;
+	     qd *= 2) {
 		struct probe_job_result res;
 		struct probe_job job;
 
@@ -439,7 +463,9 @@ static void keep_series(struct run *r, enum probe_test t)
 
 	if (t == PROBE_TEST_SUSTAINED_WRITE) {
 		sustained_from_series(su, pts, n);
-	} else if (t == PROBE_TEST_SEQ_WRITE && n) {
+	} else if (t == PROBE_TEST_SEQ_WRITE && !(n && r->dev->io[PROFILE_SEQ_WRITE].present)) {
+		free(pts);	/* seq_write failed: no series of a result */
+	} else if (t == PROBE_TEST_SEQ_WRITE) {
 		su->present = true;
 		su->seconds = r->dev->io[PROFILE_SEQ_WRITE].seconds;
 		su->series = pts;
@@ -488,6 +514,12 @@ static int run_tests(struct run *r, unsigned mask)
 		if (is_write_test(t) && !r->t->writable) {
 			note(r->dev, "%s: skipped: read-only target (give a directory for a "
 			     "scratch file, or --destructive for an unused device)", tests[t].name);
+			continue;
+		}
+		if (r->stalled) {
+			note(r->dev, "%s: skipped: the device stalled in an earlier test",
+			     tests[t].name);
+			r->failures++;
 			continue;
 		}
 		r->sampling = t == hot &&
@@ -551,6 +583,31 @@ static int device_facts(const struct probe_target *t, const struct probe_options
 	return 0;
 }
 
+/*
+ * Whether TIERWISE_FAULT applies to t: fills r->fault and notes it on the
+ * device.  Returns 0, -EINVAL (a bad spec, message in err) or -ENOMEM.
+ */
+static int fault_hook(struct run *r, char *err, size_t errlen)
+{
+	const char *spec = getenv("TIERWISE_FAULT");
+	char why[128];
+
+	if (!spec || !*spec)
+		return 0;
+	if (probe_fault_parse(spec, &r->fault, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "TIERWISE_FAULT: %s", why);
+		return -EINVAL;
+	}
+	if (!probe_fault_matches(&r->fault, r->t->id, r->t->path))
+		return 0;
+	r->faulty = true;
+	r->fault.inner = r->o->engine ? probe_engine_find(r->o->engine) : NULL;
+	r->fault.no_fallback = r->o->engine != NULL;
+	r->fault.state = &fault_state;
+	return note(r->dev, "fault injection (test hook TIERWISE_FAULT=%.200s): these "
+		    "figures are not measurements of the device", spec);
+}
+
 int probe_run(const struct probe_target *t, const struct probe_options *o,
 	      struct profile *prof, char *err, size_t errlen)
 {
@@ -563,6 +620,13 @@ int probe_run(const struct probe_target *t, const struct probe_options *o,
 	    probe_series_init(&r.ser, o->sysroot, t, d) < 0) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
+	}
+	ret = fault_hook(&r, err, errlen);
+	if (ret < 0) {
+		probe_series_free(&r.ser);
+		if (ret == -ENOMEM)
+			snprintf(err, errlen, "out of memory");
+		return ret;
 	}
 	ret = run_tests(&r, o->tests ? o->tests : PROBE_TESTS_DEFAULT);
 	probe_series_free(&r.ser);

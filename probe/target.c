@@ -1,11 +1,23 @@
-/* Probe targets: raw block devices (guarded) and scratch files. */
+/* Probe targets: raw block devices (guarded) and scratch files.
+ *
+ * Scratch files are named ".tierwise-scratch.PID", created O_EXCL and held
+ * under an exclusive flock(2) for their whole life (the lock goes with the
+ * process, however it dies).  They are removed on close, on error and, by
+ * the signal handlers of scratch.c, on SIGINT/SIGTERM/SIGHUP/SIGQUIT.  A
+ * SIGKILL (or a crash) leaves one behind: the next scratch probe of the
+ * same directory removes it if it can prove the file is a dead tierwise's
+ * (see sweep_stale).
+ */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/fs.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -19,6 +31,7 @@
 #define SCRATCH_DEFAULT (2ULL << 30)
 #define SCRATCH_MIN (64ULL << 20)
 #define FILL_CHUNK (1U << 20)
+#define SCRATCH_PREFIX ".tierwise-scratch."
 
 static void target_init(struct probe_target *t)
 {
@@ -61,8 +74,10 @@ int probe_target_open_device(const struct probe_inventory *inv, const char *name
 	if (t->fd < 0) {
 		int e = errno;
 
-		snprintf(err, errlen, "%s: cannot open%s: %s", d->path,
-			 destructive ? " exclusively for writing" : "", strerror(e));
+		snprintf(err, errlen, "%s: cannot open%s: %s%s", d->path,
+			 destructive ? " exclusively for writing" : "", strerror(e),
+			 e == EACCES || e == EPERM ? " (raw devices need root, or read "
+			 "access to the device node)" : "");
 		return -e;
 	}
 	t->kind = PROBE_TARGET_RAW;
@@ -112,15 +127,20 @@ static int scratch_size(const char *dir, uint64_t want, uint64_t *size,
 		snprintf(err, errlen, "%s: %s", dir, strerror(e));
 		return -e;
 	}
+	if (vfs.f_flag & ST_RDONLY) {
+		snprintf(err, errlen, "%s: read-only filesystem: no scratch file can be "
+			 "written there (%s)", dir, strerror(EROFS));
+		return -EROFS;
+	}
 	avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
 	if (!want)
 		want = avail / 4 < SCRATCH_DEFAULT ? avail / 4 : SCRATCH_DEFAULT;
 	want &= ~(uint64_t)(FILL_CHUNK - 1);
 	if (want < SCRATCH_MIN || want > avail - avail / 10) {
 		snprintf(err, errlen, "%s: %llu MiB free; a scratch file of %llu MiB "
-			 "(minimum %llu MiB, leaving 10%% free) does not fit", dir,
+			 "(minimum %llu MiB, leaving 10%% free) does not fit (%s)", dir,
 			 (unsigned long long)(avail >> 20), (unsigned long long)(want >> 20),
-			 (unsigned long long)(SCRATCH_MIN >> 20));
+			 (unsigned long long)(SCRATCH_MIN >> 20), strerror(ENOSPC));
 		return -ENOSPC;
 	}
 	*size = want;
@@ -157,45 +177,159 @@ static int fill(int fd, uint64_t size, volatile int *cancel)
 	return ret;
 }
 
+static void block_fatal_signals(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGQUIT);
+	pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+/* PID from a name that is exactly SCRATCH_PREFIX and 1-9 digits, else 0. */
+static pid_t stale_pid(const char *name)
+{
+	const char *p = name + strlen(SCRATCH_PREFIX);
+	long v = 0;
+
+	if (strncmp(name, SCRATCH_PREFIX, strlen(SCRATCH_PREFIX)) || !*p ||
+	    *p == '0' || strlen(p) > 9)
+		return 0;
+	for (; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return 0;
+		v = v * 10 + (*p - '0');
+	}
+	return (pid_t)v;
+}
+
+/*
+ * Remove dir/name if it is provably a dead tierwise's scratch file; append
+ * its name to msg.  Returns 1 when removed, else 0 (left alone).
+ */
+static int remove_if_stale(int dfd, const char *name, char *msg, size_t msglen)
+{
+	pid_t pid = stale_pid(name);
+	struct stat st, now;
+	int fd, removed = 0;
+
+	if (pid <= 0 || pid == getpid() || kill(pid, 0) == 0 || errno != ESRCH)
+		return 0;	/* not our pattern, or its process may live */
+	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+	    flock(fd, LOCK_EX | LOCK_NB) == 0 &&
+	    fstatat(dfd, name, &now, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    now.st_dev == st.st_dev && now.st_ino == st.st_ino &&
+	    unlinkat(dfd, name, 0) == 0) {
+		size_t off = strlen(msg);
+
+		snprintf(msg + off, msglen - off, "%s%s", off ? ", " : "", name);
+		removed = 1;
+	}
+	close(fd);	/* drops the lock */
+	return removed;
+}
+
+/*
+ * Remove the scratch files that earlier runs killed by SIGKILL (or a
+ * crash) left in dir, and only those.  Contract: a file goes only when
+ *  - its name is exactly ".tierwise-scratch.PID" (PID: 1-9 digits, no
+ *    leading zero) and PID is not ours;
+ *  - no process PID exists (kill(PID, 0) fails with ESRCH): a live
+ *    tierwise's file stays even in the moment between its creation and its
+ *    lock, and so does any file whose PID was reused;
+ *  - it is a regular file (symlinks are not followed) owned by our
+ *    effective uid;
+ *  - an exclusive flock on it is granted at once: every tierwise holds one
+ *    on its scratch file for the file's whole life, which also protects a
+ *    live run in another PID namespace sharing the filesystem;
+ *  - the name still names the inode we locked, right before the unlink.
+ * Anything else is left alone.  Never fails: an unreadable directory or
+ * file is skipped.  On return msg holds a sentence naming the files
+ * removed, or "" when none.
+ */
+static void sweep_stale(const char *dir, char *msg, size_t msglen)
+{
+	char names[512] = "";
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (msglen)
+		msg[0] = '\0';
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (e->d_type == DT_REG || e->d_type == DT_UNKNOWN)
+			n += remove_if_stale(dirfd(d), e->d_name, names, sizeof(names));
+	closedir(d);
+	if (n)
+		snprintf(msg, msglen, "%s: removed %d stale scratch file%s of a killed "
+			 "tierwise run: %s", dir, n, n > 1 ? "s" : "", names);
+}
+
 static int scratch_create(const char *dir, struct probe_target *t, char *err,
 			  size_t errlen)
 {
 	char path[PATH_MAX];
+	sigset_t old;
 	int e;
 
 	size_t dl = strlen(dir);
 	const char *sep = dl && dir[dl - 1] == '/' ? "" : "/";
 
-	if ((size_t)snprintf(path, sizeof(path), "%s%s.tierwise-scratch.%d", dir, sep,
+	if ((size_t)snprintf(path, sizeof(path), "%s%s" SCRATCH_PREFIX "%d", dir, sep,
 			     (int)getpid()) >= sizeof(path)) {
 		snprintf(err, errlen, "%s: path too long", dir);
 		return -ENAMETOOLONG;
 	}
+	/* No fatal signal between the file's creation and its registration
+	 * (it would be left behind); a pending one is handled right after. */
+	block_fatal_signals(&old);
 	t->fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_DIRECT | O_CLOEXEC, 0600);
 	if (t->fd < 0) {
 		e = errno;
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		snprintf(err, errlen, "%s: cannot create a scratch file%s: %s", path,
 			 e == EINVAL ? " with O_DIRECT (filesystem without direct I/O?)" : "",
 			 strerror(e));
 		return -e;
 	}
-	if (!(t->path = strdup(path)) || probe_scratch_register(path) < 0) {
+	/* Ours, alive: see sweep_stale.  A new file cannot be locked by
+	 * anybody else, so failure here is an odd filesystem (ENOLCK). */
+	e = flock(t->fd, LOCK_EX | LOCK_NB) < 0 ? errno : 0;
+	if (e || !(t->path = strdup(path)) || probe_scratch_register(path) < 0) {
 		unlink(path);
-		snprintf(err, errlen, "cannot register the scratch file");
-		return -ENOMEM;
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		snprintf(err, errlen, "%s: cannot %s the scratch file%s%s", path,
+			 e ? "lock" : "register", e ? ": " : "", e ? strerror(e) : "");
+		return e ? -e : -ENOMEM;
 	}
 	t->kind = PROBE_TARGET_SCRATCH;	/* from here on, close removes it */
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return 0;
 }
 
+/*
+ * As probe.h says, and: stale scratch files of killed runs in dir are
+ * removed first (sweep_stale), so their space counts as free.  On success
+ * err holds a notice for the user when some were removed, else "".
+ */
 int probe_target_open_scratch(const struct probe_inventory *inv, const char *dir,
 			      uint64_t size, volatile int *cancel,
 			      struct probe_target *t, char *err, size_t errlen)
 {
+	char swept[768];
 	uint64_t bytes = 0;
 	int ret;
 
 	target_init(t);
+	sweep_stale(dir, swept, sizeof(swept));
 	ret = scratch_size(dir, size, &bytes, err, errlen);
 	if (ret < 0)
 		return ret;
@@ -218,6 +352,7 @@ int probe_target_open_scratch(const struct probe_inventory *inv, const char *dir
 			 strerror(-ret));
 		goto fail;
 	}
+	snprintf(err, errlen, "%s", swept);
 	return 0;
 fail:
 	probe_target_close(t);
