@@ -52,8 +52,11 @@ static double millideg(const char *sysroot, const char *rel, const char *attr)
 		v = NAN;
 	free(s);
 	/* Whole degrees: drive sensors report whole Kelvin (NVMe) or Celsius
-	 * (ATA), and the NVMe driver's K − 273.15 turns 323 K into 49.85. */
-	return round(v / 1000.0);
+	 * (ATA), and the NVMe driver's K − 273.15 turns 323 K into 49.85.
+	 * Outside [-50, 200] °C (inf, a broken sensor) is no reading: the
+	 * profile would refuse it. */
+	v = round(v / 1000.0);
+	return v >= -50 && v <= 200 ? v : NAN;
 }
 
 int probe_hwmon_read(const char *sysroot, const char *name, struct probe_health *h)

@@ -20,7 +20,11 @@ _Static_assert(sizeof(struct nvme_smart_log) == PROBE_NVME_SMART_LEN, "smart pag
 
 double probe_nvme_kelvin(unsigned k)
 {
-	return k ? (double)k - 273.0 : NAN;
+	double c = (double)k - 273.0;
+
+	/* Outside the profile's [-50, 200] °C: a broken sensor, not a reading
+	 * (the profile reader would refuse the whole device). */
+	return k && c >= -50 && c <= 200 ? c : NAN;
 }
 
 /* A 128-bit little-endian counter, saturated to LONG_MAX. */

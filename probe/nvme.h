@@ -13,7 +13,8 @@
 #define PROBE_NVME_ID_LEN 4096
 #define PROBE_NVME_SMART_LEN 512
 
-/* NVMe temperatures are Kelvin: °C = K − 273; 0 = not reported (NAN). */
+/* NVMe temperatures are Kelvin: °C = K − 273; 0 = not reported and
+ * readings outside [-50, 200] °C (what a profile accepts) = NAN. */
 double probe_nvme_kelvin(unsigned k);
 
 /*

@@ -20,6 +20,9 @@ static const char *root_or_empty(const char *sysroot)
 }
 
 static int vpath(const char *sysroot, char *buf, size_t len, const char *fmt,
+		 va_list ap) __attribute__((format(printf, 4, 0)));
+
+static int vpath(const char *sysroot, char *buf, size_t len, const char *fmt,
 		 va_list ap)
 {
 	int n = snprintf(buf, len, "%s/", root_or_empty(sysroot));
@@ -83,6 +86,9 @@ long probe_sys_bin(const char *sysroot, void *buf, size_t len, const char *fmt, 
 		return ret;
 	return read_at(path, buf, len);
 }
+
+static char *vstr(const char *sysroot, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
 
 static char *vstr(const char *sysroot, const char *fmt, va_list ap)
 {

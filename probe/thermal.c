@@ -158,8 +158,8 @@ void probe_series_end(struct probe_series *s, struct profile_device *d)
 	}
 	if (!isnan(peak)) {
 		th->load_c = peak;
-		if (!isnan(th->idle_c))
-			th->rise_c = peak - th->idle_c;
+		if (!isnan(th->idle_c) && fabs(peak - th->idle_c) <= 200)
+			th->rise_c = peak - th->idle_c;	/* the profile's range */
 	}
 	if (s->sensor) {
 		free(th->throttle);

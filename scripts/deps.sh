@@ -9,6 +9,7 @@ PKGS=(gcc make cmake pkg-config
       util-linux e2fsprogs xfsprogs jq python3 python3-jsonschema fio
       groff-base man-db dpkg-dev                           # tests/cli/package.sh: man page, .deb
       mdadm lvm2 dmsetup fdisk procps valgrind             # tests/cli/guard.sh, hostile.sh, memcheck.sh
+      clang libclang-rt-14-dev                             # scripts/fuzz --smoke (libFuzzer)
       chromium                                             # tests/cli/report.sh renders the HTML report
       qemu-system-x86 busybox-static cpio kmod xz-utils)   # the QEMU NVMe/SATA guest test
 

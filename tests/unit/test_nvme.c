@@ -89,6 +89,7 @@ static void test_short_pages(void **state)
 	assert_true(isnan(h.temp_c));
 	assert_int_equal(h.log.critical_warning, -1);
 	assert_true(isnan(probe_nvme_kelvin(0)));
+	assert_true(isnan(probe_nvme_kelvin(12)));	/* -261 °C: no reading (fuzzing) */
 	assert_float_equal(probe_nvme_kelvin(323), 50, 0);
 }
 
