@@ -4,7 +4,7 @@
 # list (fixture sysroot, text and JSON), validate (good and broken input),
 # score, explain, plan (every format; with an inventory file, with none, and
 # with this machine's), compare (every format), report (-o FILE), probe with
-# the null engine and a short real probe of a scratch file, plus usage and
+# a short real probe of a scratch file, plus usage and
 # input errors.  Each command must also exit as it does without valgrind.
 # Skipped when valgrind is missing.  Slow (valgrind): label memcheck.
 set -u
@@ -85,17 +85,18 @@ vg 0 report "$ex" --policies "$pol" -o "$tmp/report.html"
 vg 0 report "$ex" --policies "$pol" --plan "$tmp/plan.json" -o "$tmp/report2.html"
 vg 0 report "$ex" --policies "$pol" --no-plan -o "$tmp/report3.html"
 
-# ---- the probe: null engine, then a short real run, both on a scratch file
+# ---- the probe: a short real run on a scratch file
 mkdir "$tmp/dir"
-vg 0 probe "$tmp/dir" --engine null --size 64M --seconds 1 --ramp 0.1 --quiet --json "$tmp/null.json"
-vg 0 probe "$tmp/dir" --engine null --size 64M --tests all --seconds 1 --ramp 0.1 \
-	--sustained-seconds 1 --quiet --json "$tmp/null-all.json"
+# The null engine is left out here: it spins without system calls, and
+# under valgrind's single big lock its worker starves the controller thread
+# (a run of two 1 s tests did not end in 100 s of CPU).  The unit tests run
+# it under ASan instead (tests/unit/test_job.c, test_run.c).
 vg 0 probe "$tmp/dir" --size 64M --tests seq_write,rand_read_qd1,mixed_70_30 --seconds 1 --ramp 0.2 \
 	--quiet --json "$tmp/real.json"
 jq -e '.devices[0].results.seq_write.mbps > 0' "$tmp/real.json" >/dev/null ||
 	bad "real probe under valgrind: no seq_write figure"
 [ -z "$(ls -A "$tmp/dir")" ] || bad "probe left files: $(ls -A "$tmp/dir")"
-vg 3 probe "$tmp/no-such-dir" --engine null --seconds 1 --quiet
+vg 3 probe "$tmp/no-such-dir" --seconds 1 --quiet
 # as root: a read-only probe of a loop device, and a refused destructive one
 if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null; then
 	shm=$(mktemp /dev/shm/tw-memcheck.XXXXXX)
