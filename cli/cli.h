@@ -82,6 +82,9 @@ struct score_render_ops {
 };
 extern const struct score_render_ops score_render_text, score_render_json;
 
+/* Print s, then spaces up to width display columns (UTF-8 aware). */
+void cli_pad(FILE *out, const char *s, int width);
+
 /* A value in its metric's unit for people: "83,989", "0.12", "1.0 TB". */
 void cli_score_value(char *buf, size_t len, double v, const char *unit);
 

@@ -120,17 +120,6 @@ static void score_cell(char *buf, size_t len, const struct model_score *s)
 		snprintf(buf, len, "%.1f (conf %.2f)", s->score, s->confidence);
 }
 
-/* Print s left-aligned in width display columns (UTF-8 aware). */
-static void pad(FILE *out, const char *s, int width)
-{
-	int cols = 0;
-
-	for (const char *p = s; *p; p++)
-		cols += ((unsigned char)*p & 0xC0) != 0x80;
-	fputs(s, out);
-	for (; cols < width; cols++)
-		fputc(' ', out);
-}
 
 static void print_line(FILE *out, enum fmt f, const char *const cell[5])
 {
@@ -145,7 +134,7 @@ static void print_line(FILE *out, enum fmt f, const char *const cell[5])
 			continue;
 		}
 		fputs("  ", out);
-		pad(out, cell[i], i < last ? w[i] : 0);
+		cli_pad(out, cell[i], i < last ? w[i] : 0);
 	}
 	fputs(f == FMT_MD ? "|\n" : "\n", out);
 }

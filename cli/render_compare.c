@@ -173,17 +173,6 @@ static void device_cell(char *buf, size_t len, const struct profile_device *d)
 
 /* ---- table lines ---- */
 
-/* Print s, then spaces up to width display columns (UTF-8 aware). */
-static void pad(FILE *out, const char *s, int width)
-{
-	int cols = 0;
-
-	for (const char *p = s; *p; p++)
-		cols += ((unsigned char)*p & 0xC0) != 0x80;
-	fputs(s, out);
-	for (; cols < width; cols++)
-		fputc(' ', out);
-}
 
 /* Markdown: escape the table separator. */
 static void md_text(FILE *out, const char *s)
@@ -210,7 +199,7 @@ static void line(FILE *out, enum fmt f, const char *const *cell, const int *w, i
 			continue;
 		}
 		fputs("  ", out);
-		pad(out, cell[i], i < last ? w[i] : 0);
+		cli_pad(out, cell[i], i < last ? w[i] : 0);
 	}
 	fputs(f == FMT_MD ? "|\n" : "\n", out);
 }

@@ -24,6 +24,17 @@ static void thousands(char *buf, size_t len, double v)
 	buf[o] = '\0';
 }
 
+void cli_pad(FILE *out, const char *s, int width)
+{
+	int cols = 0;
+
+	for (const char *p = s; *p; p++)
+		cols += ((unsigned char)*p & 0xC0) != 0x80;
+	fputs(s, out);
+	for (; cols < width; cols++)
+		fputc(' ', out);
+}
+
 void cli_score_value(char *buf, size_t len, double v, const char *unit)
 {
 	if (isnan(v))
