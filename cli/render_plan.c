@@ -5,6 +5,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -157,7 +158,42 @@ static int text_print(FILE *out, const struct advisor_plan *plan)
 	return 0;
 }
 
-const struct plan_render_ops plan_render_text = { .name = "text", .print = text_print };
+/*
+ * Run a text renderer into memory, then copy it to out with every control
+ * character but newline and tab shown as '?': ids, models and labels come
+ * from files and must not drive the terminal (an ESC sequence in a model
+ * name).  Returns the renderer's result, or -ENOMEM.
+ */
+static int print_clean(FILE *out, const struct advisor_plan *plan,
+		       int (*fn)(FILE *, const struct advisor_plan *))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+	int ret;
+
+	if (!mem)
+		return -ENOMEM;
+	ret = fn(mem, plan);
+	if (fclose(mem)) {
+		free(buf);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)buf[i];
+
+		fputc((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f ? '?' : c, out);
+	}
+	free(buf);
+	return ret;
+}
+
+static int text_print_clean(FILE *out, const struct advisor_plan *plan)
+{
+	return print_clean(out, plan, text_print);
+}
+
+const struct plan_render_ops plan_render_text = { .name = "text", .print = text_print_clean };
 
 /* ---- Markdown ---- */
 
@@ -215,7 +251,12 @@ static int md_print(FILE *out, const struct advisor_plan *plan)
 	return 0;
 }
 
-const struct plan_render_ops plan_render_md = { .name = "md", .print = md_print };
+static int md_print_clean(FILE *out, const struct advisor_plan *plan)
+{
+	return print_clean(out, plan, md_print);
+}
+
+const struct plan_render_ops plan_render_md = { .name = "md", .print = md_print_clean };
 
 /* ---- JSON (tierwise.plan/1) ---- */
 

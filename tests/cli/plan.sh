@@ -112,6 +112,16 @@ jq '.devices |= map(select(.id == "pm9a1-1t" or .id == "optane905p") | if .id ==
 check "zram" 0 plan "$tmp/zram.json" --format json
 jq_true "zram left out" '.unassigned == ["optane905p"] and ([.warnings[] | select(.kind == "volatile") | .device] == ["optane905p"])'
 
+# --- a model name with a terminal escape sequence: shown as '?', never sent raw ---
+jq '.devices |= map(select(.id == "optane905p") | .model = "Evil\u001b[2J\u001b]0;pwned\u0007 Drive")' "$ex" >"$tmp/esc.json"
+for fmt in text md; do
+	check "escape in a model ($fmt)" 0 plan "$tmp/esc.json" --format "$fmt"
+	if LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$tmp/out"; then
+		echo "FAIL: $fmt output carries a control character"; fail=1
+	fi
+	[ "$fmt" = md ] || expect "escape shown as ?" "$tmp/out" "Evil?[2J?]0;pwned? Drive"
+done
+
 # --- every JSON plan above against docs/tierwise.plan-1.schema.json ---
 if python3 -c 'from jsonschema import Draft202012Validator' 2>/dev/null; then
 	for f in "$ex" "$tmp/nohdd.json" "$tmp/one.json" "$tmp/twins.json" "$tmp/zram.json"; do
