@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan.h"
+#include "plan_priv.h"
 
 /* Sequential write below this share of sequential read: an OEM write trap
  * (SK hynix PC601: ~3,100 MB/s read, ~840 MB/s write). */
@@ -351,29 +351,6 @@ static const struct warn_check warn_checks[] = {
 	{ "burst", check_burst },
 };
 
-/*
- * Append a warning (a copy of text) for device dev.  Returns 0 or -ENOMEM
- * (plan unaltered).
- */
-static int warn_append(struct advisor_plan *plan, ptrdiff_t dev,
-		       const char *kind, const char *text)
-{
-	struct advisor_warning *w;
-	char *copy = strdup(text);
-
-	if (!copy)
-		return -ENOMEM;
-	w = realloc(plan->warnings, (plan->n_warnings + 1) * sizeof(*w));
-	if (!w) {
-		free(copy);
-		return -ENOMEM;
-	}
-	plan->warnings = w;
-	w[plan->n_warnings++] = (struct advisor_warning){
-		.dev = dev, .kind = kind, .message = copy };
-	return 0;
-}
-
 /* Run every checker on device i.  Returns 0 or -ENOMEM. */
 static int warn_device(struct advisor_plan *plan, size_t i)
 {
@@ -387,7 +364,7 @@ static int warn_device(struct advisor_plan *plan, size_t i)
 
 		if (!warn_checks[k].check(d, &m))
 			continue;
-		rc = warn_append(plan, (ptrdiff_t)i, warn_checks[k].kind, m.s);
+		rc = plan_warn(plan, (ptrdiff_t)i, warn_checks[k].kind, "%s", m.s);
 		if (rc)
 			return rc;
 	}
