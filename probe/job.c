@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -272,6 +273,27 @@ static uint64_t round_up(uint64_t v, uint64_t a)
 	return (v + a - 1) / a * a;
 }
 
+/*
+ * Backing memory of n bytes of I/O buffers in w->mem.  Regions of 2 MiB
+ * and more are 2 MiB aligned and asked for transparent huge pages, so that
+ * a large I/O is a few physically contiguous DMA segments, not one per
+ * 4 KiB page: on a virtio disk, 1 MiB reads into scattered pages ran at a
+ * fifth of the rate of the same reads into huge pages (fio matches with
+ * iomem=mmaphuge).  Without THP the madvise fails and 4 KiB pages are
+ * used.  Returns 0 or -ENOMEM.
+ */
+static int alloc_region(struct worker *w, uint64_t n)
+{
+	const uint64_t huge = 2u << 20;
+
+	if (n < huge)
+		return posix_memalign(&w->mem, 4096, n) ? -ENOMEM : 0;
+	if (posix_memalign(&w->mem, huge, round_up(n, huge)))
+		return -ENOMEM;
+	(void)madvise(w->mem, round_up(n, huge), MADV_HUGEPAGE);
+	return 0;
+}
+
 /* One allocation for every buffer; write buffers filled with random bytes. */
 static int alloc_buffers(struct worker *w, const struct probe_job *job)
 {
@@ -283,7 +305,7 @@ static int alloc_buffers(struct worker *w, const struct probe_job *job)
 	w->rbase = 0;
 	w->wbase = reads ? job->qd : 0;
 	w->iov = calloc(w->nbufs, sizeof(*w->iov));
-	if (!w->iov || posix_memalign(&w->mem, 4096, stride * w->nbufs))
+	if (!w->iov || alloc_region(w, stride * w->nbufs))
 		return -ENOMEM;
 	p = w->mem;
 	for (unsigned i = 0; i < w->nbufs; i++) {
