@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "probe.h"
@@ -49,6 +50,30 @@ static int refuse_unsafe(const struct probe_dev *d, char *err, size_t errlen)
 	return -EPERM;
 }
 
+/*
+ * open(2) of a device node; an exclusive open that meets EBUSY is tried
+ * again for up to EXCL_RETRY_MS: closing a device after writing makes udev
+ * re-probe it, and the kernel's partition rescan claims the disk for a
+ * moment (a second probe started right after a destructive one failed
+ * here).  The inventory has already refused devices with real holders,
+ * mounts or signatures, so a lasting EBUSY is still reported.  Returns the
+ * fd or -1 with errno set.
+ */
+#define EXCL_RETRY_MS 2000
+static int open_dev(const char *path, int flags)
+{
+	const struct timespec step = { 0, 50 * 1000000L };
+	int fd;
+
+	for (int waited = 0;; waited += 50) {
+		fd = open(path, flags);
+		if (fd >= 0 || errno != EBUSY || !(flags & O_EXCL) ||
+		    waited >= EXCL_RETRY_MS)
+			return fd;
+		nanosleep(&step, NULL);
+	}
+}
+
 int probe_target_open_device(const struct probe_inventory *inv, const char *name,
 			     bool destructive, struct probe_target *t,
 			     char *err, size_t errlen)
@@ -70,7 +95,7 @@ int probe_target_open_device(const struct probe_inventory *inv, const char *name
 	if (destructive && !d->safe_destructive)
 		return refuse_unsafe(d, err, errlen);
 	flags |= destructive ? O_RDWR | O_EXCL : O_RDONLY;
-	t->fd = open(d->path, flags);
+	t->fd = open_dev(d->path, flags);
 	if (t->fd < 0) {
 		int e = errno;
 

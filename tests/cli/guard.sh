@@ -385,6 +385,38 @@ else
 	skip_case "simulated-holder: unshare -m not permitted"
 fi
 
+# a passing exclusive claim (udev's re-probe after a writer closes, the kernel's
+# partition rescan) delays a destructive open; a lasting one refuses it.
+# hold_excl DEV SECONDS — claim DEV with O_EXCL in the background; sets HOLD
+hold_excl() {
+	python3 -c 'import os, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL); print("held", flush=True); time.sleep(float(sys.argv[2]))' \
+		"$1" "$2" >"$tmp/held" & HOLD=$!
+	for _ in $(seq 50); do [ -s "$tmp/held" ] && break; sleep 0.02; done
+}
+if command -v python3 >/dev/null; then
+	new_loop excl
+	hold_excl "$LOOP" 0.5
+	"$tw" probe "$LOOP" --destructive --yes --tests rand_read_qd1 --seconds 0.2 --ramp 0 \
+		--quiet --json "$tmp/excl.json" >/dev/null 2>"$tmp/err"
+	rc=$?
+	wait "$HOLD"
+	[ "$rc" -eq 0 ] && jq -e '.devices[0].results.rand_read_qd1.iops > 0' "$tmp/excl.json" >/dev/null &&
+		echo "ok: transient O_EXCL holder: waited for, probed" ||
+		bad "transient O_EXCL holder: rc $rc: $(cat "$tmp/err")"
+	hold_excl "$LOOP" 4
+	"$tw" probe "$LOOP" --destructive --yes --tests rand_read_qd1 --seconds 0.2 --ramp 0 \
+		--quiet --json "$tmp/excl.json" >/dev/null 2>"$tmp/err"
+	rc=$?
+	kill "$HOLD" 2>/dev/null; wait "$HOLD" 2>/dev/null
+	[ "$rc" -ne 0 ] && grep -q "exclusively for writing: Device or resource busy" "$tmp/err" &&
+		echo "ok: lasting O_EXCL holder: refused (busy)" ||
+		bad "lasting O_EXCL holder: rc $rc: $(cat "$tmp/err")"
+	ran=$((ran + 1))
+else
+	skip_case "O_EXCL holder: no python3"
+fi
+
 # ====================== B. generated text is safe ===========================
 # The markers are relative: every script runs with $tmp as its working directory.
 hostile="x y'q\"\$(touch pwned1)\`touch pwned2\`"	# no newline, no slash
