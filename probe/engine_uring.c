@@ -15,10 +15,16 @@
  * RLIMIT_MEMLOCK without CAP_IPC_LOCK); when it does not, plain read/write
  * SQEs are used and info says so.
  *
- * commit() only marks the prepared SQEs as due; the next getevents()
- * submits them and waits in the same io_uring_enter
- * (io_uring_submit_and_wait), and reaps in one batch
- * (io_uring_peek_batch_cqe + io_uring_cq_advance).
+ * Submission, as fio's default (iodepth_batch_submit=1): queue() submits
+ * the SQE prepared before it, so each I/O reaches the device as soon as the
+ * next one is being prepared; the last SQE of a refill stays staged, commit()
+ * marks it due, and the next getevents() submits it and waits in the same
+ * io_uring_enter (io_uring_submit_and_wait) — one system call per I/O at
+ * QD1, as before.  Reaping is batched (io_uring_peek_batch_cqe +
+ * io_uring_cq_advance).  Measured on a virtio disk, 4 KiB random reads at
+ * QD32: refills of 16 submitted in one call ran at 0.86x fio, one or two per
+ * call at 1.01-1.06x (the device starts on each I/O sooner); on zram, where
+ * io-wq does the work, no difference.
  */
 #include "engine.h"
 
@@ -195,6 +201,8 @@ static enum probe_q uring_queue(void *priv, struct probe_io *io)
 
 	if (u->inflight >= u->qd)
 		return PROBE_Q_BUSY;
+	if (io_uring_sq_ready(&u->ring) && io_uring_submit(&u->ring) < 0)
+		return PROBE_Q_BUSY;	/* still due: submit_due tries again */
 	sqe = io_uring_get_sqe(&u->ring);
 	if (!sqe)
 		return PROBE_Q_BUSY;
