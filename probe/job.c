@@ -142,7 +142,7 @@ struct worker {
 	bool left;		/* detached by the controller (under sh->lock) */
 	struct probe_engine eng;
 	/* slots and buffers */
-	struct probe_io *io, **ev, **batch;
+	struct probe_io *io, **ev;
 	uint32_t *free_slots;
 	unsigned nfree, inflight;
 	void *mem;
@@ -324,9 +324,8 @@ static int alloc_slots(struct worker *w, unsigned qd)
 {
 	w->io = calloc(qd, sizeof(*w->io));
 	w->ev = calloc(qd, sizeof(*w->ev));
-	w->batch = calloc(qd, sizeof(*w->batch));
 	w->free_slots = calloc(qd, sizeof(*w->free_slots));
-	if (!w->io || !w->ev || !w->batch || !w->free_slots)
+	if (!w->io || !w->ev || !w->free_slots)
 		return -ENOMEM;
 	for (unsigned i = 0; i < qd; i++) {
 		w->io[i].slot = i;
@@ -386,11 +385,10 @@ static void worker_teardown(struct worker *w)
 	free(w->iov);
 	free(w->io);
 	free(w->ev);
-	free(w->batch);
 	free(w->free_slots);
 	w->mem = w->iov = NULL;
 	w->io = NULL;
-	w->ev = w->batch = NULL;
+	w->ev = NULL;
 	w->free_slots = NULL;
 }
 
@@ -489,37 +487,39 @@ static bool want_more(struct worker *w)
 	return w->issued < w->quota;
 }
 
-/* Queue every free slot (within the quota), stamp and commit the batch. */
+/*
+ * Queue every free slot (within the quota) and commit.  Each I/O is stamped
+ * just before it is queued: the engine may hand it to the kernel while the
+ * next one is prepared (engine_uring.c), so one stamp for the whole refill
+ * would start the clock of its first I/Os late.
+ */
 static int submit(struct worker *w)
 {
 	const struct probe_job *job = w->sh->job;
 	const struct probe_engine_ops *ops = w->eng.ops;
 	unsigned n = 0;
-	uint64_t now;
+	uint64_t now = 0;
 
 	while (w->nfree && w->issued + n < w->quota) {
 		struct probe_io *io = &w->io[w->free_slots[w->nfree - 1]];
 		enum probe_q q;
 
 		next_io(w, job, io);
+		io->start_ns = now = now_ns();
 		q = ops->queue(w->eng.priv, io);
 		if (q == PROBE_Q_BUSY)
 			break;
 		w->nfree--;
 		w->inflight++;
 		if (q == PROBE_Q_COMPLETED) {
-			io->start_ns = now_ns();
 			w->ev[0] = io;
-			reap(w, 1, io->start_ns);
+			reap(w, 1, now_ns());
 			continue;
 		}
-		w->batch[n++] = io;
+		n++;
 	}
 	if (!n)
 		return 0;
-	now = now_ns();
-	for (unsigned i = 0; i < n; i++)
-		w->batch[i]->start_ns = now;
 	if (now >= atomic_load_explicit(&w->sh->m_start, memory_order_relaxed))
 		w->issued += n;
 	return ops->commit(w->eng.priv);
