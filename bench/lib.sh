@@ -20,7 +20,13 @@ zram_setup() {
 		--ioengine=io_uring --size=100% --output=/dev/null >/dev/null
 }
 
-zram_teardown() { [ "$ZRAM_SET" = 1 ] && echo 1 >/sys/block/zram0/reset; ZRAM_SET=0; }
+# udev re-probes the device after a writer closes it: a reset may find it
+# busy for a moment, so try for up to 5 s.
+zram_teardown() {
+	[ "$ZRAM_SET" = 1 ] || return 0
+	for _ in $(seq 50); do echo 1 2>/dev/null >/sys/block/zram0/reset && break; sleep 0.1; done
+	ZRAM_SET=0
+}
 
 # fio's buffers in 2 MiB huge pages (--iomem=mmaphuge), as the probe asks
 # for transparent huge pages for its large buffers: on a virtio disk, 1 MiB

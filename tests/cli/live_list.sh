@@ -13,7 +13,9 @@ loops=()
 zram_set=0
 cleanup() {
 	for l in "${loops[@]}"; do losetup -d "$l" 2>/dev/null; done
-	[ "$zram_set" -eq 1 ] && echo 1 >/sys/block/zram0/reset
+	if [ "$zram_set" -eq 1 ]; then	# busy for a moment while udev re-probes it
+		for _ in $(seq 50); do echo 1 2>/dev/null >/sys/block/zram0/reset && break; sleep 0.1; done
+	fi
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
