@@ -52,10 +52,9 @@ static int refuse_unsafe(const struct probe_dev *d, char *err, size_t errlen)
 
 /*
  * open(2) of a device node; an exclusive open that meets EBUSY is tried
- * again for up to EXCL_RETRY_MS: closing a device after writing makes udev
- * re-probe it, and the kernel's partition rescan claims the disk for a
- * moment (a second probe started right after a destructive one failed
- * here).  The inventory has already refused devices with real holders,
+ * again for up to EXCL_RETRY_MS: a second probe started right after a
+ * destructive one found the device busy for a moment, with no holder in
+ * sight (most likely udev re-probing the disk its writer closed).  The inventory has already refused devices with real holders,
  * mounts or signatures, so a lasting EBUSY is still reported.  Returns the
  * fd or -1 with errno set.
  */
