@@ -20,8 +20,8 @@ zram_setup() {
 		--ioengine=io_uring --size=100% --output=/dev/null >/dev/null
 }
 
-# udev re-probes the device after a writer closes it: a reset may find it
-# busy for a moment, so try for up to 5 s.
+# a reset right after a probe closed the device may find it busy for a
+# moment (seen here, holder not established), so try for up to 5 s.
 zram_teardown() {
 	[ "$ZRAM_SET" = 1 ] || return 0
 	for _ in $(seq 50); do echo 1 2>/dev/null >/sys/block/zram0/reset && break; sleep 0.1; done

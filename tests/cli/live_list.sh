@@ -13,7 +13,7 @@ loops=()
 zram_set=0
 cleanup() {
 	for l in "${loops[@]}"; do losetup -d "$l" 2>/dev/null; done
-	if [ "$zram_set" -eq 1 ]; then	# busy for a moment while udev re-probes it
+	if [ "$zram_set" -eq 1 ]; then	# busy for a moment right after a probe closed it
 		for _ in $(seq 50); do echo 1 2>/dev/null >/sys/block/zram0/reset && break; sleep 0.1; done
 	fi
 	rm -rf "$tmp"
