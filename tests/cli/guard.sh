@@ -385,8 +385,8 @@ else
 	skip_case "simulated-holder: unshare -m not permitted"
 fi
 
-# a passing exclusive claim (udev's re-probe after a writer closes, the kernel's
-# partition rescan) delays a destructive open; a lasting one refuses it.
+# a passing exclusive claim (as seen right after a destructive probe closed a
+# disk) delays a destructive open; a lasting one refuses it.
 # hold_excl DEV SECONDS — claim DEV with O_EXCL in the background; sets HOLD
 hold_excl() {
 	python3 -c 'import os, sys, time
