@@ -62,6 +62,7 @@ struct run {
 	struct probe_series ser;	/* 1 Hz throughput + temperature */
 	bool sampling;			/* this test feeds ser */
 	bool noticed;			/* engine fallback noted once */
+	char engine[PROBE_ENGINE_MSG];	/* the engine setup last noted */
 	bool stalled;			/* a test stalled: skip the rest */
 	bool faulty;			/* TIERWISE_FAULT applies: use fault */
 	struct probe_fault_opts fault;
@@ -206,10 +207,18 @@ static void lat_from_hist(const struct probe_hist *h, struct profile_lat *lat)
 			lat->v[f] = NAN;
 }
 
-/* Notes every run result may carry: engine fallback, zero reads. */
+/*
+ * Notes every run result may carry: the engine's setup (when it differs
+ * from the last one noted for this device: flags, fixed file and buffers,
+ * for whoever compares profiles), engine fallback, zero reads.
+ */
 static void job_notes(struct run *r, const struct test_def *def,
 		      const struct probe_job_result *res)
 {
+	if (res->engine_desc[0] && strcmp(res->engine_desc, r->engine)) {
+		note(r->dev, "engine: %s", res->engine_desc);
+		snprintf(r->engine, sizeof(r->engine), "%s", res->engine_desc);
+	}
 	if (res->notice[0] && !r->noticed) {
 		note(r->dev, "%s", res->notice);
 		r->noticed = true;
