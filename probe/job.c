@@ -279,8 +279,8 @@ static uint64_t round_up(uint64_t v, uint64_t a)
  * a large I/O is a few physically contiguous DMA segments, not one per
  * 4 KiB page: on a virtio disk, 1 MiB reads into scattered pages ran at a
  * fifth of the rate of the same reads into huge pages (fio matches with
- * iomem=mmaphuge).  Without THP the madvise fails and 4 KiB pages are
- * used.  Returns 0 or -ENOMEM.
+ * iomem=mmaphuge).  Where THP is off the advice fails or does nothing,
+ * and 4 KiB pages are used.  Returns 0 or -ENOMEM.
  */
 static int alloc_region(struct worker *w, uint64_t n)
 {
