@@ -564,3 +564,20 @@ int advisor_mounts_make(struct advisor_plan *plan, struct advisor_plan_tier *tie
 		free(m);
 	return 0;
 }
+
+void advisor_mounts_clear(struct advisor_plan_tier *tier)
+{
+	for (size_t i = 0; i < tier->n_mounts; i++) {
+		struct advisor_mount *m = &tier->mounts[i];
+
+		free(m->point);
+		free(m->fs);
+		free(m->options);
+		free(m->why);
+		free(m->source);
+		free(m->uuid);
+	}
+	free(tier->mounts);
+	tier->mounts = NULL;
+	tier->n_mounts = 0;
+}

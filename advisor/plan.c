@@ -608,25 +608,13 @@ int advisor_plan_make(const struct profile_device *const *devs,
 	return 0;
 }
 
-static void mount_clear(struct advisor_mount *m)
-{
-	free(m->point);
-	free(m->fs);
-	free(m->options);
-	free(m->why);
-	free(m->source);
-	free(m->uuid);
-}
-
 static void tier_clear(struct advisor_plan_tier *t)
 {
 	free(t->policies);
 	free(t->devices);
 	free(t->scores);
 	plan_raid_clear(&t->raid);
-	for (size_t i = 0; i < t->n_mounts; i++)
-		mount_clear(&t->mounts[i]);
-	free(t->mounts);
+	advisor_mounts_clear(t);
 	for (size_t i = 0; i < t->n_est; i++) {
 		free(t->est[i].policy);
 		free(t->est[i].label);

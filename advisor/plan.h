@@ -262,4 +262,7 @@ int advisor_warnings_make(struct advisor_plan *plan);
  */
 int advisor_mounts_make(struct advisor_plan *plan, struct advisor_plan_tier *tier);
 
+/* Free tier->mounts and what each holds; tier->n_mounts becomes 0. */
+void advisor_mounts_clear(struct advisor_plan_tier *tier);
+
 #endif

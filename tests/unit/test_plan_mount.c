@@ -85,17 +85,7 @@ static void fx_free(struct fx *f)
 	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
 		struct advisor_plan_tier *tier = &f->plan.tiers[t];
 
-		for (size_t i = 0; i < tier->n_mounts; i++) {
-			struct advisor_mount *m = &tier->mounts[i];
-
-			free(m->point);
-			free(m->fs);
-			free(m->options);
-			free(m->why);
-			free(m->source);
-			free(m->uuid);
-		}
-		free(tier->mounts);
+		advisor_mounts_clear(tier);
 		for (size_t i = 0; i < tier->n_notes; i++)
 			free(tier->notes[i]);
 		free(tier->notes);
