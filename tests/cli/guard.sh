@@ -45,6 +45,7 @@ tmp=$(mktemp -d /var/tmp/tw-guard.XXXXXX)
 shm=$(mktemp -d /dev/shm/tw-guard.XXXXXX)
 tag=twguard$$
 loops=() mounts=() mds=() dms=() vgs=() pvs=()
+. "$(dirname "$0")/lib.sh"
 LVMCFG='devices { use_devicesfile=0 } activation { udev_sync=0 udev_rules=0 }'
 cleanup() {	# in reverse order of stacking; udev may defer a loop detach, so wait
 	local x
@@ -60,13 +61,7 @@ cleanup() {	# in reverse order of stacking; udev may defer a loop detach, so wai
 		for _ in $(seq 20); do dmsetup remove "$x" 2>/dev/null && break; sleep 0.1; done
 	done
 	for x in ${mds[@]+"${mds[@]}"}; do [ -e "$x" ] && mdadm --stop "$x" >/dev/null 2>&1; done
-	for x in ${loops[@]+"${loops[@]}"}; do losetup -d "$x" 2>/dev/null; done
-	for x in ${loops[@]+"${loops[@]}"}; do
-		for _ in $(seq 50); do
-			[ -e "/sys/block/${x#/dev/}/loop/backing_file" ] || break
-			sleep 0.1
-		done
-	done
+	detach_loops ${loops[@]+"${loops[@]}"}
 	rm -rf "$tmp" "$shm"
 }
 trap cleanup EXIT

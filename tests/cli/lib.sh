@@ -27,3 +27,16 @@ jq_true() {
 		fail=1
 	fi
 }
+
+# detach_loops LOOP... — detach the loop devices and wait (up to 5 s each)
+# until they are gone: udev may still hold one, and the detach is deferred.
+detach_loops() {
+	local l
+	for l in "$@"; do losetup -d "$l" 2>/dev/null; done
+	for l in "$@"; do
+		for _ in $(seq 50); do
+			[ -e "/sys/block/${l#/dev/}/loop/backing_file" ] || break
+			sleep 0.1
+		done
+	done
+}

@@ -28,14 +28,9 @@ done
 tmp=$(mktemp -d /var/tmp/tw-plan-mount.XXXXXX)
 shm=$(mktemp -d /dev/shm/tw-plan-mount.XXXXXX)
 loops=()
-cleanup() {	# udev may still hold a loop device: detach is then deferred, so wait
-	for l in "${loops[@]}"; do losetup -d "$l" 2>/dev/null; done
-	for l in "${loops[@]}"; do
-		for _ in $(seq 50); do
-			[ -e "/sys/block/${l#/dev/}/loop/backing_file" ] || break
-			sleep 0.1
-		done
-	done
+. "$(dirname "$0")/lib.sh"
+cleanup() {
+	detach_loops ${loops[@]+"${loops[@]}"}
 	rm -rf "$tmp" "$shm"
 }
 trap cleanup EXIT
