@@ -339,6 +339,10 @@ static int need_note(struct advisor_plan *plan, struct advisor_plan_tier *t)
 				       k ? " + " : "", t->policies[k]->name);
 	plan_fmt_bytes(need, sizeof(need), (double)t->need_bytes);
 	plan_fmt_bytes(have, sizeof(have), (double)t->usable_bytes);
+	if (plan_warn(plan, -1, "need", "%s tier: %s needs %s, only %s usable (%.0f %% of the "
+		      "capacity of its devices, the rest kept free): the plan does not meet this "
+		      "need", advisor_tier_name(t->tier), names, need, have, plan->fill * 100) < 0)
+		return -ENOMEM;
 	return plan_strv_add(&t->notes, &t->n_notes,
 			     "%s needs %s, %s available (%.0f %% of the capacity of its "
 			     "devices, the rest kept free)", names, need, have, plan->fill * 100);

@@ -2,6 +2,7 @@
 #ifndef TW_CLI_H
 #define TW_CLI_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "probe.h"
@@ -29,8 +30,43 @@ struct tw_command {
 
 extern const struct tw_command tw_cmd_list, tw_cmd_validate, tw_cmd_probe;
 
-/* `tierwise` with no arguments: inventory, a quick probe, then the plan. */
-int cli_default_job(struct tw_global *g);
+/*
+ * `tierwise` with no command: inventory, a quick probe, then the plan
+ * (cmd_default.c).  argv[0] is the program; the rest are its options.
+ * Returns the exit code.
+ */
+int cli_default_job(int argc, char **argv, struct tw_global *g);
+
+/* What the default job asks of the probe. */
+struct cli_probe_req {
+	bool full, quiet, destructive, yes;
+	const char *json;	/* save the profile here ("-" = stdout); NULL = not saved */
+	FILE *out;		/* the summary table; NULL = stdout */
+};
+
+/*
+ * Probe every device `list` marks safe (read-only; with destructive, write
+ * tests on the devices safe for them, after confirmation) and a scratch file
+ * on each mounted filesystem, then save the profile to r->json (unless nothing
+ * was measured) and print the summary.  Returns the probe's exit code.
+ */
+int cli_probe_everything(const struct cli_probe_req *r, struct tw_global *g);
+
+/*
+ * Plan the one profile file profile and print it in format (NULL = text);
+ * save_json, when not NULL, also gets the plan as tierwise.plan/1.  Returns
+ * the exit code.
+ */
+int cli_plan_profile(const char *profile, const char *format, const char *save_json,
+		     struct tw_global *g);
+
+/*
+ * Refuse an output path that is not a regular file or a new path (a device,
+ * a directory, a socket), before anything runs: prints "tierwise CMD: OPT
+ * PATH: why" and returns TW_EXIT_USAGE (TW_EXIT_SYSTEM when its directory
+ * does not exist); 0 when path may be written.
+ */
+int cli_check_output(const char *cmd, const char *opt, const char *path);
 
 /* Print "tierwise CMD: message" and the --help hint to stderr; returns TW_EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -42,6 +78,9 @@ struct list_render_ops {
 	void (*print)(FILE *out, const struct probe_inventory *inv);
 };
 extern const struct list_render_ops list_render_text, list_render_json;
+
+/* Scan the inventory (g->sysroot) and print it with r to out.  Returns the exit code. */
+int cli_list_print(const struct tw_global *g, const struct list_render_ops *r, FILE *out);
 
 /* Human size like lsblk: 894.3G (binary units). */
 void cli_human_size(char *buf, size_t len, double bytes);

@@ -26,9 +26,7 @@ static int list_run(int argc, char **argv, struct tw_global *g)
 		{ NULL, 0, NULL, 0 },
 	};
 	const struct list_render_ops *r = &list_render_text;
-	struct probe_inventory *inv;
-	char err[512] = "";
-	int c, ret;
+	int c;
 
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
@@ -40,12 +38,20 @@ static int list_run(int argc, char **argv, struct tw_global *g)
 	}
 	if (optind < argc)
 		return cli_usage_error("list", "unexpected argument '%s'", argv[optind]);
-	ret = probe_inventory_scan(g->sysroot, &inv, err, sizeof(err));
+	return cli_list_print(g, r, stdout);
+}
+
+int cli_list_print(const struct tw_global *g, const struct list_render_ops *r, FILE *out)
+{
+	struct probe_inventory *inv;
+	char err[512] = "";
+	int ret = probe_inventory_scan(g->sysroot, &inv, err, sizeof(err));
+
 	if (ret < 0) {
 		fprintf(stderr, "tierwise list: %s\n", err[0] ? err : strerror(-ret));
 		return TW_EXIT_SYSTEM;
 	}
-	r->print(stdout, inv);
+	r->print(out, inv);
 	probe_inventory_free(inv);
 	return TW_EXIT_OK;
 }

@@ -11,6 +11,8 @@
 #include "plan_disks.h"
 #include "render_plan.h"
 #include "score.h"
+#include "tw_size.h"
+#include "tw_outfile.h"
 
 #define MAX_NEEDS 32
 
@@ -54,6 +56,7 @@ struct plan_opts {
 	char *need_names[MAX_NEEDS];
 	struct advisor_options a;
 	const struct plan_render_ops *render;
+	const char *save_json;	/* also write tierwise.plan/1 here (the default job) */
 };
 
 static const struct plan_render_ops *const formats[] = {
@@ -72,16 +75,19 @@ static int parse_needs(struct plan_opts *o, const char *arg)
 	for (char *tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
 		char *eq = strchr(tok, '=');
 		size_t k = o->a.n_needs;
+		uint64_t bytes;
 
 		if (!eq || eq == tok || k == MAX_NEEDS) {
 			rc = cli_usage_error("plan", "--need %s: expected POLICY=SIZE", tok);
 			break;
 		}
 		*eq = '\0';
-		if (model_parse_size(eq + 1, &o->needs[k].bytes)) {
-			rc = cli_usage_error("plan", "--need %s=%s: not a size (500G, 4T)", tok, eq + 1);
+		if (tw_size_parse(eq + 1, true, &bytes) < 0) {
+			rc = cli_usage_error("plan", "--need %s=%s: not a size with a unit; "
+					     "sizes are written %s", tok, eq + 1, TW_SIZE_FORMS);
 			break;
 		}
+		o->needs[k].bytes = (int64_t)bytes;
 		if (!(o->need_names[k] = strdup(tok))) {
 			rc = TW_EXIT_SYSTEM;
 			break;
@@ -208,6 +214,25 @@ static int load_disks(const struct plan_opts *o, const struct tw_global *g,
 	return ret ? TW_EXIT_SYSTEM : TW_EXIT_OK;
 }
 
+/* Save the plan as tierwise.plan/1 JSON to path, atomically.  Returns an exit code. */
+static int save_json(const struct advisor_plan *plan, const char *path)
+{
+	struct tw_outfile f;
+	char err[256];
+	int ret = tw_outfile_open(&f, path, err, sizeof(err));
+
+	if (ret == 0 && plan_render_json.print(f.f, plan)) {
+		tw_outfile_abort(&f);
+		snprintf(err, sizeof(err), "the plan cannot be written as json");
+		ret = -EINVAL;
+	} else if (ret == 0) {
+		ret = tw_outfile_commit(&f, err, sizeof(err));
+	}
+	if (ret)
+		fprintf(stderr, "tierwise plan: %s: %s (the plan was not saved)\n", path, err);
+	return ret ? TW_EXIT_SYSTEM : TW_EXIT_OK;
+}
+
 static int make_and_print(const struct plan_opts *o, const struct score_inputs *in,
 			  const struct plan_disks *disks)
 {
@@ -231,34 +256,52 @@ static int make_and_print(const struct plan_opts *o, const struct score_inputs *
 			o->render->name);
 		rc = TW_EXIT_INVALID;
 	}
+	if (rc == TW_EXIT_OK && o->save_json)
+		rc = save_json(plan, o->save_json);
 	advisor_plan_free(plan);
 	free(facts);
+	return rc;
+}
+
+/* Load the profiles files[0..n) and the facts, make the plan and print it. */
+static int plan_files(const struct plan_opts *o, char *const *files, size_t n,
+		      const struct tw_global *g)
+{
+	struct score_inputs in;
+	struct plan_disks disks = { 0 };
+	int rc = cli_score_inputs_load(&in, files, n, o->policies, o->prices);
+
+	if (rc != TW_EXIT_OK)
+		return rc;
+	rc = load_disks(o, g, &disks);
+	if (rc == TW_EXIT_OK)
+		rc = make_and_print(o, &in, &disks);
+	plan_disks_free(&disks);
+	cli_score_inputs_free(&in);
 	return rc;
 }
 
 static int plan_run(int argc, char **argv, struct tw_global *g)
 {
 	struct plan_opts o = { 0 };
-	struct score_inputs in;
-	struct plan_disks disks = { 0 };
 	int rc = plan_parse(argc, argv, &o);
 
 	if (rc < 0)
-		rc = cli_score_inputs_load(&in, argv + optind, (size_t)(argc - optind),
-					   o.policies, o.prices);
-	else
-		goto out;
-	if (rc != TW_EXIT_OK)
-		goto out;
-	rc = load_disks(&o, g, &disks);
-	if (rc == TW_EXIT_OK)
-		rc = make_and_print(&o, &in, &disks);
-	plan_disks_free(&disks);
-	cli_score_inputs_free(&in);
-out:
+		rc = plan_files(&o, argv + optind, (size_t)(argc - optind), g);
 	for (size_t i = 0; i < o.a.n_needs; i++)
 		free(o.need_names[i]);
 	return rc;
+}
+
+int cli_plan_profile(const char *profile, const char *format, const char *save_json,
+		     struct tw_global *g)
+{
+	struct plan_opts o = { .render = &plan_render_text, .save_json = save_json };
+	char *files[] = { (char *)profile };
+	int rc = format ? parse_format(&o, format) : 0;
+
+	o.a.needs = o.needs;
+	return rc ? rc : plan_files(&o, files, 1, g);
 }
 
 const struct tw_command tw_cmd_plan = {

@@ -11,6 +11,8 @@
 
 #include "cli.h"
 #include "engine.h"
+#include "tw_size.h"
+#include "tw_outfile.h"
 
 struct probe_cli {
 	struct probe_options o;
@@ -20,6 +22,10 @@ struct probe_cli {
 	struct probe_inventory *inv;
 	struct profile *prof;
 	int failed, done;
+	FILE *out;		/* the summary; NULL = stdout */
+	dev_t fs_seen[64];	/* filesystems already given a scratch file */
+	const char *fs_seen_at[64];
+	size_t n_fs;
 };
 
 static void probe_usage(FILE *out)
@@ -53,26 +59,6 @@ static void probe_usage(FILE *out)
 	      "Exit: 0 all measured, 4 some tests or targets failed (see notes),\n"
 	      "3 nothing could be measured, 2 usage error.\n\n"
 	      "Example: tierwise probe nvme0n1 /srv/models --json server.json\n", out);
-}
-
-static int parse_size(const char *s, uint64_t *out)
-{
-	char *end;
-	double v = strtod(s, &end);
-	int shift = 0;
-
-	switch (*end) {
-	case 'k': case 'K': shift = 10; end++; break;
-	case 'm': case 'M': shift = 20; end++; break;
-	case 'g': case 'G': shift = 30; end++; break;
-	case 't': case 'T': shift = 40; end++; break;
-	}
-	if (*end == 'i' || *end == 'B')
-		end += (*end == 'i' && end[1] == 'B') ? 2 : 1;
-	if (end == s || *end || !(v > 0) || !isfinite(v))
-		return -EINVAL;
-	*out = (uint64_t)(v * (double)(1ULL << shift));
-	return 0;
 }
 
 static int parse_seconds(const char *s, double *out)
@@ -143,8 +129,9 @@ static int parse_opts(int argc, char **argv, struct probe_cli *c)
 			c->o.engine = optarg;
 			break;
 		case 'z':
-			if (parse_size(optarg, &c->size) < 0)
-				return cli_usage_error("probe", "'%s' is not a size (e.g. 4G, 512M)", optarg);
+			if (tw_size_parse(optarg, true, &c->size) < 0 || !c->size)
+				return cli_usage_error("probe", "--size %s: not a size with a unit; sizes "
+						       "are written %s", optarg, TW_SIZE_FORMS);
 			break;
 		case 'D': c->destructive = true; break;
 		case 'y': c->yes = true; break;
@@ -199,17 +186,18 @@ static void probe_one(struct probe_cli *c, struct probe_target *t)
 	c->done++;
 }
 
-static void probe_device(struct probe_cli *c, const char *name)
+/* Probe device name, with write tests when destructive (confirmed first). */
+static void probe_device_as(struct probe_cli *c, const char *name, bool destructive)
 {
 	const struct probe_dev *d = probe_inventory_find(c->inv, name);
 	struct probe_target t;
 	char err[1024];
 
-	if (c->destructive && d && d->safe_destructive && !confirm(c, d)) {
+	if (destructive && d && d->safe_destructive && !confirm(c, d)) {
 		c->failed++;
 		return;
 	}
-	if (probe_target_open_device(c->inv, name, c->destructive, &t, err, sizeof(err)) < 0) {
+	if (probe_target_open_device(c->inv, name, destructive, &t, err, sizeof(err)) < 0) {
 		fprintf(stderr, "tierwise probe: %s\n", err);
 		c->failed++;
 		return;
@@ -218,10 +206,36 @@ static void probe_device(struct probe_cli *c, const char *name)
 	probe_target_close(&t);
 }
 
+/*
+ * One filesystem is one target: true (and a line saying so) when dir lands on
+ * a filesystem already probed (a bind mount, the same device mounted twice).
+ */
+static bool fs_already_probed(struct probe_cli *c, const char *dir)
+{
+	struct stat st;
+
+	if (stat(dir, &st) < 0)
+		return false;	/* the scratch open will say why */
+	for (size_t i = 0; i < c->n_fs; i++)
+		if (c->fs_seen[i] == st.st_dev) {
+			fprintf(stderr, "tierwise probe: skipping %s: the same filesystem as %s "
+				"(one scratch file per filesystem)\n", dir, c->fs_seen_at[i]);
+			return true;
+		}
+	if (c->n_fs < sizeof(c->fs_seen) / sizeof(c->fs_seen[0])) {
+		c->fs_seen[c->n_fs] = st.st_dev;
+		c->fs_seen_at[c->n_fs++] = dir;
+	}
+	return false;
+}
+
 static void probe_dir(struct probe_cli *c, const char *dir)
 {
 	struct probe_target t;
 	char err[1024] = "";
+
+	if (fs_already_probed(c, dir))
+		return;
 
 	if (!c->quiet)
 		fprintf(stderr, "creating a scratch file in %s\n", dir);
@@ -234,6 +248,11 @@ static void probe_dir(struct probe_cli *c, const char *dir)
 		fprintf(stderr, "tierwise probe: %s\n", err);
 	probe_one(c, &t);
 	probe_target_close(&t);
+}
+
+static void probe_device(struct probe_cli *c, const char *name)
+{
+	probe_device_as(c, name, c->destructive);
 }
 
 static void probe_arg(struct probe_cli *c, const char *arg)
@@ -262,7 +281,8 @@ static void probe_all(struct probe_cli *c)
 
 	for (size_t i = 0; i < c->inv->n; i++)
 		if (c->inv->v[i].safe_readonly)
-			probe_device(c, c->inv->v[i].name);
+			probe_device_as(c, c->inv->v[i].name,
+					c->destructive && c->inv->v[i].safe_destructive);
 	for (size_t i = 0; i < c->inv->n; i++) {
 		const struct probe_dev *d = &c->inv->v[i];
 
@@ -325,22 +345,66 @@ static void print_summary(FILE *out, const struct profile *p)
 	}
 }
 
+/*
+ * Save the profile to c->json: never when nothing was measured (a failed or
+ * refused run leaves the previous file as it was).  Returns 0 or an exit code.
+ */
+static int save_profile(const struct probe_cli *c)
+{
+	char err[512];
+
+	if (!c->json)
+		return 0;
+	if (c->prof->n_devices == 0) {
+		if (strcmp(c->json, "-"))
+			fprintf(stderr, "tierwise probe: nothing was measured; %s was not written "
+				"(a previous file there is left as it was)\n", c->json);
+		return 0;
+	}
+	if (profile_write_file(c->prof, c->json, err, sizeof(err)) < 0) {
+		fprintf(stderr, "tierwise probe: %s: %s (the profile was not saved)\n",
+			c->json, err);
+		return TW_EXIT_SYSTEM;
+	}
+	return 0;
+}
+
 static int probe_finish(struct probe_cli *c)
 {
-	int ret;
+	int ret = save_profile(c);
 
-	if (c->json) {
-		ret = profile_write_file(c->prof, c->json);
-		if (ret < 0) {
-			fprintf(stderr, "tierwise probe: %s: %s\n", c->json, strerror(-ret));
-			return TW_EXIT_SYSTEM;
-		}
-	}
 	if (!c->json || strcmp(c->json, "-"))
-		print_summary(stdout, c->prof);
+		print_summary(c->out ? c->out : stdout, c->prof);
+	if (ret)
+		return ret;
+	if (!c->json && c->prof->n_devices)
+		fprintf(stderr, "tierwise probe: the profile was not saved: add --json FILE to "
+			"keep these figures\n");
 	if (c->failed && c->prof->n_devices == 0)
 		return TW_EXIT_SYSTEM;
 	return c->failed ? TW_EXIT_PARTIAL : TW_EXIT_OK;
+}
+
+/*
+ * An output path is checked before anything is measured: a device, a
+ * directory or a socket is refused (exit 2), so that `--json /dev/sdb` can
+ * never write a profile over a disk.  Returns 0 or TW_EXIT_USAGE.
+ */
+int cli_check_output(const char *cmd, const char *opt, const char *path)
+{
+	char err[256];
+	struct stat st;
+	int ret = tw_outfile_check(path, err, sizeof(err));
+
+	if (ret == 0)
+		return 0;
+	fprintf(stderr, "tierwise%s%s: %s %s: %s; nothing was written\n", cmd ? " " : "",
+		cmd ? cmd : "", opt, path, err);
+	if ((!cmd || !strcmp(cmd, "probe")) && stat(path, &st) == 0 && S_ISBLK(st.st_mode))
+		fprintf(stderr, "(%s names the file to write; to measure %s, give it as a target "
+			"without %s)\n", opt, path, opt);
+	/* the wrong kind of path is a usage error; a missing directory a system one */
+	return ret == -EINVAL || ret == -EISDIR || ret == -ELOOP ? TW_EXIT_USAGE : TW_EXIT_SYSTEM;
 }
 
 /*
@@ -365,72 +429,58 @@ static int check_fault_hook(void)
 	return 0;
 }
 
+/*
+ * Scan the inventory and run the targets (none = everything probe_all
+ * chooses), then save and summarise.  Returns the exit code.
+ */
+static int probe_execute(struct probe_cli *c, struct tw_global *g, char **targets, int n)
+{
+	char err[512] = "";
+	int ret = check_fault_hook();
+
+	if (!ret && c->json)
+		ret = cli_check_output("probe", "--json", c->json);
+	if (ret)
+		return ret;
+	if (!c->quiet && isatty(STDERR_FILENO))
+		c->o.progress = show_progress;
+	c->o.sysroot = g->sysroot;
+	if (probe_inventory_scan(g->sysroot, &c->inv, err, sizeof(err)) < 0 ||
+	    !(c->prof = profile_new())) {
+		fprintf(stderr, "tierwise probe: %s\n", err[0] ? err : "out of memory");
+		probe_inventory_free(c->inv);
+		return TW_EXIT_SYSTEM;
+	}
+	probe_scratch_install_handlers();
+	for (int i = 0; i < n; i++)
+		probe_arg(c, targets[i]);
+	if (n == 0)
+		probe_all(c);
+	ret = probe_finish(c);
+	profile_free(c->prof);
+	probe_inventory_free(c->inv);
+	return ret;
+}
+
 static int probe_cmd(int argc, char **argv, struct tw_global *g)
 {
 	struct probe_cli c = { .o = { .ramp_s = -1 } };
-	char err[512] = "";
 	int ret = parse_opts(argc, argv, &c);
 
 	if (ret)
 		return ret < 0 ? TW_EXIT_OK : ret;
-	ret = check_fault_hook();
-	if (ret)
-		return ret;
-	if (!c.quiet && isatty(STDERR_FILENO))
-		c.o.progress = show_progress;
-	c.o.sysroot = g->sysroot;
-	if (probe_inventory_scan(g->sysroot, &c.inv, err, sizeof(err)) < 0 ||
-	    !(c.prof = profile_new())) {
-		fprintf(stderr, "tierwise probe: %s\n", err[0] ? err : "out of memory");
-		probe_inventory_free(c.inv);
-		return TW_EXIT_SYSTEM;
-	}
-	probe_scratch_install_handlers();
-	if (optind < argc) {
-		for (int i = optind; i < argc; i++)
-			probe_arg(&c, argv[i]);
-	} else {
-		probe_all(&c);
-	}
-	ret = probe_finish(&c);
-	profile_free(c.prof);
-	probe_inventory_free(c.inv);
-	return ret;
+	return probe_execute(&c, g, argv + optind, argc - optind);
 }
 
-/* `tierwise` with no arguments: the inventory, then a quick probe of it all. */
-int cli_default_job(struct tw_global *g)
+int cli_probe_everything(const struct cli_probe_req *r, struct tw_global *g)
 {
-	char path[] = "/tmp/tierwise-profile.XXXXXX";
-	char *argv[] = { "list", NULL };
-	char *pargv[] = { "probe", "--json", path, NULL };
-	char *plargv[] = { "plan", path, NULL };
-	int fd, ret = tw_cmd_list.run(1, argv, g), pret;
+	struct probe_cli c = {
+		.o = { .ramp_s = -1, .full = r->full },
+		.json = r->json, .destructive = r->destructive, .yes = r->yes, .quiet = r->quiet,
+		.out = r->out,
+	};
 
-	if (ret != TW_EXIT_OK)
-		return ret;
-	fd = mkstemp(path);
-	if (fd < 0) {
-		fprintf(stderr, "tierwise: cannot create a temporary profile: %s\n", strerror(errno));
-		return TW_EXIT_SYSTEM;
-	}
-	close(fd);
-	optind = 0;
-	fputc('\n', stdout);
-	fflush(stdout);
-	pret = probe_cmd(3, pargv, g);
-	if (pret == TW_EXIT_OK || pret == TW_EXIT_PARTIAL) {
-		optind = 0;
-		fputc('\n', stdout);
-		fflush(stdout);
-		ret = tw_cmd_plan.run(2, plargv, g);
-		if (ret == TW_EXIT_OK)
-			ret = pret;
-	} else {
-		ret = pret;
-	}
-	unlink(path);
-	return ret;
+	return probe_execute(&c, g, NULL, 0);
 }
 
 const struct tw_command tw_cmd_probe = {

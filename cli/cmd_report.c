@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "tw_outfile.h"
 #include "plan.h"
 #include "report.h"
 
@@ -67,7 +68,8 @@ static int report_parse(int argc, char **argv, struct report_opts *o)
 		return cli_usage_error("report", "no output file: -o REPORT.html (or -o -)");
 	if (optind >= argc)
 		return cli_usage_error("report", "no profile given");
-	return -1;
+	c = cli_check_output("report", "-o", o->output);
+	return c ? c : -1;
 }
 
 /* The profiles only (no policies needed): like cli_score_inputs_load(). */
@@ -145,25 +147,28 @@ static int plan_from_file(const char *path, const struct score_inputs *in,
 	return TW_EXIT_OK;
 }
 
-/* Render into output ("-" = stdout); a failed file is removed. */
+/* Render into output ("-" = stdout), atomically: a failed run leaves the
+ * previous file as it was. */
 static int write_report(const char *output, const struct report_input *ri)
 {
-	bool std = !strcmp(output, "-");
-	FILE *f = std ? stdout : fopen(output, "w");
-	int ret;
+	struct tw_outfile f;
+	char err[256];
+	int ret = tw_outfile_open(&f, output, err, sizeof(err));
 
-	if (!f) {
-		fprintf(stderr, "tierwise report: %s: %s\n", output, strerror(errno));
-		return TW_EXIT_SYSTEM;
+	if (ret == 0) {
+		ret = report_render_html(f.f, ri);
+		if (ret && fflush(f.f) != 0)	/* the write error itself: ENOSPC, EIO */
+			ret = -errno;
+		if (ret) {
+			snprintf(err, sizeof(err), "%s", strerror(-ret));
+			tw_outfile_abort(&f);
+		} else {
+			ret = tw_outfile_commit(&f, err, sizeof(err));
+		}
 	}
-	ret = report_render_html(f, ri);
-	if (std ? fflush(f) : fclose(f))
-		ret = ret ? ret : -errno;
 	if (!ret)
 		return TW_EXIT_OK;
-	fprintf(stderr, "tierwise report: %s: %s\n", std ? "stdout" : output, strerror(-ret));
-	if (!std)
-		remove(output);
+	fprintf(stderr, "tierwise report: %s: %s\n", strcmp(output, "-") ? output : "stdout", err);
 	return TW_EXIT_SYSTEM;
 }
 

@@ -1,5 +1,6 @@
 /* tierwise — measure block devices, score them against workload policies,
  * and plan hot / warm / cold storage tiers.  main() is scaffolding only. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -27,10 +28,15 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 
 static void usage(FILE *out)
 {
-	fputs("Usage: tierwise [--sysroot DIR] [COMMAND [OPTIONS]]\n\n"
+	fputs("Usage: tierwise [--sysroot DIR] [COMMAND [OPTIONS]]\n"
+	      "       tierwise [--sysroot DIR] [--json FILE] [--format F] [--full] [--quiet]\n"
+	      "                [--destructive [--yes]]\n\n"
 	      "Measure block devices, score them against workload policies and plan\n"
 	      "hot / warm / cold storage tiers.  With no command: the device inventory,\n"
-	      "a quick probe of every device and mounted filesystem, then the plan.\n\n"
+	      "a quick probe of every device and mounted filesystem, then the plan; the\n"
+	      "profile and the plan are saved to tierwise-HOST-DATE.json and\n"
+	      "tierwise-HOST-DATE.plan.json (or --json FILE and FILE.plan.json);\n"
+	      "--format prints the plan as text, json, md, fstab, udev or script.\n\n"
 	      "Commands:\n", out);
 	for (size_t i = 0; i < N_COMMANDS; i++)
 		fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
@@ -51,35 +57,72 @@ static const struct tw_command *find_command(const char *name)
 	return NULL;
 }
 
-int main(int argc, char **argv)
+/*
+ * Standard output checked at the end, as util-linux's close_stdout() does: a
+ * full disk or a closed descriptor under `> file` is an error with its
+ * reason, never a silent success.  Returns rc, or TW_EXIT_SYSTEM.
+ */
+static int close_stdout(int rc)
 {
-	static const struct option opts[] = {
-		{ "sysroot", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct tw_global g = { 0 };
-	const struct tw_command *cmd;
-	int c;
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	if (errno == EPIPE)	/* a closed pipe (| head): the reader chose to stop */
+		return rc;
+	fprintf(stderr, "tierwise: write error on standard output: %s\n",
+		strerror(errno ? errno : EIO));
+	return rc ? rc : TW_EXIT_SYSTEM;
+}
 
-	while ((c = getopt_long(argc, argv, "+hV", opts, NULL)) != -1) {
-		switch (c) {
-		case 's': g.sysroot = optarg; break;
-		case 'h': usage(stdout); return TW_EXIT_OK;
-		case 'V': printf("tierwise %s\n", TW_VERSION); return TW_EXIT_OK;
-		default: return cli_usage_error(NULL, "unknown option");
+/* The global options before the command: --sysroot, --help, --version.
+ * Returns the index of the first other argument, or -(exit code + 1). */
+static int global_opts(int argc, char **argv, struct tw_global *g)
+{
+	int i = 1;
+
+	for (; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--sysroot")) {
+			if (++i >= argc)
+				return -cli_usage_error(NULL, "--sysroot needs a directory") - 1;
+			g->sysroot = argv[i];
+		} else if (!strncmp(a, "--sysroot=", 10)) {
+			g->sysroot = a + 10;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			usage(stdout);
+			return -TW_EXIT_OK - 1;
+		} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
+			printf("tierwise %s\n", TW_VERSION);
+			return -TW_EXIT_OK - 1;
+		} else {
+			break;
 		}
 	}
-	if (optind >= argc) {
-		optind = 0;
-		return cli_default_job(&g);
+	return i;
+}
+
+static int dispatch(int argc, char **argv, struct tw_global *g)
+{
+	const struct tw_command *cmd;
+	int i = global_opts(argc, argv, g);
+
+	if (i < 0)
+		return -i - 1;
+	optind = 0;	/* getopt starts afresh for the command's own parsing */
+	if (i >= argc || argv[i][0] == '-') {	/* the default job and its options */
+		argv[i - 1] = argv[0];
+		return cli_default_job(argc - i + 1, argv + i - 1, g);
 	}
-	cmd = find_command(argv[optind]);
+	cmd = find_command(argv[i]);
 	if (!cmd)
-		return cli_usage_error(NULL, "unknown command '%s'", argv[optind]);
-	argv += optind;
-	argc -= optind;
-	optind = 0;	/* reset getopt for the command's own parsing */
-	return cmd->run(argc, argv, &g);
+		return cli_usage_error(NULL, "unknown command '%s'", argv[i]);
+	return cmd->run(argc - i, argv + i, g);
+}
+
+int main(int argc, char **argv)
+{
+	struct tw_global g = { 0 };
+
+	return close_stdout(dispatch(argc, argv, &g));
 }

@@ -155,12 +155,6 @@ void model_policy_set_free(struct model_policy_set *set);
  */
 double model_utility(const struct model_policy_metric *m, double v);
 
-/*
- * Parse a size as policies write it ("500G", "4T", "1.5Ti", "4 TB",
- * "4000"; decimal suffixes K M G T P, binary with i) into bytes.  Returns 0,
- * or -EINVAL when s is not a size.
- */
-int model_parse_size(const char *s, int64_t *out);
 
 /* "higher" / "lower"; NULL when out of range. */
 const char *model_better_name(enum model_better b);

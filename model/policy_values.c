@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "policy_priv.h"
+#include "tw_size.h"
 
 void policy_bad(struct pctx *c, const struct pnode *at, const char *path,
 		const char *fmt, ...)
@@ -228,57 +229,16 @@ bool policy_want_enum(struct pctx *c, const struct pnode *n, const char *path,
 	return false;
 }
 
-/* ---- sizes: bytes, or a number with a K/M/G/T/P suffix (Ki… = 1024^n) ---- */
+/* ---- sizes: bytes, or a number with a unit (tw_size.h) ---- */
 
-static bool size_suffix(const char *s, double *mult)
-{
-	static const char units[] = "KMGTP";
-	const char *u = *s ? strchr(units, toupper((unsigned char)*s)) : NULL;
-	double base = 1000;
-
-	*mult = 1;
-	if (u) {
-		s++;
-		if (*s == 'i') {
-			base = 1024;
-			s++;
-		}
-		*mult = pow(base, (double)(u - units + 1));
-	}
-	if (*s == 'B' || *s == 'b')
-		s++;
-	return *s == '\0';
-}
-
-/* Parse "500G", "4T", "1.5Ti", "4 TB", "4000" into bytes. */
 static bool parse_size(const char *s, double *out)
 {
-	char num[32];
-	size_t n = 0;
-	double mult;
+	uint64_t v;
 
-	while (n < sizeof(num) - 1 && (isdigit((unsigned char)s[n]) || s[n] == '.'))
-		n++;
-	memcpy(num, s, n);
-	num[n] = '\0';
-	if (!isdigit((unsigned char)num[0]) || !is_number(num))
+	if (tw_size_parse(s, false, &v) < 0)
 		return false;
-	for (s += n; *s == ' '; s++)
-		;
-	if (!size_suffix(s, &mult))
-		return false;
-	*out = strtod(num, NULL) * mult;
+	*out = (double)v;
 	return true;
-}
-
-int model_parse_size(const char *s, int64_t *out)
-{
-	double x;
-
-	if (!s || !parse_size(s, &x) || !(x >= 0) || x > 9.2e18)
-		return -EINVAL;
-	*out = (int64_t)x;
-	return 0;
 }
 
 bool policy_want_size(struct pctx *c, const struct pnode *n, const char *path,

@@ -201,8 +201,12 @@ int profile_read_file(const char *path, struct profile **out,
  */
 char *profile_write_string(const struct profile *p);
 
-/* Write p to path ("-" = stdout).  Returns 0 or -errno. */
-int profile_write_file(const struct profile *p, const char *path);
+/*
+ * Write p to path ("-" = stdout) through tw_outfile: refused for anything but
+ * a regular file or a new path, written atomically (the previous file stays
+ * as it was on failure).  Returns 0 or -errno with err set to the reason.
+ */
+int profile_write_file(const struct profile *p, const char *path, char *err, size_t len);
 
 /*
  * Read a file into a malloc'd NUL-terminated buffer (*len excludes the NUL).

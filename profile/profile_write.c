@@ -8,6 +8,7 @@
 
 #include "profile.h"
 #include "profile_fields.h"
+#include "tw_outfile.h"
 
 /* A number as JSON: integral values print without ".0". */
 static json_t *num(double x)
@@ -209,28 +210,16 @@ char *profile_write_string(const struct profile *p)
 	return s;
 }
 
-int profile_write_file(const struct profile *p, const char *path)
+int profile_write_file(const struct profile *p, const char *path, char *err, size_t len)
 {
 	char *s = profile_write_string(p);
-	FILE *f;
-	int ret = 0;
+	int ret;
 
-	if (!s)
+	if (!s) {
+		snprintf(err, len, "out of memory");
 		return -ENOMEM;
-	f = strcmp(path, "-") ? fopen(path, "w") : stdout;
-	if (!f) {
-		ret = -errno;
-		goto out;
 	}
-	if (fputs(s, f) == EOF)
-		ret = -EIO;
-	if (f != stdout) {
-		if (fclose(f) != 0 && !ret)
-			ret = -errno;
-	} else if (fflush(f) != 0 && !ret) {
-		ret = -errno;
-	}
-out:
+	ret = tw_outfile_write_string(path, s, err, len);
 	free(s);
 	return ret;
 }

@@ -1,5 +1,6 @@
 # The test list.  Unit tests link the stage libraries they test.
 tw_unit_test(test_jsonpos tw_common)
+tw_unit_test(test_outfile tw_common)
 tw_unit_test(test_profile tw_profile)
 tw_unit_test(test_model tw_model tw_advisor)
 tw_unit_test(test_inventory tw_probe)
@@ -22,3 +23,4 @@ tw_cli_test(score)
 include(${CMAKE_CURRENT_SOURCE_DIR}/unit/plan_tests.cmake OPTIONAL)
 include(${CMAKE_CURRENT_SOURCE_DIR}/unit/report_tests.cmake OPTIONAL)
 include(${CMAKE_CURRENT_SOURCE_DIR}/unit/hardening_tests.cmake OPTIONAL)
+tw_cli_test(outputs)

@@ -72,7 +72,7 @@ faults() {
 	local d rc t0 el
 	new_dir faults || { bad "faults: no directory"; return; }
 	# one EIO after 300 I/Os: that test fails, the others are kept
-	TIERWISE_FAULT=eio:after=300:count=1 timeout 60 "$tw" probe "$d" --size 64M \
+	TIERWISE_FAULT=eio:after=300:count=1 timeout 60 "$tw" probe "$d" --size 64Mi \
 		--tests seq_read,rand_read_qd1,rand_read_qd32 "${quick[@]}" \
 		--json "$tmp/eio.json" >/dev/null 2>"$tmp/err"
 	rc=$?
@@ -85,12 +85,12 @@ faults() {
 	"$tw" validate "$tmp/eio.json" >/dev/null || bad "eio: the profile does not validate"
 	no_scratch eio "$d"
 	# short transfers and EAGAIN: failures with their own words
-	TIERWISE_FAULT=short:after=100 timeout 60 "$tw" probe "$d" --size 64M \
+	TIERWISE_FAULT=short:after=100 timeout 60 "$tw" probe "$d" --size 64Mi \
 		--tests rand_read_qd1 "${quick[@]}" --json "$tmp/short.json" >/dev/null 2>&1
 	rc=$?
 	[ "$rc" -eq 4 ] || bad "short: exit $rc, wanted 4"
 	notes_have short "$tmp/short.json" 'short read at offset [0-9]+: 2048 of 4096 bytes'
-	TIERWISE_FAULT=eagain:after=100 timeout 60 "$tw" probe "$d" --size 64M \
+	TIERWISE_FAULT=eagain:after=100 timeout 60 "$tw" probe "$d" --size 64Mi \
 		--tests rand_read_qd1 "${quick[@]}" --json "$tmp/eagain.json" >/dev/null 2>&1
 	rc=$?
 	[ "$rc" -eq 4 ] || bad "eagain: exit $rc, wanted 4"
@@ -98,7 +98,7 @@ faults() {
 	# a device that stops answering (5 s per completion): the first test ends
 	# 1 s after its time, the others are skipped, no hang
 	t0=$(date +%s%N)
-	TIERWISE_FAULT=slow:after=200:delay=5000 timeout 60 "$tw" probe "$d" --size 64M \
+	TIERWISE_FAULT=slow:after=200:delay=5000 timeout 60 "$tw" probe "$d" --size 64Mi \
 		--tests seq_write,seq_read,rand_read_qd1,qd_sweep "${quick[@]}" \
 		--json "$tmp/slow.json" >/dev/null 2>&1
 	rc=$?
@@ -109,14 +109,14 @@ faults() {
 	notes_have slow "$tmp/slow.json" 'qd_sweep: skipped: the device stalled'
 	no_scratch slow "$d"
 	# slow but answering (30 ms): measured, on time, latency shows it
-	TIERWISE_FAULT=slow:delay=30 timeout 60 "$tw" probe "$d" --size 64M \
+	TIERWISE_FAULT=slow:delay=30 timeout 60 "$tw" probe "$d" --size 64Mi \
 		--tests rand_read_qd1 "${quick[@]}" --json "$tmp/slow30.json" >/dev/null 2>&1
 	rc=$?
 	[ "$rc" -eq 0 ] || bad "slow 30 ms: exit $rc, wanted 0"
 	jq -e '.devices[0].results.rand_read_qd1.lat_us.p50 >= 29000' "$tmp/slow30.json" >/dev/null ||
 		bad "slow 30 ms: p50 $(jq '.devices[0].results.rand_read_qd1.lat_us.p50' "$tmp/slow30.json")"
 	# device= names another target: no fault here
-	TIERWISE_FAULT=eio:device=nvme9n9 "$tw" probe "$d" --size 64M --tests rand_read_qd1 \
+	TIERWISE_FAULT=eio:device=nvme9n9 "$tw" probe "$d" --size 64Mi --tests rand_read_qd1 \
 		"${quick[@]}" --json "$tmp/other.json" >/dev/null 2>&1 || bad "device=: exit $?, wanted 0"
 	# a bad spec is refused before anything runs
 	TIERWISE_FAULT=boom "$tw" probe "$d" --quiet >/dev/null 2>"$tmp/err"
@@ -136,7 +136,7 @@ dead_pid() { sh -c 'echo $$'; }	# a pid that just ended
 stale() {
 	local d pid dead lockpid rc locked other
 	new_dir stale || { bad "stale: no directory"; return; }
-	"$tw" probe "$d" --size 64M --tests rand_read_qd1 --seconds 30 --quiet >/dev/null 2>&1 &
+	"$tw" probe "$d" --size 64Mi --tests rand_read_qd1 --seconds 30 --quiet >/dev/null 2>&1 &
 	pid=$!
 	pids=("$pid")
 	wait_scratch "$d" "$pid" || bad "stale: no scratch file appeared"
@@ -163,7 +163,7 @@ stale() {
 		touch "$d/.tierwise-scratch.$other"
 		chown 65534 "$d/.tierwise-scratch.$other"	# not our uid
 	fi
-	"$tw" probe "$d" --size 64M --tests rand_read_qd1 "${quick[@]}" >/dev/null 2>"$tmp/err"
+	"$tw" probe "$d" --size 64Mi --tests rand_read_qd1 "${quick[@]}" >/dev/null 2>"$tmp/err"
 	rc=$?
 	[ "$rc" -eq 0 ] || bad "stale: next run exit $rc: $(cat "$tmp/err")"
 	grep -q "removed 1 stale scratch file of a killed tierwise run: .tierwise-scratch.$pid" \
@@ -241,7 +241,7 @@ enospc() {
 readonly_fs() {
 	local d rc
 	new_dir ro size=256M,ro || { bad "readonly: cannot mount a read-only tmpfs"; return; }
-	"$tw" probe "$d" --size 64M --quiet >/dev/null 2>"$tmp/err"
+	"$tw" probe "$d" --size 64Mi --quiet >/dev/null 2>"$tmp/err"
 	rc=$?
 	[ "$rc" -eq 3 ] || bad "readonly: exit $rc, wanted 3"
 	grep -q "read-only filesystem.*Read-only file system" "$tmp/err" ||
@@ -318,7 +318,7 @@ nobody() {
 	[ "$rc" -eq 3 ] || bad "nobody: probe exit $rc, wanted 3"
 	grep -q "cannot open: Permission denied (raw devices need root" "$tmp/err" ||
 		bad "nobody: probe message: $(cat "$tmp/err")"
-	"${as[@]}" "$tmp/tierwise" probe "$tmp" --size 64M "${quick[@]}" >/dev/null 2>"$tmp/err"
+	"${as[@]}" "$tmp/tierwise" probe "$tmp" --size 64Mi "${quick[@]}" >/dev/null 2>"$tmp/err"
 	rc=$?
 	[ "$rc" -eq 3 ] || bad "nobody: probe of an unwritable directory exit $rc, wanted 3"
 	grep -q "cannot create a scratch file: Permission denied" "$tmp/err" ||
@@ -334,7 +334,7 @@ nouring() {
 	sysctl_old=$old
 	sysctl -qw kernel.io_uring_disabled=2 2>/dev/null ||
 		{ sysctl_old=; skip "nouring: cannot set kernel.io_uring_disabled"; return; }
-	"$tw" probe "$d" --size 64M --tests rand_read_qd1 "${quick[@]}" \
+	"$tw" probe "$d" --size 64Mi --tests rand_read_qd1 "${quick[@]}" \
 		--json "$tmp/nouring.json" >/dev/null 2>"$tmp/err"
 	rc=$?
 	sysctl -qw kernel.io_uring_disabled="$old"	# as soon as possible: shared machine

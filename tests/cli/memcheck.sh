@@ -91,7 +91,7 @@ mkdir "$tmp/dir"
 # under valgrind's single big lock its worker starves the controller thread
 # (a run of two 1 s tests did not end in 100 s of CPU).  The unit tests run
 # it under ASan instead (tests/unit/test_job.c, test_run.c).
-vg 0 probe "$tmp/dir" --size 64M --tests seq_write,rand_read_qd1,mixed_70_30 --seconds 1 --ramp 0.2 \
+vg 0 probe "$tmp/dir" --size 64Mi --tests seq_write,rand_read_qd1,mixed_70_30 --seconds 1 --ramp 0.2 \
 	--quiet --json "$tmp/real.json"
 jq -e '.devices[0].results.seq_write.mbps > 0' "$tmp/real.json" >/dev/null ||
 	bad "real probe under valgrind: no seq_write figure"

@@ -91,7 +91,7 @@ umount_dir() {
 }
 trap 'umount_dir; cleanup' EXIT
 rmdir "$tmp/dir/lost+found"
-"$tw" probe "$tmp/dir" --size 64M --tests seq_write,rand_read_qd1,mixed_70_30 --seconds 1 \
+"$tw" probe "$tmp/dir" --size 64Mi --tests seq_write,rand_read_qd1,mixed_70_30 --seconds 1 \
 	--ramp 0.2 --quiet --json "$tmp/s.json" >"$tmp/out" 2>"$tmp/err" || bad "scratch probe exit $?: $(cat "$tmp/err")"
 jq -e '.devices[0] | .transport == "file" and .probe.target == "scratch-file" and
 	.results.seq_write.mbps > 0 and .results.mixed_70_30.read_iops > 0 and
@@ -101,7 +101,7 @@ schema_ok "$tmp/s.json"
 
 # 5. SIGINT and SIGTERM in the middle: no scratch file left
 for sig in INT TERM HUP; do
-	"$tw" probe "$tmp/dir" --size 64M --tests rand_read_qd1 --seconds 20 --quiet \
+	"$tw" probe "$tmp/dir" --size 64Mi --tests rand_read_qd1 --seconds 20 --quiet \
 		>/dev/null 2>&1 &
 	pid=$!
 	for _ in $(seq 100); do

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# Outputs never destroy anything (issue 19):
+#  - every output option (probe --json, report -o, the default job's --json)
+#    pointed at a loop device holding ext4 is refused with exit 2, and the
+#    filesystem signature is intact afterwards (blkid -p); at a directory too;
+#  - a failing, refused or unconfirmed probe leaves an existing good profile
+#    byte for byte as it was; so does SIGINT in the middle of a probe; a
+#    partial probe (exit 4) does write;
+#  - a write that fails (ENOSPC on a full tmpfs) leaves the previous file and
+#    no temporary file;
+#  - sizes need a unit; an unmet need is a warning of kind `need`;
+#  - one filesystem is one scratch target (a bind mount is not a second one);
+#  - `probe` without --json says the profile was not saved.
+# Needs root (loop devices, mounts); skipped with the reason otherwise.
+set -u
+tw=$1
+. "$TW_SRCDIR/tests/cli/lib.sh"
+if [ "$(id -u)" -ne 0 ]; then echo "SKIP: needs root to create loop devices and mounts"; exit 77; fi
+for t in jq losetup mkfs.ext4 blkid script; do
+	command -v "$t" >/dev/null || { echo "SKIP: $t not installed"; exit 77; }
+done
+tmp=$(mktemp -d /var/tmp/tw-outputs-test.XXXXXX)
+loops=() mounts=()
+cleanup() {
+	for m in "${mounts[@]}"; do umount "$m" 2>/dev/null; done
+	detach_loops "${loops[@]}"
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail=0
+example=$TW_SRCDIR/examples/ai-server-20-devices.json
+quick=(--tests rand_read_qd1 --seconds 0.5 --ramp 0.1 --size 64Mi --quiet)
+
+truncate -s 64M "$tmp/ext4.img"
+mkfs.ext4 -q -F "$tmp/ext4.img"
+ext=$(losetup --find --show "$tmp/ext4.img") || { echo "SKIP: losetup failed"; exit 77; }
+loops+=("$ext")
+truncate -s 64M "$tmp/blank.img"
+blank=$(losetup --find --show "$tmp/blank.img") && loops+=("$blank")
+mkdir -p "$tmp/scratch" "$tmp/dir"
+
+intact() {	# $1 = what was tried
+	if [ "$(blkid -p -o value -s TYPE "$ext")" != ext4 ]; then
+		echo "FAIL: $1: the ext4 signature on $ext is gone"; fail=1
+	fi
+}
+
+# 1. output options pointed at a disk with data, and at a directory
+check "probe --json DEVICE" 2 "$tw" probe --json "$ext" "$tmp/scratch" "${quick[@]}"
+expect "probe --json DEVICE" "$tmp/err" "is a block device"
+expect "probe --json DEVICE hint" "$tmp/err" "give it as a target"
+intact "probe --json $ext"
+check "report -o DEVICE" 2 "$tw" report "$example" --no-plan -o "$ext"
+expect "report -o DEVICE" "$tmp/err" "-o $ext: is a block device"
+intact "report -o $ext"
+check "default job --json DEVICE" 2 "$tw" --json "$ext" --quiet
+expect "default job --json DEVICE" "$tmp/err" "is a block device"
+intact "tierwise --json $ext"
+check "probe --json DIR" 2 "$tw" probe --json "$tmp/dir" "$tmp/scratch" "${quick[@]}"
+expect "probe --json DIR" "$tmp/err" "is a directory"
+check "report -o DIR" 2 "$tw" report "$example" --no-plan -o "$tmp/dir"
+expect "report -o DIR" "$tmp/err" "is a directory"
+check "report -o CHARDEV" 2 "$tw" report "$example" --no-plan -o /dev/null
+expect "report -o CHARDEV" "$tmp/err" "is a character device"
+[ -z "$(ls -A "$tmp/dir")" ] || { echo "FAIL: something was written in $tmp/dir"; fail=1; }
+
+# 2. a good profile survives runs that measure nothing
+"$tw" probe "$tmp/scratch" "${quick[@]}" --json "$tmp/keep.json" >/dev/null 2>&1 ||
+	{ echo "FAIL: the first probe failed"; fail=1; }
+cp "$tmp/keep.json" "$tmp/keep.orig"
+unchanged() {
+	cmp -s "$tmp/keep.json" "$tmp/keep.orig" || { echo "FAIL: $1 changed keep.json"; fail=1; }
+	ls -A "$tmp" | grep -q '^\.keep\.json\.' && { echo "FAIL: $1 left a temporary file"; fail=1; }
+}
+check "probe of a missing device" 3 "$tw" probe /dev/nonexist --json "$tmp/keep.json"
+expect "probe of a missing device" "$tmp/err" "was not written"
+unchanged "a probe of /dev/nonexist"
+check "a refused --destructive" 3 "$tw" probe --destructive --yes "$ext" --json "$tmp/keep.json" "${quick[@]}"
+unchanged "a refused --destructive"
+intact "a refused --destructive"
+echo no | script -qec "'$tw' probe --destructive '$blank' --json '$tmp/keep.json' ${quick[*]}" /dev/null \
+	>"$tmp/out" 2>&1
+expect "unconfirmed --destructive" "$tmp/out" "Not confirmed"
+unchanged "answering no at the confirmation"
+"$tw" probe "$tmp/scratch" --tests seq_read --seconds 5 --ramp 0 --size 64Mi --quiet \
+	--json "$tmp/keep.json" >/dev/null 2>&1 &
+pid=$!
+sleep 1.5
+kill -INT "$pid"
+wait "$pid"
+unchanged "SIGINT in the middle of a probe"
+ls -A "$tmp/scratch" | grep -q . && { echo "FAIL: SIGINT left a scratch file"; fail=1; }
+
+# 3. a partial run writes what it measured (exit 4)
+check "a partial probe" 4 "$tw" probe "$tmp/scratch" /dev/nonexist "${quick[@]}" --json "$tmp/part.json"
+[ "$(jq '.devices | length' "$tmp/part.json")" = 1 ] ||
+	{ echo "FAIL: the partial profile does not hold the measured device"; fail=1; }
+
+# 4. a write that fails on a full filesystem leaves the previous file
+mkdir -p "$tmp/small"
+if mount -t tmpfs -o size=32k tmpfs "$tmp/small"; then
+	mounts+=("$tmp/small")
+	echo "previous report" >"$tmp/small/r.html"
+	check "report onto a full filesystem" 3 "$tw" report "$example" --no-plan -o "$tmp/small/r.html"
+	expect "report onto a full filesystem" "$tmp/err" "No space left on device"
+	[ "$(cat "$tmp/small/r.html")" = "previous report" ] ||
+		{ echo "FAIL: the failed report replaced the previous file"; fail=1; }
+	[ "$(ls -A "$tmp/small")" = r.html ] || { echo "FAIL: a temporary file was left: $(ls -A "$tmp/small")"; fail=1; }
+else
+	echo "note: tmpfs mount failed; the ENOSPC case is not tested"
+fi
+
+# 5. sizes need a unit; unmet needs are warnings
+check "--need without a unit" 2 "$tw" plan "$example" --no-inventory --need archive=20
+expect "--need without a unit" "$tmp/err" "512Gi"
+check "--size without a unit" 2 "$tw" probe "$tmp/scratch" --size 4096
+expect "--size without a unit" "$tmp/err" "not a size with a unit"
+check "--need 0" 0 "$tw" plan "$example" --no-inventory --need vector-db=0 --format json
+check "unmet need, json" 0 "$tw" plan "$example" --no-inventory --need archive=1000T --format json
+jq_true "unmet need is a warning" '[.warnings[] | select(.kind == "need" and .device == null)] | length == 1'
+for f in text md; do
+	check "unmet need, $f" 0 "$tw" plan "$example" --no-inventory --need archive=1000T --format $f
+	expect "unmet need, $f" "$tmp/out" "the plan does not meet this need"
+done
+
+# 6. one filesystem, one scratch target
+mkdir -p "$tmp/bind"
+if mount --bind "$tmp/scratch" "$tmp/bind"; then
+	mounts+=("$tmp/bind")
+	check "scratch on a bind mount" 0 "$tw" probe "$tmp/scratch" "$tmp/bind" "${quick[@]}" --json "$tmp/b.json"
+	[ "$(jq '.devices | length' "$tmp/b.json")" = 1 ] ||
+		{ echo "FAIL: a bind mount was probed as a second target"; fail=1; }
+	expect "scratch on a bind mount" "$tmp/err" "the same filesystem as"
+fi
+
+# 7. probe without --json says so
+check "probe without --json" 0 "$tw" probe "$tmp/scratch" "${quick[@]}"
+expect "probe without --json" "$tmp/err" "not saved: add --json FILE"
+
+exit $fail
