@@ -251,10 +251,19 @@ static int make_and_print(const struct plan_opts *o, const struct score_inputs *
 		fprintf(stderr, "tierwise plan: %s\n", err[0] ? err : strerror(-ret));
 		rc = ret == -ENOMEM ? TW_EXIT_SYSTEM : TW_EXIT_INVALID;
 	} else if (o->render->print(stdout, plan)) {
-		fprintf(stderr, "tierwise plan: the plan cannot be written safely as %s "
-			"(a mount point, label or serial with characters it cannot hold)\n",
-			o->render->name);
-		rc = TW_EXIT_INVALID;
+		int e = errno;
+
+		if (fflush(stdout) != 0 || ferror(stdout)) {	/* a write error, not the plan */
+			fprintf(stderr, "tierwise plan: write error on standard output: %s\n",
+				strerror(e ? e : EIO));
+			clearerr(stdout);
+			rc = TW_EXIT_SYSTEM;
+		} else {
+			fprintf(stderr, "tierwise plan: the plan cannot be written safely as %s "
+				"(a mount point, label or serial with characters it cannot hold)\n",
+				o->render->name);
+			rc = TW_EXIT_INVALID;
+		}
 	}
 	if (rc == TW_EXIT_OK && o->save_json)
 		rc = save_json(plan, o->save_json);

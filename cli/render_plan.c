@@ -152,9 +152,10 @@ static int text_print(FILE *out, const struct advisor_plan *plan)
 		fprintf(out, "  %-16s %s\n", plan->warnings[i].kind, plan->warnings[i].message);
 	for (size_t i = 0; i < plan->n_notes; i++)
 		fprintf(out, "note: %s\n", plan->notes[i]);
-	fputs("\nNext: --format fstab (fstab lines), --format udev (scheduler and read-ahead\n"
-	      "rules), --format script > plan.sh; bash plan.sh shows what it would do,\n"
-	      "bash plan.sh --apply does it.  Enable fstrim.timer rather than `discard`.\n", out);
+	fputs("\nNext: tierwise plan PROFILE... --format fstab (fstab lines), --format udev\n"
+	      "(scheduler and read-ahead rules), --format script > plan.sh; bash plan.sh\n"
+	      "shows what it would do, bash plan.sh --apply does it.  Enable fstrim.timer\n"
+	      "rather than `discard`.\n", out);
 	return 0;
 }
 

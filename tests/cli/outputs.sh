@@ -137,4 +137,28 @@ fi
 check "probe without --json" 0 "$tw" probe "$tmp/scratch" "${quick[@]}"
 expect "probe without --json" "$tmp/err" "not saved: add --json FILE"
 
+# 8. a full disk under `> file` is an error with its reason, for every command and format
+full() {	# DESCRIPTION COMMAND...
+	local what=$1; shift
+	"$@" >/dev/full 2>"$tmp/err"
+	local rc=$?
+	if [ "$rc" -eq 0 ] || ! grep -q "No space left on device" "$tmp/err"; then
+		echo "FAIL: $what > /dev/full: exit $rc: $(cat "$tmp/err")"; fail=1
+	fi
+}
+fx=$TW_SRCDIR/tests/fixtures/server
+full "list" "$tw" --sysroot "$fx" list
+full "list --json" "$tw" --sysroot "$fx" list --json
+full "score" "$tw" score "$example"
+full "score --json" "$tw" score "$example" --json
+for f in text json md fstab udev script; do
+	full "plan --format $f" "$tw" plan "$example" --no-inventory --format $f
+done
+full "explain" "$tw" explain optane905p --policy vector-db "$example"
+for f in text md json; do
+	full "compare --format $f" "$tw" compare "$example" "$example" --format $f
+done
+full "report -o -" "$tw" report "$example" --no-plan -o -
+full "probe --json -" "$tw" probe "$tmp/scratch" "${quick[@]}" --json -
+
 exit $fail
