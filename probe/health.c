@@ -27,14 +27,16 @@ static int smart_read(const char *sysroot, const struct probe_dev *d, bool with_
 	int ret;
 
 	if (d->transport == PROFILE_TR_NVME && d->controller) {
-		ret = probe_nvme_read(sysroot, d->controller, with_id, h);
+		char status[160];
+
+		ret = probe_nvme_read(sysroot, d->controller, with_id, h, status, sizeof(status));
 		if (ret == 0) {
 			snprintf(h->source, sizeof(h->source), "nvme smart log (libnvme)");
 			return isnan(h->temp_c) ? -ENODATA : 0;
 		}
 		snprintf(h->why, sizeof(h->why), "NVMe admin commands on /dev/%s: %s%s",
-			 d->controller, strerror(-ret), ret == -EACCES || ret == -EPERM ?
-			 " (needs root)" : "");
+			 d->controller, status[0] ? status : strerror(-ret),
+			 ret == -EACCES || ret == -EPERM ? " (needs root)" : "");
 		return ret;
 	}
 	if (d->transport == PROFILE_TR_SATA || d->transport == PROFILE_TR_SAS ||

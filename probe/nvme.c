@@ -82,14 +82,23 @@ int probe_nvme_decode_smart(const void *page, size_t len, struct probe_health *h
 	return 0;
 }
 
+void probe_nvme_status_str(int status, const char *cmd, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s failed with NVMe status 0x%x (%s)", cmd, (unsigned)status,
+		 nvme_status_to_string(status, false));
+}
+
 int probe_nvme_read(const char *sysroot, const char *ctrl, bool with_id,
-		    struct probe_health *h)
+		    struct probe_health *h, char *err, size_t errlen)
 {
 	struct nvme_smart_log smart;
 	struct nvme_id_ctrl id;
 	char path[PATH_MAX];
+	const char *cmd = "Identify Controller";
 	int fd, ret = 0;
 
+	if (errlen)
+		err[0] = '\0';
 	if (probe_sys_path(sysroot, path, sizeof(path), "dev/%s", ctrl) < 0)
 		return -ENAMETOOLONG;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -100,14 +109,18 @@ int probe_nvme_read(const char *sysroot, const char *ctrl, bool with_id,
 		if (ret == 0)
 			probe_nvme_decode_id(&id, sizeof(id), h);
 	}
-	if (ret == 0)
+	if (ret == 0) {
+		cmd = "Get Log Page (SMART / Health)";
 		ret = nvme_get_log_smart(fd, NVME_NSID_ALL, true, &smart);
-	if (ret == 0)
+	}
+	if (ret == 0) {
 		probe_nvme_decode_smart(&smart, sizeof(smart), h);
-	else if (ret > 0)
-		ret = -EIO;	/* an NVMe status code: the command failed */
-	else
+	} else if (ret > 0) {	/* the controller answered with a status: keep it */
+		probe_nvme_status_str(ret, cmd, err, errlen);
+		ret = -EIO;
+	} else {
 		ret = -errno;
+	}
 	close(fd);
 	return ret;
 }

@@ -33,9 +33,14 @@ int probe_nvme_decode_smart(const void *page, size_t len, struct probe_health *h
 
 /*
  * Read both pages from controller ctrl ("nvme0") at sysroot/dev/ctrl and
- * decode them (Identify only when with_id).  Returns 0 or -errno.
+ * decode them (Identify only when with_id).  Returns 0 or -errno; when the
+ * controller answered with an NVMe status, -EIO and err says which command
+ * and which status (libnvme's name for it); err is "" otherwise.
  */
 int probe_nvme_read(const char *sysroot, const char *ctrl, bool with_id,
-		    struct probe_health *h);
+		    struct probe_health *h, char *err, size_t errlen);
+
+/* "CMD failed with NVMe status 0x2 (Invalid Field in Command…)" into buf. */
+void probe_nvme_status_str(int status, const char *cmd, char *buf, size_t len);
 
 #endif

@@ -217,7 +217,7 @@ struct probe_health {
 	double mntmt_c, mxtmt_c;	/* NVMe thermal management range */
 	int hctma;		/* NVMe host controlled thermal management: 1, 0, -1 */
 	struct profile_health log;	/* log.source unused (see source) */
-	char why[192];		/* why fields are unknown, or "" */
+	char why[320];		/* why fields are unknown, or "" */
 };
 
 /* Every field unknown. */

@@ -9,7 +9,7 @@
 
 static int note(struct profile_device *d, const char *what, const char *why)
 {
-	char buf[320];
+	char buf[400];
 
 	snprintf(buf, sizeof(buf), "%s: %s", what, why);
 	return profile_device_add_note(d, buf);

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -93,12 +94,24 @@ static void test_short_pages(void **state)
 	assert_float_equal(probe_nvme_kelvin(323), 50, 0);
 }
 
+/* A failed admin command keeps its NVMe status and libnvme's name for it. */
+static void test_status_kept(void **state)
+{
+	char buf[160];
+
+	(void)state;
+	probe_nvme_status_str(0x2, "Get Log Page", buf, sizeof(buf));
+	assert_non_null(strstr(buf, "Get Log Page failed with NVMe status 0x2"));
+	assert_non_null(strstr(buf, "Invalid Field"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hot),
 		cmocka_unit_test(test_worn),
 		cmocka_unit_test(test_short_pages),
+		cmocka_unit_test(test_status_kept),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
