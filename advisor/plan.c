@@ -369,13 +369,16 @@ static int class_warning(struct advisor_plan *plan, size_t i)
 
 	if (pd->named)
 		return plan_warn(plan, (ptrdiff_t)i, "removable",
-				 "%s is no fixed disk (%s) and is in the plan only because "
-				 "--include-removable names it: it can be unplugged or ejected",
+				 "%s: %s, no fixed disk: in the plan only because "
+				 "--include-removable names it; it can be unplugged or ejected",
 				 pd->p->id, pd->cls_why);
-	return plan_warn(plan, (ptrdiff_t)i, ro ? "read-only" : "removable",
-			 "%s is no fixed disk (%s): left out of the plan%s", pd->p->id,
-			 pd->cls_why, ro ? "; it cannot hold a tier" :
-			 "; --include-removable names it to use it");
+	if (ro)
+		return plan_warn(plan, (ptrdiff_t)i, "read-only",
+				 "%s: %s, no fixed disk: left out of the plan; it cannot hold "
+				 "a tier", pd->p->id, pd->cls_why);
+	return plan_warn(plan, (ptrdiff_t)i, "removable",
+			 "%s: %s, no fixed disk: left out of the plan; "
+			 "--include-removable=%s uses it", pd->p->id, pd->cls_why, pd->p->id);
 }
 
 static int data_warnings(struct advisor_plan *plan)

@@ -219,14 +219,15 @@ static bool check_hdd_tail(const struct advisor_plan_device *d, struct msg *m)
 	return true;
 }
 
-/* A USB-attached disk: the bridge's latency, and what it let us read. */
+/* A USB-attached disk in the plan: the bridge's latency, and what it let us
+ * read.  Not for devices left out (a USB stick, data it cannot reuse). */
 static bool check_usb(const struct advisor_plan_device *d, struct msg *m)
 {
 	const struct profile_io *io = &d->p->io[PROFILE_RAND_READ_QD1];
 	const struct profile_thermal *t = &d->p->thermal;
 	const struct profile_health *h = &d->p->health;
 
-	if (d->p->transport != PROFILE_TR_USB)
+	if (d->p->transport != PROFILE_TR_USB || d->excluded)
 		return false;
 	msg_add(m, "%s: USB-attached: the USB bridge adds its own delay to every"
 		" I/O, so QD1 latency is capped by it", d->p->id);

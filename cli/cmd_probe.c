@@ -268,7 +268,7 @@ static void probe_all(struct probe_cli *c)
 		if (d->safe_readonly && probe_dev_candidate(d))
 			probe_device(c, d->name);
 		else if (!probe_dev_candidate(d) && !c->quiet)
-			fprintf(stderr, "not probing %s: %s (name it to probe it)\n",
+			fprintf(stderr, "tierwise probe: not probing %s: %s; name it to probe it\n",
 				d->name, d->cls_why);
 	}
 	for (size_t i = 0; i < c->inv->n; i++) {
