@@ -467,6 +467,12 @@ static void read_identity(const struct scan *sc, struct probe_dev *d)
 		d->firmware = probe_sys_str(sc->root, "sys/block/%s/device/firmware_rev", n);
 		return;
 	}
+	if (d->transport == PROFILE_TR_MMC) {	/* the card's CID fields */
+		d->model = probe_sys_str(sc->root, "sys/block/%s/device/name", n);
+		d->serial = probe_sys_str(sc->root, "sys/block/%s/device/serial", n);
+		d->firmware = probe_sys_str(sc->root, "sys/block/%s/device/fwrev", n);
+		return;
+	}
 	d->model = probe_sys_str(sc->root, "sys/block/%s/device/model", n);
 	d->firmware = probe_sys_str(sc->root, "sys/block/%s/device/rev", n);
 	d->serial = probe_sys_str(sc->root, "sys/block/%s/serial", n);
@@ -764,6 +770,44 @@ static void media_from_slaves(struct probe_inventory *inv)
 	}
 }
 
+/* The first member of md/dm device d that is no fixed disk, or NULL. */
+static const struct probe_dev *non_disk_slave(const struct probe_inventory *inv,
+					      const struct probe_dev *d)
+{
+	for (size_t s = 0; s < d->slaves.n; s++) {
+		const struct probe_dev *x = probe_inventory_find(inv, d->slaves.v[s]);
+
+		if (x && x->cls != PROBE_CLASS_DISK && x->cls != PROBE_CLASS_READONLY)
+			return x;
+	}
+	return NULL;
+}
+
+/*
+ * An md or dm device built on a device that is no fixed disk (LVM on a USB
+ * stick) is none either: it takes that member's class, through every level
+ * of stacking.  Returns 0 or -ENOMEM.
+ */
+static int class_from_slaves(struct probe_inventory *inv)
+{
+	bool changed = true;
+
+	while (changed) {
+		changed = false;
+		for (size_t i = 0; i < inv->n; i++) {
+			struct probe_dev *d = &inv->v[i];
+			const struct probe_dev *x;
+
+			if (d->cls != PROBE_CLASS_DISK || !(x = non_disk_slave(inv, d)))
+				continue;
+			if (set_class(d, x->cls, "built on %s: %s", x->name, x->cls_why) < 0)
+				return -ENOMEM;
+			changed = true;
+		}
+	}
+	return 0;
+}
+
 /* who = NULL for the device itself, else the partition's name. */
 static int why_sig(struct probe_strv *why, const char *who, const struct probe_sig *s)
 {
@@ -801,6 +845,8 @@ static int judge(struct probe_dev *d)
 	struct probe_strv *ro = &d->readonly_why, *rw = &d->destructive_why;
 	int r = 0;
 
+	if (d->cls != PROBE_CLASS_DISK && d->cls != PROBE_CLASS_READONLY)
+		r |= strv_add(rw, "not a fixed disk: %s", d->cls_why);
 	if (d->capacity_bytes <= 0) {
 		r |= strv_add(ro, "size is 0 (no medium, or not set up)");
 		r |= strv_add(rw, "size is 0 (no medium, or not set up)");
@@ -809,8 +855,6 @@ static int judge(struct probe_dev *d)
 		r |= strv_add(rw, "holds the running root filesystem");
 	if (d->readonly)
 		r |= strv_add(rw, "device is read-only");
-	if (d->cls != PROBE_CLASS_DISK && d->cls != PROBE_CLASS_READONLY)
-		r |= strv_add(rw, "not a fixed disk: %s", d->cls_why);
 	if (d->n_parts)
 		r |= strv_add(rw, "has %zu partition%s", d->n_parts, d->n_parts > 1 ? "s" : "");
 	r |= why_sig(rw, NULL, &d->sig);
@@ -887,6 +931,7 @@ int probe_inventory_scan(const char *sysroot, struct probe_inventory **out,
 		goto err;
 	mark_root(&sc, inv);
 	media_from_slaves(inv);
+	ret = class_from_slaves(inv);
 	for (size_t i = 0; !ret && i < inv->n; i++)
 		ret = judge(&inv->v[i]);
 	if (ret)

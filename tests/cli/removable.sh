@@ -55,6 +55,20 @@ cat >"$tmp/desk/proc/self/mountinfo" <<EOF
 62 28 8:1 / $tmp/nonexistent-home rw,relatime shared:33 - ext4 /dev/sda1 rw
 612 410 8:33 / $tmp/nonexistent-stick rw,nosuid,nodev,relatime shared:330 - vfat /dev/sdc1 rw
 EOF
+# ... and an LVM volume on the stick (dm-0 over sdc1): no fixed disk either.
+dm=$tmp/desk/sys/devices/virtual/block/dm-0
+mkdir -p "$dm/queue" "$dm/dm" "$dm/slaves"
+printf '253:0\n' >"$dm/dev"; printf '61337600\n' >"$dm/size"
+printf '0\n' >"$dm/ro"; printf '0\n' >"$dm/removable"; printf '1\n' >"$dm/queue/rotational"
+printf '512\n' >"$dm/queue/logical_block_size"; printf '512\n' >"$dm/queue/physical_block_size"
+printf 'vg_stick-data\n' >"$dm/dm/name"
+ln -s ../../../../pci0000:00/0000:00:14.0/usb1/1-4/1-4:1.0/host6/target6:0:0/6:0:0:0/block/sdc/sdc1 \
+	"$dm/slaves/sdc1"
+ln -s ../devices/virtual/block/dm-0 "$tmp/desk/sys/block/dm-0"
+check "list with dm-0 on the stick" 0 "$tw" --sysroot "$tmp/desk" list --json
+jq_true "dm-0 takes the stick's class" '[.devices[] | select(.name == "dm-0") | .class == "removable"
+	and (.class_reason | startswith("built on sdc: removable media")) and
+	(.safe_destructive.reasons | any(startswith("not a fixed disk: built on sdc")))] == [true]'
 tried() {	# FILE DEVICE: the probe opened DEVICE, or tried to
 	grep -qE "^probing $2 |/dev/$2: cannot open" "$1"
 }
@@ -63,7 +77,7 @@ no_target_checks() {	# WHAT FILE
 	for d in nvme0n1 sda sdb sdd; do
 		tried "$2" "$d" || { echo "FAIL: $1: fixed disk $d not tried"; cat "$2"; fail=1; }
 	done
-	for d in sr0 sdc sde; do
+	for d in sr0 sdc sde dm-0; do
 		if tried "$2" "$d"; then echo "FAIL: $1: $d was probed"; cat "$2"; fail=1; fi
 		expect "$1: says why $d is skipped" "$2" "not probing $d: "
 	done
