@@ -126,6 +126,8 @@ jq_true "usb warning for sdd, what was not read" '[.warnings[] | select(.device 
 	and test("SMART / health log not read")] == [true]'
 jq_true "no usb warning for the others" '[.warnings[] | select(.kind == "usb") | .device] == ["sdd"]'
 jq_true "the fixed disks are planned" "[$in_tiers] | flatten | (index(\"nvme0n1\") != null and index(\"sdb\") != null)"
+check "plan, text" 0 "$tw" --sysroot "$fx/desktop" plan "$tmp/desk.json" --policies "$pol"
+expect "text: what each left-out device is" "$tmp/out" "Not in the plan (2): sr0 (optical), sdc (removable)"
 check "plan --include-removable=sdc" 0 plan --include-removable=sdc
 jq_true "sdc named: in, with a warning" '[.warnings[] | select(.device == "sdc" and .kind == "removable")
 	| .message | test("only because --include-removable names it")] == [true]'
