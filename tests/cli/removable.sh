@@ -8,7 +8,8 @@
 #  - the plan leaves them out with a `removable` / `read-only` warning unless
 #    --include-removable (all, or the ones named) lets them in, also from the
 #    profile's media alone (--no-inventory); a USB disk gets a `usb` warning
-#    that says what was and was not read.
+#    that says what was and was not read;
+#  - scripts/record-sysroot.sh records the attributes the classes come from.
 # Uses fixtures only: nothing here opens a real device for writing.
 set -u
 tw=$1
@@ -168,6 +169,18 @@ jq_true "mtdblock0: read-only kind, never planned" '[.warnings[] | select(.devic
 jq_true "mtdblock0 in no tier" "[$in_tiers | .[] | select(. == \"mtdblock0\")] == []"
 jq_true "the SD card is named in" '[.warnings[] | select(.device == "mmcblk1") | .message
 	| test("SD card") and test("only because")] == [true]'
+
+# --- 5. scripts/record-sysroot.sh keeps what the classes are read from ---
+for f in desktop board; do
+	if ! bash "$src/scripts/record-sysroot.sh" --from "$fx/$f" "$tmp/rec-$f" >/dev/null 2>&1; then
+		echo "FAIL: record-sysroot.sh --from $f"; fail=1; continue
+	fi
+	cls='[.devices[] | {name, class, class_reason, media, transport}]'
+	if [ "$("$tw" --sysroot "$fx/$f" list --json | jq -c "$cls")" != \
+	     "$("$tw" --sysroot "$tmp/rec-$f" list --json | jq -c "$cls")" ]; then
+		echo "FAIL: a re-recorded $f classes its devices differently"; fail=1
+	fi
+done
 
 [ "$fail" -eq 0 ] && echo "removable: all checks passed"
 exit "$fail"
