@@ -10,7 +10,9 @@
 #    profile's media alone (--no-inventory); a USB disk gets a `usb` warning
 #    that says what was and was not read;
 #  - scripts/record-sysroot.sh records the attributes the classes come from.
-# Uses fixtures only: nothing here opens a real device for writing.
+#  - as root, a loop device attached read-only is class read-only: refused
+#    for destructive tests, measured when named.
+# Nothing here opens a real device for writing.
 set -u
 tw=$1
 src=${TW_SRCDIR:?}
@@ -181,6 +183,30 @@ for f in desktop board; do
 		echo "FAIL: a re-recorded $f classes its devices differently"; fail=1
 	fi
 done
+
+# --- 6. a real read-only device: a loop device attached with -r (root) ---
+if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null; then
+	head -c $((8 << 20)) /dev/urandom >"$tmp/ro.img"
+	if ro=$(losetup --find --show --read-only "$tmp/ro.img" 2>/dev/null); then
+		n=${ro#/dev/}
+		check "list, read-only loop" 0 "$tw" list --json
+		jq_true "$n is class read-only" "[.devices[] | select(.name == \"$n\") | .class == \"read-only\"
+			and .class_reason == \"read-only device (ro = 1)\" and (.safe_destructive.ok | not)
+			and .safe_readonly.ok] == [true]"
+		check "destructive on the read-only loop refused" 3 "$tw" probe --destructive --yes \
+			--quiet --seconds 0.1 "$ro"
+		expect "read-only refusal" "$tmp/err" "refusing destructive tests on $n: device is read-only"
+		check "named read-only probe of it" 0 "$tw" probe "$ro" --tests rand_read_qd1 \
+			--seconds 0.2 --ramp 0 --quiet --json "$tmp/ro.json"
+		[ "$(jq -r '.devices[0].results.rand_read_qd1.iops > 0' "$tmp/ro.json")" = true ] ||
+			{ echo "FAIL: no measurement of the named read-only loop"; fail=1; }
+		detach_loops "$ro"
+	else
+		echo "note: losetup --read-only failed: real read-only device not tried"
+	fi
+else
+	echo "note: not root: real read-only device not tried"
+fi
 
 [ "$fail" -eq 0 ] && echo "removable: all checks passed"
 exit "$fail"
