@@ -18,7 +18,8 @@ static void plan_usage(FILE *out)
 {
 	fputs("Usage: tierwise plan PROFILE... [--policies DIR] [--need POLICY=SIZE,...]\n"
 	      "                     [--inventory FILE | --no-inventory] [--mount TIER=PATH]\n"
-	      "                     [--fill PCT] [--prices FILE] [--include-removable[=DEV,...]]\n"
+	      "                     [--fill PCT] [--prices FILE]\n"
+	      "                     [--include-removable[=DEV,...]]\n"
 	      "                     [--format text|json|md|fstab|udev|script]\n\n"
 	      "Assign the devices of the profiles to the tiers hot (vector-db,\n"
 	      "logs-metadata), warm (model-loading, checkpoints) and cold (archive):\n"
