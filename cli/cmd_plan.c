@@ -135,10 +135,10 @@ static int parse_include(struct plan_opts *o, const char *arg)
 	char *save = NULL;
 
 	o->a.include_removable = true;
+	o->a.n_include = 0;	/* the last one given wins */
 	if (!arg)
 		return 0;
 	free(o->include_buf);
-	o->a.n_include = 0;
 	if (!(o->include_buf = strdup(arg)))
 		return TW_EXIT_SYSTEM;
 	for (char *tok = strtok_r(o->include_buf, ",", &save); tok;
