@@ -242,6 +242,26 @@ static int load_disks(const struct plan_opts *o, const struct tw_global *g,
 	return ret ? TW_EXIT_SYSTEM : TW_EXIT_OK;
 }
 
+/* Every device --include-removable names must be one of the profiles'. */
+static int check_includes(const struct plan_opts *o, const struct score_inputs *in,
+			  const struct advisor_disk *const *facts)
+{
+	for (size_t k = 0; k < o->a.n_include; k++) {
+		const char *s = o->include[k];
+		bool found = false;
+
+		if (!strncmp(s, "/dev/", 5))
+			s += 5;
+		for (size_t i = 0; i < in->n_devs && !found; i++)
+			found = !strcmp(in->devs[i]->id, s) ||
+				(facts[i] && facts[i]->name && !strcmp(facts[i]->name, s));
+		if (!found)
+			return cli_usage_error("plan", "--include-removable: no device '%s' in "
+					       "the profiles", o->include[k]);
+	}
+	return TW_EXIT_OK;
+}
+
 static int make_and_print(const struct plan_opts *o, const struct score_inputs *in,
 			  const struct plan_disks *disks)
 {
@@ -254,6 +274,11 @@ static int make_and_print(const struct plan_opts *o, const struct score_inputs *
 		return TW_EXIT_SYSTEM;
 	for (size_t i = 0; i < in->n_devs; i++)
 		facts[i] = plan_disks_match(disks, in->devs[i]);
+	rc = check_includes(o, in, facts);
+	if (rc != TW_EXIT_OK) {
+		free(facts);
+		return rc;
+	}
 	ret = advisor_plan_make(in->devs, facts, in->n_devs, in->policies, &o->a, &plan,
 				err, sizeof(err));
 	if (ret) {

@@ -148,6 +148,9 @@ jq_true "no inventory: sr0 and sdc left out by media" '[.warnings[] | select(.ki
 	| .device] | sort == ["sdc", "sr0"]'
 jq_true "no inventory: sr0 in no tier" "[$in_tiers | .[] | select(. == \"sr0\" or . == \"sdc\")] == []"
 check "plan --include-removable=" 2 plan --include-removable=
+check "plan --include-removable=sdz" 2 plan --include-removable=sdc,sdz
+expect "names the unknown device" "$tmp/err" "--include-removable: no device 'sdz' in the profiles"
+check "plan --include-removable=/dev/sdc" 0 plan --include-removable=/dev/sdc
 # the warnings fit the plan schema
 if python3 -c 'import jsonschema' 2>/dev/null; then
 	plan >"$tmp/plan.json"
