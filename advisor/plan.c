@@ -365,6 +365,26 @@ static int cold_note(struct advisor_plan *plan, struct advisor_plan_tier *t)
 			     "cost per TB and capacity", plan->devs[t->devices[0]].p->id);
 }
 
+/* A device that is not a fixed disk: left out, or in because it was named. */
+static int class_warning(struct advisor_plan *plan, size_t i)
+{
+	const struct advisor_plan_device *pd = &plan->devs[i];
+	bool ro = !strcmp(pd->cls, "read-only") || !strcmp(pd->cls, "boot-area");
+
+	if (pd->named)
+		return plan_warn(plan, (ptrdiff_t)i, "removable",
+				 "%s: %s, no fixed disk: in the plan only because "
+				 "--include-removable names it; it can be unplugged or ejected",
+				 pd->p->id, pd->cls_why);
+	if (ro)
+		return plan_warn(plan, (ptrdiff_t)i, "read-only",
+				 "%s: %s, no fixed disk: left out of the plan; it cannot hold "
+				 "a tier", pd->p->id, pd->cls_why);
+	return plan_warn(plan, (ptrdiff_t)i, "removable",
+			 "%s: %s, no fixed disk: left out of the plan; "
+			 "--include-removable=%s uses it", pd->p->id, pd->cls_why, pd->p->id);
+}
+
 static int data_warnings(struct advisor_plan *plan)
 {
 	int ret = 0;
@@ -377,6 +397,8 @@ static int data_warnings(struct advisor_plan *plan)
 					"%s is RAM-backed (%s): what it holds is gone at reboot; left "
 					"out of the plan (a swap or cache device, never a tier)",
 					pd->p->id, profile_transport_name(pd->p->transport));
+		else if (pd->cls && !(pd->named && pd->excluded))
+			ret = class_warning(plan, i);
 		else if (pd->excluded)
 			ret = plan_warn(plan, (ptrdiff_t)i, "data",
 					"%s holds data (%s) that is no filesystem to keep: left out of "
@@ -471,8 +493,9 @@ static int init_plan(struct advisor_plan *plan, const struct profile_device *con
 		pd->disk = disks ? disks[i] : NULL;
 		pd->tier = pd->best_tier = -1;
 		plan_judge_disk(pd);
+		plan_judge_class(pd, opt);
 		pd->excluded = (pd->has_data && !pd->reusable && !(pd->disk && pd->disk->root)) ||
-			       volatile_dev(pd->p);
+			       volatile_dev(pd->p) || (pd->cls && !pd->named);
 	}
 	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
 		const char *mp = opt ? opt->mount_point[t] : NULL;
@@ -659,6 +682,8 @@ void advisor_disk_clear(struct advisor_disk *d)
 	free(d->uuid);
 	free(d->label);
 	free(d->pttype);
+	free(d->cls);
+	free(d->cls_why);
 	strv_free(d->mounts, d->n_mounts);
 	strv_free(d->holders, d->n_holders);
 	for (size_t i = 0; i < d->n_parts; i++) {

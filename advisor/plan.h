@@ -101,6 +101,10 @@ struct advisor_disk {
 	struct advisor_part *parts;
 	bool root;		/* holds the running root filesystem */
 	bool swap;
+	char *cls;		/* what the device is ("disk", "optical",
+				 * "removable", … as `tierwise list` says);
+				 * NULL = unknown (a fixed disk) */
+	char *cls_why;		/* the reason it is not a fixed disk, or NULL */
 };
 
 /* Free what one advisor_disk owns (not the struct).  NULL-safe. */
@@ -120,6 +124,9 @@ struct advisor_options {
 	const char *mount_base;	/* NULL = "/srv" */
 	const char *mount_point[ADVISOR_TIER_COUNT];
 		/* NULL = mount_base + "/vector-db", "/models", "/archive" */
+	bool include_removable;	/* plan optical, removable and tape devices too */
+	const char *const *include;	/* …or only these (ids or kernel names) */
+	size_t n_include;
 };
 
 enum advisor_raid_level { ADVISOR_RAID_NONE, ADVISOR_RAID0, ADVISOR_RAID1,
@@ -195,7 +202,14 @@ struct advisor_plan_device {
 	char *why_not[ADVISOR_TIER_COUNT];	/* why ineligible, or NULL */
 	bool has_data;		/* signatures, partitions, mounts or holders */
 	bool reusable;		/* has_data and a filesystem to keep */
-	bool excluded;		/* kept out of the plan (data it cannot reuse) */
+	bool excluded;		/* kept out of the plan (data it cannot reuse,
+				 * RAM-backed, not a fixed disk) */
+	const char *cls;	/* not a fixed disk: "optical", "removable",
+				 * "tape", "changer", "boot-area", "read-only";
+				 * NULL for a fixed disk (points into disk or
+				 * a static string) */
+	const char *cls_why;	/* what it is and how we know, when cls */
+	bool named;		/* cls, yet in the plan: the user named it */
 	int tier;		/* assigned tier, -1 = none */
 	int best_tier;		/* its best eligible tier, -1 = none */
 };

@@ -24,6 +24,13 @@ void plan_fmt_bytes(char *buf, size_t len, double bytes);
  */
 bool plan_is_filesystem(const char *fstype);
 
+/*
+ * Judge what a device is: cls and cls_why when it is not a fixed disk (from
+ * its inventory class, else its profile media), named when opt includes it
+ * anyway (include_removable; read-only devices and boot areas never).
+ */
+void plan_judge_class(struct advisor_plan_device *pd, const struct advisor_options *opt);
+
 /* Judge a device's inventory facts: has_data, reusable (see plan.h). */
 void plan_judge_disk(struct advisor_plan_device *pd);
 

@@ -219,6 +219,35 @@ static bool check_hdd_tail(const struct advisor_plan_device *d, struct msg *m)
 	return true;
 }
 
+/* A USB-attached disk in the plan: the bridge's latency, and what it let us
+ * read.  Not for devices left out (a USB stick, data it cannot reuse). */
+static bool check_usb(const struct advisor_plan_device *d, struct msg *m)
+{
+	const struct profile_io *io = &d->p->io[PROFILE_RAND_READ_QD1];
+	const struct profile_thermal *t = &d->p->thermal;
+	const struct profile_health *h = &d->p->health;
+
+	if (d->p->transport != PROFILE_TR_USB || d->excluded)
+		return false;
+	msg_add(m, "%s: USB-attached: the USB bridge adds its own delay to every"
+		" I/O, so QD1 latency is capped by it", d->p->id);
+	if (io->present && known(io->lat.v[PROFILE_LAT_P99]))
+		msg_add(m, " (QD1 p99 %s µs measured through it)",
+			grp(io->lat.v[PROFILE_LAT_P99]).s);
+	msg_add(m, ", and bridges often hide SMART and temperature: ");
+	if (known(t->idle_c))
+		msg_add(m, "temperature read (%.0f °C idle, %s)", t->idle_c,
+			t->source ? t->source : "source unknown");
+	else
+		msg_add(m, "temperature not read");
+	if (h->present)
+		msg_add(m, ", health log read (%s)", h->source ? h->source : "source unknown");
+	else
+		msg_add(m, ", SMART / health log not read");
+	msg_add(m, "; a disk on SATA, SAS or NVMe directly is faster and watched");
+	return true;
+}
+
 /* Append ", " between the findings of one warning. */
 static void msg_sep(struct msg *m, bool *first)
 {
@@ -348,6 +377,7 @@ static const struct warn_check warn_checks[] = {
 	{ "throttling", check_throttling },
 	{ "hdd-tail-latency", check_hdd_tail },
 	{ "health", check_health },
+	{ "usb", check_usb },
 	{ "burst", check_burst },
 };
 

@@ -21,6 +21,7 @@ static void plan_usage(FILE *out)
 	fputs("Usage: tierwise plan PROFILE... [--policies DIR] [--need POLICY=SIZE,...]\n"
 	      "                     [--inventory FILE | --no-inventory] [--mount TIER=PATH]\n"
 	      "                     [--fill PCT] [--prices FILE]\n"
+	      "                     [--include-removable[=DEV,...]]\n"
 	      "                     [--format text|json|md|fstab|udev|script]\n\n"
 	      "Assign the devices of the profiles to the tiers hot (vector-db,\n"
 	      "logs-metadata), warm (model-loading, checkpoints) and cold (archive):\n"
@@ -42,6 +43,10 @@ static void plan_usage(FILE *out)
 	      "                     /srv/models, /srv/archive)\n"
 	      "  --fill PCT         usable share of each device (default 80)\n"
 	      "  --prices FILE      prices per TB: lines of MODEL = PRICE\n"
+	      "  --include-removable[=DEV,...]\n"
+	      "                     plan optical drives, removable media (USB sticks,\n"
+	      "                     SD cards) and tapes too, or only the ones named;\n"
+	      "                     without it they are left out with a warning\n"
 	      "  --format F         text (default), json (tierwise.plan/1), md,\n"
 	      "                     fstab, udev, script\n\n"
 	      "Exit codes: 0 success, 1 invalid input, 2 usage error, 3 system error.\n\n"
@@ -54,6 +59,8 @@ struct plan_opts {
 	bool no_inventory;
 	struct advisor_need needs[MAX_NEEDS];
 	char *need_names[MAX_NEEDS];
+	char *include_buf;		/* the --include-removable list, split */
+	const char *include[MAX_NEEDS];
 	struct advisor_options a;
 	const struct plan_render_ops *render;
 	const char *save_json;	/* also write tierwise.plan/1 here (the default job) */
@@ -128,6 +135,30 @@ static int parse_format(struct plan_opts *o, const char *arg)
 	return cli_usage_error("plan", "unknown format '%s' (text, json, md, fstab, udev, script)", arg);
 }
 
+/* --include-removable[=sdc,sr0]: all of them, or the ones named. */
+static int parse_include(struct plan_opts *o, const char *arg)
+{
+	char *save = NULL;
+
+	o->a.include_removable = true;
+	o->a.n_include = 0;	/* the last one given wins */
+	if (!arg)
+		return 0;
+	free(o->include_buf);
+	if (!(o->include_buf = strdup(arg)))
+		return TW_EXIT_SYSTEM;
+	for (char *tok = strtok_r(o->include_buf, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (o->a.n_include == MAX_NEEDS)
+			return cli_usage_error("plan", "--include-removable: more than %d devices",
+					       MAX_NEEDS);
+		o->include[o->a.n_include++] = tok;
+	}
+	if (!o->a.n_include)
+		return cli_usage_error("plan", "--include-removable=: name a device");
+	return 0;
+}
+
 static int parse_fill(struct plan_opts *o, const char *arg)
 {
 	char *end;
@@ -151,6 +182,7 @@ static int plan_parse(int argc, char **argv, struct plan_opts *o)
 		{ "fill", required_argument, NULL, 'f' },
 		{ "prices", required_argument, NULL, 'r' },
 		{ "format", required_argument, NULL, 'F' },
+		{ "include-removable", optional_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -158,6 +190,7 @@ static int plan_parse(int argc, char **argv, struct plan_opts *o)
 
 	o->render = &plan_render_text;
 	o->a.needs = o->needs;
+	o->a.include = o->include;
 	while (!rc && (c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'P': o->policies = optarg; break;
@@ -168,6 +201,7 @@ static int plan_parse(int argc, char **argv, struct plan_opts *o)
 		case 'f': rc = parse_fill(o, optarg); break;
 		case 'r': o->prices = optarg; break;
 		case 'F': rc = parse_format(o, optarg); break;
+		case 'R': rc = parse_include(o, optarg); break;
 		case 'h': plan_usage(stdout); return TW_EXIT_OK;
 		default: return cli_usage_error("plan", "unknown option");
 		}
@@ -233,6 +267,26 @@ static int save_json(const struct advisor_plan *plan, const char *path)
 	return ret ? TW_EXIT_SYSTEM : TW_EXIT_OK;
 }
 
+/* Every device --include-removable names must be one of the profiles'. */
+static int check_includes(const struct plan_opts *o, const struct score_inputs *in,
+			  const struct advisor_disk *const *facts)
+{
+	for (size_t k = 0; k < o->a.n_include; k++) {
+		const char *s = o->include[k];
+		bool found = false;
+
+		if (!strncmp(s, "/dev/", 5))
+			s += 5;
+		for (size_t i = 0; i < in->n_devs && !found; i++)
+			found = !strcmp(in->devs[i]->id, s) ||
+				(facts[i] && facts[i]->name && !strcmp(facts[i]->name, s));
+		if (!found)
+			return cli_usage_error("plan", "--include-removable: no device '%s' in "
+					       "the profiles", o->include[k]);
+	}
+	return TW_EXIT_OK;
+}
+
 static int make_and_print(const struct plan_opts *o, const struct score_inputs *in,
 			  const struct plan_disks *disks)
 {
@@ -245,6 +299,11 @@ static int make_and_print(const struct plan_opts *o, const struct score_inputs *
 		return TW_EXIT_SYSTEM;
 	for (size_t i = 0; i < in->n_devs; i++)
 		facts[i] = plan_disks_match(disks, in->devs[i]);
+	rc = check_includes(o, in, facts);
+	if (rc != TW_EXIT_OK) {
+		free(facts);
+		return rc;
+	}
 	ret = advisor_plan_make(in->devs, facts, in->n_devs, in->policies, &o->a, &plan,
 				err, sizeof(err));
 	if (ret) {
@@ -299,6 +358,7 @@ static int plan_run(int argc, char **argv, struct tw_global *g)
 		rc = plan_files(&o, argv + optind, (size_t)(argc - optind), g);
 	for (size_t i = 0; i < o.a.n_needs; i++)
 		free(o.need_names[i]);
+	free(o.include_buf);
 	return rc;
 }
 

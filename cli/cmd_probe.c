@@ -35,8 +35,9 @@ static void probe_usage(FILE *out)
 	      "tierwise.profile/1 document.  TARGET is a device (nvme0n1, /dev/sdb):\n"
 	      "read-only tests unless --destructive; or a directory: a scratch file\n"
 	      "there, filled with incompressible data, removed on exit and on signals.\n"
-	      "With no TARGET: every device `list` marks safe, read-only, plus a scratch\n"
-	      "file on each mounted filesystem with room.\n\n"
+	      "With no TARGET: every fixed disk `list` marks safe, read-only, plus a scratch\n"
+	      "file on each mounted filesystem with room on one (optical drives,\n"
+	      "removable media and read-only devices only when named).\n\n"
 	      "Tests: seq_read seq_write rand_read_qd1 rand_read_qd32 mixed_70_30\n"
 	      "       qd_sweep sustained_write (not in the default set)\n\n"
 	      "  --json FILE            write the profile to FILE ('-' = stdout)\n"
@@ -273,19 +274,27 @@ static bool seen(char **v, size_t n, const char *s)
 	return false;
 }
 
-/* No targets: every read-only-safe device, then each mounted filesystem. */
+/* No targets: every read-only-safe fixed disk, then each mounted filesystem
+ * on one (optical, removable and read-only devices only when named). */
 static void probe_all(struct probe_cli *c)
 {
 	char *points[64];
 	size_t n = 0;
 
-	for (size_t i = 0; i < c->inv->n; i++)
-		if (c->inv->v[i].safe_readonly)
-			probe_device_as(c, c->inv->v[i].name,
-					c->destructive && c->inv->v[i].safe_destructive);
 	for (size_t i = 0; i < c->inv->n; i++) {
 		const struct probe_dev *d = &c->inv->v[i];
 
+		if (d->safe_readonly && probe_dev_candidate(d))
+			probe_device_as(c, d->name, c->destructive && d->safe_destructive);
+		else if (!probe_dev_candidate(d) && !c->quiet)
+			fprintf(stderr, "tierwise probe: not probing %s: %s; name it to probe it\n",
+				d->name, d->cls_why);
+	}
+	for (size_t i = 0; i < c->inv->n; i++) {
+		const struct probe_dev *d = &c->inv->v[i];
+
+		if (!probe_dev_candidate(d))
+			continue;
 		for (size_t m = 0; m < d->mounts.n && n < 64; m++)
 			if (!seen(points, n, d->mounts.v[m]))
 				points[n++] = d->mounts.v[m];

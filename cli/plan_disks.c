@@ -46,7 +46,9 @@ static bool copy_dev(struct advisor_disk *k, const struct probe_dev *d)
 	k->pttype = dup_or_null(d->sig.pttype);
 	k->root = d->root;
 	k->swap = d->swap;
-	if (!copy_strv(&k->mounts, &k->n_mounts, d->mounts.v, d->mounts.n) ||
+	k->cls = dup_or_null(probe_class_name(d->cls));
+	k->cls_why = dup_or_null(d->cls_why);
+	if (!k->cls || !copy_strv(&k->mounts, &k->n_mounts, d->mounts.v, d->mounts.n) ||
 	    !copy_strv(&k->holders, &k->n_holders, d->holders.v, d->holders.n))
 		return false;
 	k->parts = calloc(d->n_parts ? d->n_parts : 1, sizeof(*k->parts));
@@ -127,6 +129,8 @@ static bool read_dev(struct advisor_disk *k, const json_t *o)
 	k->pttype = jstr(o, "pttype");
 	k->root = json_is_true(json_object_get(o, "root"));
 	k->swap = json_is_true(json_object_get(o, "swap"));
+	k->cls = jstr(o, "class");	/* absent in lists written before it */
+	k->cls_why = jstr(o, "class_reason");
 	if (!jstrv(o, "mountpoints", &k->mounts, &k->n_mounts) ||
 	    !jstrv(o, "holders", &k->holders, &k->n_holders))
 		return false;

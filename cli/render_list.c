@@ -132,6 +132,25 @@ static void print_reasons(FILE *out, const struct probe_inventory *inv, bool rw)
 	}
 }
 
+/* Devices that are not fixed disks: what each is, and how we know. */
+static void print_classes(FILE *out, const struct probe_inventory *inv)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < inv->n; i++) {
+		const struct probe_dev *d = &inv->v[i];
+
+		if (probe_dev_candidate(d))
+			continue;
+		if (!any)
+			fprintf(out, "\nNot tier candidates (not probed by default, left out of "
+				"plans):\n");
+		any = true;
+		fprintf(out, "  %s: %s: %s\n", d->name, probe_class_name(d->cls),
+			d->cls_why ? d->cls_why : "?");
+	}
+}
+
 static void text_print(FILE *out, const struct probe_inventory *inv)
 {
 	char (*rows)[NCOL][128] = calloc(inv->n + 1, sizeof(*rows));
@@ -149,6 +168,7 @@ static void text_print(FILE *out, const struct probe_inventory *inv)
 				w[c] = strlen(rows[i][c]);
 	for (size_t i = 0; i <= inv->n; i++)
 		print_row(out, rows[i], w);
+	print_classes(out, inv);
 	print_reasons(out, inv, false);
 	print_reasons(out, inv, true);
 	free(rows);
@@ -234,6 +254,8 @@ static json_t *dev_json(const struct probe_dev *d)
 	json_object_set_new(o, "dm_name", str_or_null(d->dm_name));
 	json_object_set_new(o, "backing_file", str_or_null(d->backing_file));
 	json_object_set_new(o, "root", json_boolean(d->root));
+	json_object_set_new(o, "class", json_string(probe_class_name(d->cls)));
+	json_object_set_new(o, "class_reason", str_or_null(d->cls_why));
 	json_object_set_new(o, "safe_readonly", verdict_json(d->safe_readonly, &d->readonly_why));
 	json_object_set_new(o, "safe_destructive",
 			    verdict_json(d->safe_destructive, &d->destructive_why));

@@ -128,7 +128,8 @@ static void text_unassigned(FILE *out, const struct advisor_plan *plan)
 			fprintf(out, " (%s %.0f)", advisor_tier_name(pd->best_tier),
 				pd->tier_score[pd->best_tier]);
 		else
-			fprintf(out, " (%s)", pd->excluded ? "holds data" : "no tier");
+			fprintf(out, " (%s)", pd->cls && !pd->named ? pd->cls :
+				pd->excluded ? "holds data" : "no tier");
 	}
 	fputs("\n  spare capacity: (tier score) is where each would fit best\n\n", out);
 }

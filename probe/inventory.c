@@ -338,13 +338,13 @@ static enum profile_transport transport_of(const char *name, const char *real)
 	static const struct { const char *prefix; enum profile_transport t; } pfx[] = {
 		{ "loop", PROFILE_TR_LOOP }, { "zram", PROFILE_TR_ZRAM },
 		{ "md", PROFILE_TR_MD }, { "dm-", PROFILE_TR_DM },
-		{ "nvme", PROFILE_TR_NVME },
+		{ "nvme", PROFILE_TR_NVME }, { "mmcblk", PROFILE_TR_MMC },
 	};
 	static const struct { const char *part; enum profile_transport t; } path[] = {
 		{ "/usb", PROFILE_TR_USB }, { "/ata", PROFILE_TR_SATA },
 		{ "/port-", PROFILE_TR_SAS }, { "/end_device-", PROFILE_TR_SAS },
 		{ "/sas", PROFILE_TR_SAS }, { "/virtio", PROFILE_TR_VIRTIO },
-		{ "/nvme/", PROFILE_TR_NVME },
+		{ "/nvme/", PROFILE_TR_NVME }, { "/mmc_host/", PROFILE_TR_MMC },
 	};
 
 	for (size_t i = 0; i < sizeof(pfx) / sizeof(pfx[0]); i++)
@@ -372,7 +372,7 @@ enum profile_media probe_guess_media(enum profile_transport t, bool rotational,
 			return PROFILE_MEDIA_3DXPOINT;
 	switch (t) {
 	case PROFILE_TR_NVME: case PROFILE_TR_SATA: case PROFILE_TR_SAS:
-	case PROFILE_TR_USB: case PROFILE_TR_OTHER:
+	case PROFILE_TR_USB: case PROFILE_TR_MMC: case PROFILE_TR_OTHER:
 		if (rotational)
 			return PROFILE_MEDIA_HDD;
 		return t == PROFILE_TR_OTHER ? PROFILE_MEDIA_UNKNOWN : PROFILE_MEDIA_NAND;
@@ -467,6 +467,12 @@ static void read_identity(const struct scan *sc, struct probe_dev *d)
 		d->firmware = probe_sys_str(sc->root, "sys/block/%s/device/firmware_rev", n);
 		return;
 	}
+	if (d->transport == PROFILE_TR_MMC) {	/* the card's CID fields */
+		d->model = probe_sys_str(sc->root, "sys/block/%s/device/name", n);
+		d->serial = probe_sys_str(sc->root, "sys/block/%s/device/serial", n);
+		d->firmware = probe_sys_str(sc->root, "sys/block/%s/device/fwrev", n);
+		return;
+	}
 	d->model = probe_sys_str(sc->root, "sys/block/%s/device/model", n);
 	d->firmware = probe_sys_str(sc->root, "sys/block/%s/device/rev", n);
 	d->serial = probe_sys_str(sc->root, "sys/block/%s/serial", n);
@@ -495,6 +501,137 @@ static void read_queue(const struct scan *sc, struct probe_dev *d)
 				       d->name) == 0 ? (unsigned)v : d->logical_bs;
 }
 
+/* ---- what a device is: a fixed disk, or not a tier candidate ---- */
+
+static const char *const class_names[PROBE_CLASS_COUNT] = {
+	"disk", "optical", "removable", "tape", "changer", "boot-area", "read-only",
+};
+
+const char *probe_class_name(enum probe_class c)
+{
+	return (unsigned)c < PROBE_CLASS_COUNT ? class_names[c] : NULL;
+}
+
+bool probe_dev_candidate(const struct probe_dev *d)
+{
+	return d->cls == PROBE_CLASS_DISK;
+}
+
+static int set_class(struct probe_dev *d, enum probe_class c, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Record the class and why.  Returns 0 or -ENOMEM. */
+static int set_class(struct probe_dev *d, enum probe_class c, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	d->cls = c;
+	va_start(ap, fmt);
+	r = vasprintf(&d->cls_why, fmt, ap);
+	va_end(ap);
+	if (r < 0) {
+		d->cls_why = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The SCSI peripheral device type (device/type), -1 when there is none. */
+static int scsi_type(const struct scan *sc, const char *name)
+{
+	uint64_t v;
+
+	if (probe_sys_u64(sc->root, &v, "sys/block/%s/device/type", name) < 0 || v > 31)
+		return -1;
+	return (int)v;
+}
+
+static unsigned dev_major(const struct probe_dev *d)
+{
+	return (unsigned)strtoul(d->majmin, NULL, 10);
+}
+
+/* mmcblk0boot0, mmcblk0boot1, mmcblk0rpmb: eMMC hardware partitions. */
+static const char *emmc_area(const char *name)
+{
+	const char *p = name + strlen("mmcblk");
+
+	if (strncmp(name, "mmcblk", 6) || !isdigit((unsigned char)*p))
+		return NULL;
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (!strncmp(p, "boot", 4) && isdigit((unsigned char)p[4]))
+		return "eMMC boot area (holds the boot loader; read-only until force_ro is cleared)";
+	if (!strcmp(p, "rpmb"))
+		return "eMMC replay-protected memory block (RPMB)";
+	return NULL;
+}
+
+/* SCSI types that are not disks: optical drives, tapes, changers. */
+static int class_from_scsi(struct probe_dev *d, int type)
+{
+	switch (type) {
+	case 1:
+		return set_class(d, PROBE_CLASS_TAPE, "tape drive (SCSI type 1)");
+	case 4: case 5: case 7:
+		d->media = PROFILE_MEDIA_OPTICAL;
+		return set_class(d, PROBE_CLASS_OPTICAL, "optical drive (SCSI type %d%s)",
+				 type, dev_major(d) == 11 ? ", sr major 11" : "");
+	case 8:
+		return set_class(d, PROBE_CLASS_CHANGER, "media changer (SCSI type 8)");
+	default:
+		return 1;	/* not decided here */
+	}
+}
+
+/* Removable media: removable = 1, or an SD card (mmc leaves removable 0). */
+static int class_removable(const struct scan *sc, struct probe_dev *d)
+{
+	char *mmc = d->transport == PROFILE_TR_MMC ?
+		probe_sys_str(sc->root, "sys/block/%s/device/type", d->name) : NULL;
+	bool sd = mmc && !strcmp(mmc, "SD");
+	int r = 1;
+
+	free(mmc);
+	if (d->removable)
+		r = set_class(d, PROBE_CLASS_REMOVABLE, "removable media (removable = 1%s)",
+			      d->transport == PROFILE_TR_USB ? ", USB: a stick or a card reader" :
+			      dev_major(d) == 2 ? ", floppy" : "");
+	else if (sd)
+		r = set_class(d, PROBE_CLASS_REMOVABLE, "SD card (mmc type SD)");
+	if (r == 0)
+		d->media = PROFILE_MEDIA_REMOVABLE;
+	return r;
+}
+
+/*
+ * Decide what d is from sysfs facts (after its identity and queue were
+ * read), and set optical or removable media.  Returns 0 or -ENOMEM.
+ */
+static int classify(const struct scan *sc, struct probe_dev *d)
+{
+	int type = scsi_type(sc, d->name), r;
+	const char *area = emmc_area(d->name);
+
+	if (type < 0 && dev_major(d) == 11)
+		type = 5;	/* sr without a device/type to read */
+	r = class_from_scsi(d, type);
+	if (r <= 0)
+		return r;
+	if (area)
+		return set_class(d, PROBE_CLASS_BOOT_AREA, "%s", area);
+	if (dev_major(d) == 31 || !strncmp(d->name, "mtdblock", 8))
+		return set_class(d, PROBE_CLASS_BOOT_AREA, "MTD flash (firmware, boot loader)");
+	r = class_removable(sc, d);
+	if (r <= 0)
+		return r;
+	if (d->readonly)
+		return set_class(d, PROBE_CLASS_READONLY, "read-only device (ro = 1)");
+	d->cls = PROBE_CLASS_DISK;
+	return 0;
+}
+
 static int read_dev(const struct scan *sc, const char *name, struct probe_dev *d)
 {
 	char real[PATH_MAX], rel[PATH_MAX], *mm;
@@ -512,6 +649,8 @@ static int read_dev(const struct scan *sc, const char *name, struct probe_dev *d
 	read_queue(sc, d);
 	read_identity(sc, d);
 	d->media = probe_guess_media(d->transport, d->rotational, d->model);
+	if (classify(sc, d) < 0)
+		return -ENOMEM;
 	d->temp_c = probe_hwmon_temp(sc->root, d);
 	read_sig(sc, name, &d->sig);
 	if (strv_from_dir(sc, &d->holders, name, "holders") < 0 ||
@@ -540,6 +679,7 @@ static void dev_free(struct probe_dev *d)
 	free(d->md_level);
 	free(d->dm_name);
 	free(d->backing_file);
+	free(d->cls_why);
 	sig_free(&d->sig);
 	strv_free(&d->mounts);
 	strv_free(&d->holders);
@@ -630,6 +770,44 @@ static void media_from_slaves(struct probe_inventory *inv)
 	}
 }
 
+/* The first member of md/dm device d that is no fixed disk, or NULL. */
+static const struct probe_dev *non_disk_slave(const struct probe_inventory *inv,
+					      const struct probe_dev *d)
+{
+	for (size_t s = 0; s < d->slaves.n; s++) {
+		const struct probe_dev *x = probe_inventory_find(inv, d->slaves.v[s]);
+
+		if (x && x->cls != PROBE_CLASS_DISK && x->cls != PROBE_CLASS_READONLY)
+			return x;
+	}
+	return NULL;
+}
+
+/*
+ * An md or dm device built on a device that is no fixed disk (LVM on a USB
+ * stick) is none either: it takes that member's class, through every level
+ * of stacking.  Returns 0 or -ENOMEM.
+ */
+static int class_from_slaves(struct probe_inventory *inv)
+{
+	bool changed = true;
+
+	while (changed) {
+		changed = false;
+		for (size_t i = 0; i < inv->n; i++) {
+			struct probe_dev *d = &inv->v[i];
+			const struct probe_dev *x;
+
+			if (d->cls != PROBE_CLASS_DISK || !(x = non_disk_slave(inv, d)))
+				continue;
+			if (set_class(d, x->cls, "built on %s: %s", x->name, x->cls_why) < 0)
+				return -ENOMEM;
+			changed = true;
+		}
+	}
+	return 0;
+}
+
 /* who = NULL for the device itself, else the partition's name. */
 static int why_sig(struct probe_strv *why, const char *who, const struct probe_sig *s)
 {
@@ -667,6 +845,8 @@ static int judge(struct probe_dev *d)
 	struct probe_strv *ro = &d->readonly_why, *rw = &d->destructive_why;
 	int r = 0;
 
+	if (d->cls != PROBE_CLASS_DISK && d->cls != PROBE_CLASS_READONLY)
+		r |= strv_add(rw, "not a fixed disk: %s", d->cls_why);
 	if (d->capacity_bytes <= 0) {
 		r |= strv_add(ro, "size is 0 (no medium, or not set up)");
 		r |= strv_add(rw, "size is 0 (no medium, or not set up)");
@@ -751,6 +931,7 @@ int probe_inventory_scan(const char *sysroot, struct probe_inventory **out,
 		goto err;
 	mark_root(&sc, inv);
 	media_from_slaves(inv);
+	ret = class_from_slaves(inv);
 	for (size_t i = 0; !ret && i < inv->n; i++)
 		ret = judge(&inv->v[i]);
 	if (ret)

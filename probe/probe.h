@@ -36,6 +36,27 @@ struct probe_part {
 	bool swap;
 };
 
+/*
+ * What a device is, from sysfs facts: a fixed disk (a tier candidate) or
+ * something that is not one.  Only PROBE_CLASS_DISK devices are probed by
+ * default, planned, or allowed destructive tests.
+ */
+enum probe_class {
+	PROBE_CLASS_DISK,	/* a fixed disk */
+	PROBE_CLASS_OPTICAL,	/* CD/DVD/BD drive: SCSI type 4/5/7, sr (major 11) */
+	PROBE_CLASS_REMOVABLE,	/* removable = 1 (USB stick, card reader,
+				 * floppy), or an SD card */
+	PROBE_CLASS_TAPE,	/* SCSI type 1 */
+	PROBE_CLASS_CHANGER,	/* SCSI type 8: a media changer */
+	PROBE_CLASS_BOOT_AREA,	/* eMMC boot0/boot1/rpmb, MTD flash */
+	PROBE_CLASS_READONLY,	/* ro = 1 */
+	PROBE_CLASS_COUNT
+};
+
+/* "disk", "optical", "removable", "tape", "changer", "boot-area",
+ * "read-only"; NULL when out of range. */
+const char *probe_class_name(enum probe_class c);
+
 struct probe_dev {
 	char *name;		/* kernel name: nvme0n1 */
 	char *path;		/* /dev/nvme0n1 on the live system */
@@ -55,6 +76,9 @@ struct probe_dev {
 	size_t n_parts;
 	struct probe_part *parts;
 	bool root;		/* holds the running root filesystem */
+	enum probe_class cls;
+	char *cls_why;		/* what it is and the sysfs fact that says so;
+				 * NULL for a fixed disk */
 	bool safe_readonly, safe_destructive;
 	struct probe_strv readonly_why, destructive_why;	/* reasons when unsafe */
 };
@@ -79,6 +103,12 @@ int probe_inventory_scan(const char *sysroot, struct probe_inventory **out,
  */
 const struct probe_dev *probe_inventory_find(const struct probe_inventory *inv,
 					     const char *name);
+
+/*
+ * Whether d is a tier candidate (a fixed disk): what `tierwise probe` with
+ * no target and the default job measure, and the plan uses.
+ */
+bool probe_dev_candidate(const struct probe_dev *d);
 
 /* Free an inventory.  NULL-safe. */
 void probe_inventory_free(struct probe_inventory *inv);

@@ -7,9 +7,9 @@
 #define TABLE(name, arr) const struct pf_table name = { arr, ARRAY_SIZE(arr) }
 
 const char *const pf_transport_names[] = { "nvme", "sata", "sas", "usb",
-	"virtio", "md", "dm", "loop", "zram", "file", "other", NULL };
+	"virtio", "md", "dm", "loop", "zram", "file", "mmc", "other", NULL };
 const char *const pf_media_names[] = { "nand", "3dxpoint", "hdd", "ram",
-	"unknown", NULL };
+	"optical", "removable", "unknown", NULL };
 const char *const pf_mode_names[] = { "quick", "full", "catalog", NULL };
 const char *const pf_target_names[] = { "raw-readonly", "scratch-file",
 	"raw-destructive", "catalog", NULL };

@@ -35,8 +35,8 @@ COLUMNS = [
 ]
 
 TRANSPORTS = ("nvme", "sata", "sas", "usb", "virtio", "md", "dm", "loop",
-              "zram", "file", "other")
-MEDIA = ("nand", "3dxpoint", "hdd", "ram", "unknown")
+              "zram", "file", "mmc", "other")
+MEDIA = ("nand", "3dxpoint", "hdd", "ram", "optical", "removable", "unknown")
 
 # Method of the published figures (from the CSV's header comments).
 SEQ_BS, SEQ_QD = 1048576, 32

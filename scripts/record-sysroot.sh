@@ -16,12 +16,14 @@
 #   /sys/block/*                      the entries and their symlink targets
 #   per device dir:  dev size removable ro queue/{rotational,
 #                    logical_block_size,physical_block_size} serial disksize
+#                    force_ro
 #                    comp_algorithm md/{level,raid_disks} dm/{name,uuid}
 #                    loop/backing_file, holders/* slaves/* (symlinks),
 #                    partitions (subdirs with a `partition` file:
 #                    partition dev size start ro holders/*)
-#   device -> ...:   model serial firmware_rev transport vendor rev
-#                    vpd_pg80 vpd_pg89 in the device's target directory
+#   device -> ...:   model serial firmware_rev transport vendor rev type
+#                    name fwrev vpd_pg80 vpd_pg89 in the device's target
+#                    directory (type: SCSI peripheral type, or mmc MMC/SD)
 #   /proc/self/mountinfo, /proc/swaps
 #   /dev/NAME, /dev/NAMEpN: the first --dev-bytes bytes, opened read-only
 #
@@ -131,8 +133,8 @@ capture() {
 
 BLOCK_ATTRS=(dev size removable ro queue/rotational queue/logical_block_size
     queue/physical_block_size serial disksize comp_algorithm md/level
-    md/raid_disks dm/name dm/uuid loop/backing_file)
-DEVICE_ATTRS=(model serial firmware_rev transport vendor rev vpd_pg80 vpd_pg89)
+    md/raid_disks dm/name dm/uuid loop/backing_file force_ro)
+DEVICE_ATTRS=(model serial firmware_rev transport vendor rev type name fwrev vpd_pg80 vpd_pg89)
 PART_ATTRS=(partition dev size start ro)
 
 recorded=0

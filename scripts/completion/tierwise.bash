@@ -19,7 +19,7 @@ _tierwise_options()
 	score) echo '--policy --policies --prices --json --help' ;;
 	explain) echo '--policy --vs --format --policies --prices --help' ;;
 	plan) echo '--policies --need --inventory --no-inventory --mount --fill --prices
-		--format --help' ;;
+		--format --include-removable --help' ;;
 	report) echo '--output -o --plan --no-plan --policies --help' ;;
 	compare) echo '--policies --prices --format --help' ;;
 	esac

@@ -46,6 +46,8 @@ vg 0 list --sysroot "$src/tests/fixtures/server"
 vg 0 list --json --sysroot "$src/tests/fixtures/server"
 cp "$tmp/out" "$tmp/inv.json"
 vg 0 list --sysroot "$src/tests/fixtures/laptop"
+vg 0 list --sysroot "$src/tests/fixtures/desktop"
+vg 0 list --json --sysroot "$src/tests/fixtures/board"
 vg 0 validate "$ex"
 printf '{"schema": "tierwise.profile/1", "host": "h", "devices": [{"id": "a", "model": 3}], "x": 1}\n' \
 	>"$tmp/broken.json"

@@ -180,6 +180,107 @@ static void test_media_guess(void **state)
 	assert_int_equal(probe_guess_media(PROFILE_TR_ZRAM, false, NULL), PROFILE_MEDIA_RAM);
 }
 
+/* Not a fixed disk: class, reason, media; never destructive, not a candidate. */
+static void assert_not_disk(const struct probe_dev *d, enum probe_class c, const char *why)
+{
+	assert_int_equal(d->cls, c);
+	assert_false(probe_dev_candidate(d));
+	assert_non_null(d->cls_why);
+	if (!strstr(d->cls_why, why))
+		fail_msg("%s: class reason \"%s\" lacks \"%s\"", d->name, d->cls_why, why);
+	assert_false(d->safe_destructive);
+	if (c != PROBE_CLASS_READONLY)
+		assert_true(has_reason(d, "not a fixed disk: "));
+}
+
+static void test_desktop(void **state)
+{
+	struct probe_inventory *inv = scan("desktop");
+	const struct probe_dev *d;
+
+	(void)state;
+	assert_int_equal(inv->n, 7);	/* nvme0n1 sda sdb sdc sdd sde sr0 */
+	d = dev(inv, "sr0");	/* the DVD writer, no disc */
+	assert_not_disk(d, PROBE_CLASS_OPTICAL, "optical drive (SCSI type 5, sr major 11)");
+	assert_int_equal(d->media, PROFILE_MEDIA_OPTICAL);
+	assert_int_equal(d->transport, PROFILE_TR_SATA);
+	assert_true(d->removable);
+	assert_int_equal(d->logical_bs, 2048);
+	assert_true(d->capacity_bytes == 2097151LL * 512);
+	assert_string_equal(d->model, "DRW-24D5MT");
+	assert_true(d->safe_readonly);	/* an explicit read-only probe stays allowed */
+	assert_int_equal(d->destructive_why.n, 1);
+	d = dev(inv, "sdc");	/* the USB stick */
+	assert_not_disk(d, PROBE_CLASS_REMOVABLE, "removable = 1, USB");
+	assert_int_equal(d->media, PROFILE_MEDIA_REMOVABLE);
+	assert_int_equal(d->transport, PROFILE_TR_USB);
+	assert_string_equal(d->parts[0].mounts.v[0], "/media/alice/CRUZER");
+	d = dev(inv, "sde");	/* the empty card reader */
+	assert_not_disk(d, PROBE_CLASS_REMOVABLE, "removable = 1");
+	assert_false(d->safe_readonly);
+	d = dev(inv, "sdd");	/* the USB disk: a candidate */
+	assert_int_equal(d->cls, PROBE_CLASS_DISK);
+	assert_null(d->cls_why);
+	assert_true(probe_dev_candidate(d));
+	assert_int_equal(d->transport, PROFILE_TR_USB);
+	assert_int_equal(d->media, PROFILE_MEDIA_HDD);
+	assert_true(d->safe_destructive);
+	d = dev(inv, "sdb");
+	assert_true(probe_dev_candidate(d));
+	assert_string_equal(d->model, "WDC WD10EZEX-08WN4A0");
+	assert_true(d->safe_destructive);
+	assert_true(probe_dev_candidate(dev(inv, "nvme0n1")));
+	probe_inventory_free(inv);
+}
+
+static void test_board(void **state)
+{
+	struct probe_inventory *inv = scan("board");
+	const struct probe_dev *d;
+
+	(void)state;
+	assert_int_equal(inv->n, 7);
+	d = dev(inv, "mmcblk0");	/* the eMMC user area: a fixed disk */
+	assert_int_equal(d->cls, PROBE_CLASS_DISK);
+	assert_int_equal(d->transport, PROFILE_TR_MMC);
+	assert_int_equal(d->media, PROFILE_MEDIA_NAND);
+	assert_string_equal(d->model, "AJTD4R");
+	assert_string_equal(d->serial, "0x1b7d2c94");
+	assert_true(d->root);
+	assert_int_equal(d->n_parts, 1);	/* boot0/boot1 are no partitions */
+	d = dev(inv, "mmcblk0boot0");
+	assert_not_disk(d, PROBE_CLASS_BOOT_AREA, "eMMC boot area");
+	assert_true(d->readonly);
+	assert_true(has_reason(d, "device is read-only"));
+	assert_not_disk(dev(inv, "mmcblk0boot1"), PROBE_CLASS_BOOT_AREA, "eMMC boot area");
+	d = dev(inv, "mmcblk1");	/* the SD card: removable 0 in sysfs */
+	assert_false(d->removable);
+	assert_not_disk(d, PROBE_CLASS_REMOVABLE, "SD card (mmc type SD)");
+	assert_int_equal(d->media, PROFILE_MEDIA_REMOVABLE);
+	d = dev(inv, "mtdblock0");	/* the boot loader's SPI NOR flash */
+	assert_not_disk(d, PROBE_CLASS_BOOT_AREA, "MTD flash");
+	assert_true(d->safe_readonly);
+	d = dev(inv, "nvme0n1");
+	assert_true(probe_dev_candidate(d));
+	assert_true(d->safe_destructive);
+	probe_inventory_free(inv);
+}
+
+static void test_class_names(void **state)
+{
+	struct probe_inventory *inv = scan("server");
+
+	(void)state;
+	for (size_t i = 0; i < inv->n; i++)	/* SCSI type 0 disks, NVMe, md, dm */
+		assert_true(probe_dev_candidate(&inv->v[i]));
+	probe_inventory_free(inv);
+	assert_string_equal(probe_class_name(PROBE_CLASS_DISK), "disk");
+	assert_string_equal(probe_class_name(PROBE_CLASS_OPTICAL), "optical");
+	assert_string_equal(probe_class_name(PROBE_CLASS_BOOT_AREA), "boot-area");
+	assert_string_equal(probe_class_name(PROBE_CLASS_READONLY), "read-only");
+	assert_null(probe_class_name(PROBE_CLASS_COUNT));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -189,6 +290,9 @@ int main(void)
 		cmocka_unit_test(test_vm),
 		cmocka_unit_test(test_missing_sysroot),
 		cmocka_unit_test(test_media_guess),
+		cmocka_unit_test(test_desktop),
+		cmocka_unit_test(test_board),
+		cmocka_unit_test(test_class_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -468,6 +468,47 @@ static void test_appends(void **state)
 	profile_free(p);
 }
 
+/* A USB disk: the bridge caps QD1 latency; what was and was not read. */
+static void test_usb(void **state)
+{
+	struct profile *p = profile_new();
+	struct profile_device *d;
+	struct advisor_plan *plan;
+	const char *m;
+
+	(void)state;
+	d = profile_add_device(p, "usb-bare");	/* nothing read through the bridge */
+	d->transport = PROFILE_TR_USB;
+	d->io[PROFILE_RAND_READ_QD1].present = true;
+	d->io[PROFILE_RAND_READ_QD1].lat.v[PROFILE_LAT_P99] = 1234;
+	d = profile_add_device(p, "usb-told");	/* a bridge that passes SMART through */
+	d->transport = PROFILE_TR_USB;
+	d->thermal.idle_c = 31;
+	d->thermal.source = strdup("hwmon (drivetemp)");
+	d->health.present = true;
+	d->health.source = strdup("ATA SMART (libatasmart)");
+	d = profile_add_device(p, "usb-stick");	/* left out of the plan */
+	d->transport = PROFILE_TR_USB;
+	d = profile_add_device(p, "sata");
+	d->transport = PROFILE_TR_SATA;
+	plan = plan_over(p);
+	plan->devs[dev_index(plan, "usb-stick")].excluded = true;
+	assert_int_equal(advisor_warnings_make(plan), 0);
+	m = warning(plan, "usb-bare", "usb");
+	assert_contains(m, "usb-bare: USB-attached");
+	assert_contains(m, "QD1 p99 1,234 µs measured through it");
+	assert_contains(m, "temperature not read, SMART / health log not read");
+	m = warning(plan, "usb-told", "usb");
+	assert_contains(m, "temperature read (31 °C idle, hwmon (drivetemp))");
+	assert_contains(m, "health log read (ATA SMART (libatasmart))");
+	assert_null(strstr(m, "QD1 p99"));	/* not measured: not named */
+	assert_null(warning(plan, "usb-stick", "usb"));
+	assert_int_equal(n_warnings_of(plan, "sata"), 0);
+	assert_int_equal(plan->n_warnings, 2);
+	plan_done(plan);
+	profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest example[] = {
@@ -485,6 +526,7 @@ int main(void)
 		cmocka_unit_test(test_burst),
 		cmocka_unit_test(test_thresholds),
 		cmocka_unit_test(test_appends),
+		cmocka_unit_test(test_usb),
 	};
 	int fails = cmocka_run_group_tests_name("example", example, setup, teardown);
 
