@@ -214,18 +214,42 @@ static double usable(const struct advisor_plan *plan, size_t i)
 	return cap > 0 ? (double)cap * plan->fill : 1.0;
 }
 
-static void opt_input(const struct advisor_plan *plan, struct advisor_opt_input *in)
+/* The optimiser's input: scores, usable capacities, like groups, needs. */
+static int opt_input(const struct advisor_plan *plan, struct advisor_opt_input *in)
 {
+	size_t n = plan->n_devs ? plan->n_devs : 1;
+	double (*score)[ADVISOR_TIER_COUNT] = calloc(n, sizeof(*score));
+	double *cap = calloc(n, sizeof(*cap));
+	int *group = calloc(n, sizeof(*group));
+
 	memset(in, 0, sizeof(*in));
+	in->score = (const double (*)[ADVISOR_TIER_COUNT])score;
+	in->capacity = cap;
+	in->group = group;
+	if (!score || !cap || !group)
+		return -ENOMEM;
 	in->n = plan->n_devs;
 	for (size_t i = 0; i < plan->n_devs; i++) {
 		for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
-			in->score[i][t] = plan->devs[i].excluded ? NAN
-							       : plan->devs[i].tier_score[t];
-		in->capacity[i] = usable(plan, i);
+			score[i][t] = plan->devs[i].excluded ? NAN : plan->devs[i].tier_score[t];
+		cap[i] = usable(plan, i);
+		group[i] = (int)i;	/* its own group, or the first like device's */
+		for (size_t j = 0; j < i; j++)
+			if (group[j] == (int)j && plan_alike(&plan->devs[j], &plan->devs[i])) {
+				group[i] = (int)j;
+				break;
+			}
 	}
 	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
 		in->need[t] = plan->tiers[t].need_bytes > 0 ? (double)plan->tiers[t].need_bytes : 0.0;
+	return 0;
+}
+
+static void opt_input_clear(struct advisor_opt_input *in)
+{
+	free((void *)in->score);
+	free((void *)in->capacity);
+	free((void *)in->group);
 }
 
 /* Tier members, best tier score first. */
@@ -253,49 +277,53 @@ static int fill_members(struct advisor_plan *plan, struct advisor_plan_tier *t)
 		t->usable_bytes += (int64_t)usable(plan, i);
 		n++;
 	}
-	t->n_devices = n;
-	t->score = 0.0;
-	{
-		double sc = 0.0, cap = 0.0;
-
-		for (size_t k = 0; k < n; k++) {
-			sc += t->scores[k] * usable(plan, t->devices[k]);
-			cap += usable(plan, t->devices[k]);
-		}
-		t->score = cap > 0 ? sc / cap : 0.0;
-	}
+	t->n_devices = n;	/* t->score: the optimiser's tier quality */
 	return 0;
 }
 
-static int run_optimizer(struct advisor_plan *plan)
+static int take_result(struct advisor_plan *plan, const struct advisor_opt_result *r)
 {
-	struct advisor_opt_input *in = malloc(sizeof(*in));
-	struct advisor_opt_result r;
-	int ret;
-
-	if (!in)
-		return -ENOMEM;
-	opt_input(plan, in);
-	ret = advisor_optimize(in, 0, &r);
-	free(in);
-	if (ret)
-		return ret;
-	plan->score = r.best.objective;
-	plan->exact = r.exact;
-	plan->nodes = r.nodes;
+	plan->score = r->best.e.score;
+	plan->coverage = r->best.e.coverage;
+	plan->exact = r->exact;
+	plan->bound = r->bound;
+	plan->met_bound = r->met_bound;
+	plan->needs_met = r->best.e.met;
+	plan->nodes = r->nodes;
+	plan->seconds = r->seconds;
+	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+		plan->n_needs += plan->tiers[t].need_bytes > 0;
 	for (size_t i = 0; i < plan->n_devs; i++)
-		plan->devs[i].tier = r.best.tier[i];
-	if (r.runner_up.valid) {
+		plan->devs[i].tier = r->best.tier[i];
+	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+		plan->tiers[t].score = r->best.e.tier_quality[t];
+	if (r->runner_up.valid) {
 		plan->runner_up = calloc(plan->n_devs ? plan->n_devs : 1, sizeof(int));
 		if (!plan->runner_up)
 			return -ENOMEM;
 		for (size_t i = 0; i < plan->n_devs; i++)
-			plan->runner_up[i] = r.runner_up.tier[i];
+			plan->runner_up[i] = r->runner_up.tier[i];
 		plan->has_runner_up = true;
-		plan->runner_up_score = r.runner_up.objective;
-		plan->gap = r.best.objective - r.runner_up.objective;
+		plan->runner_up_score = r->runner_up.e.score;
+		plan->gap = fmax(0.0, r->best.e.score - r->runner_up.e.score);
 	}
 	return 0;
+}
+
+static int run_optimizer(struct advisor_plan *plan, double time_limit)
+{
+	struct advisor_opt_input in;
+	struct advisor_opt_result r;
+	int ret = opt_input(plan, &in);
+
+	if (!ret)
+		ret = advisor_optimize(&in, time_limit, &r);
+	opt_input_clear(&in);
+	if (ret)
+		return ret;
+	ret = take_result(plan, &r);
+	advisor_opt_result_clear(&r);
+	return ret;
 }
 
 /* ---- fall-backs and notes --------------------------------------------- */
@@ -560,7 +588,7 @@ static int make(struct ctx *c, char *err, size_t errlen)
 	if (ret)
 		return ret;
 	best_tiers(plan);
-	ret = run_optimizer(plan);
+	ret = run_optimizer(plan, c->opt ? c->opt->time_limit : 0.0);
 	if (!ret)
 		ret = unassigned_list(plan);
 	if (!ret)
@@ -571,8 +599,11 @@ static int make(struct ctx *c, char *err, size_t errlen)
 		ret = advisor_warnings_make(plan);
 	if (!ret && !plan->exact)
 		ret = plan_strv_add(&plan->notes, &plan->n_notes,
-				    "the search stopped after %lu nodes: the plan is the best "
-				    "found, not proven optimal", plan->nodes);
+				    "the search stopped at its time limit (%.1f s, %lu nodes): no plan "
+				    "scores more than %.2f above this one (score at most %.2f)%s",
+				    plan->seconds, plan->nodes, plan->bound - plan->score, plan->bound,
+				    plan->met_bound > plan->needs_met ?
+				    "; one might meet more of the needs" : "");
 	return ret;
 }
 
@@ -586,11 +617,6 @@ int advisor_plan_make(const struct profile_device *const *devs,
 	int ret;
 
 	*out = NULL;
-	if (n > ADVISOR_OPT_MAX_DEVICES) {
-		snprintf(err, errlen, "%zu devices: a plan takes at most %d", n,
-			 ADVISOR_OPT_MAX_DEVICES);
-		return -E2BIG;
-	}
 	c.plan = calloc(1, sizeof(*c.plan));
 	if (!c.plan)
 		return -ENOMEM;

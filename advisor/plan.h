@@ -3,8 +3,8 @@
  *
  * advisor_plan_make() scores every device against the policies of each tier
  * (model/score.h), finds the assignment of devices to tiers with the highest
- * total score that meets each tier's capacity need (advisor_optimize(), an
- * exact branch and bound), groups like devices into md arrays, derives the
+ * coverage of each tier's capacity need, then the best score
+ * (advisor_optimize(), an integer programme solved by GLPK), groups like devices into md arrays, derives the
  * warnings the measurements support and the mount suggestions.  Pure: never
  * prints, never touches a device; renderers in cli/ print the plan.  The
  * method is documented in docs/advisor.md.
@@ -25,61 +25,87 @@
 
 /* ---- the optimiser: n devices × 3 tiers, pure numbers ---------------- */
 
-#define ADVISOR_OPT_MAX_DEVICES 64
-/* Objective points lost by a tier with none of its need met (see optimize.c). */
+/* Points a plan's score loses per need left wholly uncovered (reporting). */
 #define ADVISOR_SHORTFALL_PENALTY 100.0
+/* Default wall-clock limit of one optimisation, seconds. */
+#define ADVISOR_OPT_DEFAULT_SECONDS 10.0
 
 struct advisor_opt_input {
-	size_t n;			/* devices, ≤ ADVISOR_OPT_MAX_DEVICES */
-	double score[ADVISOR_OPT_MAX_DEVICES][ADVISOR_TIER_COUNT];
-					/* 0–100; NAN = ineligible */
-	double capacity[ADVISOR_OPT_MAX_DEVICES];	/* usable bytes */
+	size_t n;			/* devices, any number */
+	const double (*score)[ADVISOR_TIER_COUNT];
+					/* n rows: 0–100; NAN = ineligible */
+	const double *capacity;		/* n usable bytes */
+	const int *group;		/* n like-device groups (md arrays): the index
+					   of the group's first device (group[id] == id),
+					   -1 = none; NULL = no groups */
 	double need[ADVISOR_TIER_COUNT];	/* bytes; 0 = no need */
 };
 
-/* tier[d] is the tier of device d, or -1 (unassigned). */
+/* What one complete assignment is worth (see advisor_evaluate()). */
+struct advisor_eval {
+	unsigned met;		/* tiers whose need is met in full */
+	double coverage;	/* Σ over tiers with a need of the share covered */
+	double quality;		/* Σ over tiers of the tier quality × its share */
+	double score;		/* quality − penalty × Σ share uncovered */
+	double tier_quality[ADVISOR_TIER_COUNT];	/* per tier, 0–100 */
+	double tier_usable[ADVISOR_TIER_COUNT];	/* usable bytes after arrays */
+	unsigned used;		/* devices assigned */
+	bool valid;		/* no device in a tier it is ineligible for */
+};
+
 struct advisor_assignment {
-	int tier[ADVISOR_OPT_MAX_DEVICES];
-	double value;		/* Σ over tiers of the tier value (see below) */
-	double shortfall;	/* Σ over tiers of need − capacity, when > 0 */
-	double objective;	/* value − penalty × Σ share of need uncovered */
-	bool valid;
+	int *tier;		/* n entries: tier of device d, or -1 */
+	struct advisor_eval e;
+	bool valid;		/* an assignment was found */
 };
 
 struct advisor_opt_result {
 	struct advisor_assignment best, runner_up;	/* runner_up.valid may be false */
-	unsigned long nodes;	/* search nodes visited */
-	bool exact;		/* false when the node limit stopped the search */
+	unsigned long nodes;	/* branch-and-bound nodes of the solver, all solves */
+	bool exact;		/* proven optimal (within 1e-6 of a point) */
+	double bound;		/* no plan meeting as many needs scores above this */
+	double met_bound;	/* no plan meets more needs */
+	double seconds;		/* wall time of the optimisation */
 };
 
 /*
- * The value of one tier holding the devices in set: the capacity-weighted
- * mean score of its devices (Σ score × capacity ÷ Σ capacity), 0 for an
- * empty tier.  Pure; exposed for tests and the brute-force reference.
+ * The data disks a tier's md array of n like devices holds (raid.c's
+ * levels): warm RAID0 n; hot RAID1 1 (two or three), RAID10 n / 2 (four or
+ * more); cold RAID1 1 (two), RAID5 2 (three), RAID6 n − 2 (four or more).
+ * n for n ≤ 1 (no array).
  */
-double advisor_tier_value(const struct advisor_opt_input *in, int tier,
-			  const int *assign);
+size_t advisor_raid_data_disks(int tier, size_t n);
 
 /*
- * Evaluate a complete assignment (tier per device, -1 = none): fills
- * value, shortfall and objective; valid is false when a device sits in a tier it is
- * ineligible for.
+ * Evaluate a complete assignment (tier per device, -1 = none).  A tier with
+ * a need: its usable capacity (like devices of one group in hot or cold
+ * count as their array: advisor_raid_data_disks() × the group's smallest
+ * member), the share of the need it covers, and its quality: the
+ * capacity-weighted mean score of the capacity that holds the need, best
+ * first.  A tier with no need: quality = the capacity-weighted mean score
+ * of its devices.  valid is false when a device sits in a tier it is
+ * ineligible for.  Returns 0 or -ENOMEM.
  */
-void advisor_evaluate(const struct advisor_opt_input *in, const int *assign,
-		      struct advisor_assignment *out);
+int advisor_evaluate(const struct advisor_opt_input *in, const int *assign,
+		     struct advisor_eval *out);
 
 /*
- * The optimum: the highest objective (value minus the shortfall penalty),
- * then fewer devices, and then unassigned devices identical to one in a
- * tier join it (same objective: more capacity); and the runner-up: for each tier, the optimum with
- * the optimum's leading device (highest score in that tier) barred from
- * it, the best of those (valid = false when no tier has a device).  Exact
- * (branch and bound) unless a search needs more than max_nodes nodes
- * (0 = 20 million), then exact = false and the results are the best found.
- * Returns 0, -EINVAL when n is out of range, -ENOMEM.
+ * The optimum, needs first: the largest coverage of the needs, then the
+ * best quality, then fewer devices (an integer programme solved by GLPK);
+ * each tier with no need then takes the best spare device for it, and
+ * unassigned devices identical to one in a tier join it when that loses
+ * nothing.  The runner-up: for each tier, the optimum with the optimum's
+ * leading device (highest score in that tier) and its twins barred from it,
+ * the best of those (valid = false when no tier has a device).  Stops at
+ * time_limit seconds (≤ 0: ADVISOR_OPT_DEFAULT_SECONDS): exact = false and
+ * bound / coverage_bound say how far from optimal the plan can be.
+ * Returns 0, -EINVAL for a NULL argument, -ENOMEM.
  */
-int advisor_optimize(const struct advisor_opt_input *in, unsigned long max_nodes,
+int advisor_optimize(const struct advisor_opt_input *in, double time_limit,
 		     struct advisor_opt_result *out);
+
+/* Free what a result owns.  NULL-safe. */
+void advisor_opt_result_clear(struct advisor_opt_result *r);
 
 /* ---- what the inventory says about a device (optional) --------------- */
 
@@ -117,6 +143,7 @@ struct advisor_options {
 	const struct advisor_need *needs;	/* override need_bytes per policy */
 	size_t n_needs;
 	double fill;		/* usable share of a device's capacity; 0 = 0.8 */
+	double time_limit;	/* seconds for the optimiser; 0 = its default */
 	const char *mount_base;	/* NULL = "/srv" */
 	const char *mount_point[ADVISOR_TIER_COUNT];
 		/* NULL = mount_base + "/vector-db", "/models", "/archive" */
@@ -208,8 +235,14 @@ struct advisor_plan {
 	size_t *unassigned;	/* device indices */
 	size_t n_warnings;
 	struct advisor_warning *warnings;
-	double score;		/* the optimum's value */
+	double score;		/* the optimum's score (advisor_eval.score) */
+	double coverage;	/* Σ share of each need covered (1 per tier with a need) */
+	unsigned needs_met;	/* tiers whose need is met in full */
+	int n_needs;		/* tiers with a need */
 	bool exact;		/* the optimiser proved it */
+	double bound;		/* no plan meeting as many needs scores above this */
+	double met_bound;	/* no plan meets more needs */
+	double seconds;		/* the optimiser's wall time */
 	unsigned long nodes;
 	/* runner-up: the tier of each device, -1 = none; n_devs entries */
 	bool has_runner_up;
@@ -227,7 +260,7 @@ struct advisor_plan {
  * or disks == NULL when unknown).  On success returns 0 and *out owns the
  * plan (advisor_plan_free()); devs, disks and set must outlive it.
  * -EINVAL with a message in err when an option is wrong (a need naming no
- * policy), -E2BIG for more than ADVISOR_OPT_MAX_DEVICES devices, -ENOMEM.
+ * policy), -ENOMEM.
  */
 int advisor_plan_make(const struct profile_device *const *devs,
 		      const struct advisor_disk *const *disks, size_t n,

@@ -33,6 +33,10 @@ void plan_judge_disk(struct advisor_plan_device *pd);
  */
 int plan_raid_make(struct advisor_plan *plan, struct advisor_plan_tier *tier);
 
+/* Could a and b form an md array: both new, not the root disk, and like
+ * devices (same model, figures within raid.c's tolerance)? */
+bool plan_alike(const struct advisor_plan_device *a, const struct advisor_plan_device *b);
+
 /* Free what a raid suggestion owns.  NULL-safe. */
 void plan_raid_clear(struct advisor_raid *r);
 

@@ -18,12 +18,13 @@ static void plan_usage(FILE *out)
 {
 	fputs("Usage: tierwise plan PROFILE... [--policies DIR] [--need POLICY=SIZE,...]\n"
 	      "                     [--inventory FILE | --no-inventory] [--mount TIER=PATH]\n"
-	      "                     [--fill PCT] [--prices FILE]\n"
+	      "                     [--fill PCT] [--prices FILE] [--time-limit SECONDS]\n"
 	      "                     [--format text|json|md|fstab|udev|script]\n\n"
 	      "Assign the devices of the profiles to the tiers hot (vector-db,\n"
 	      "logs-metadata), warm (model-loading, checkpoints) and cold (archive):\n"
-	      "the assignment with the highest total score that meets each tier's\n"
-	      "capacity need, with the runner-up, like devices grouped into md arrays,\n"
+	      "the assignment that meets the most of the tiers' capacity needs, then\n"
+	      "scores best (proven optimal by integer programming, GLPK), with the\n"
+	      "runner-up, like devices grouped into md arrays,\n"
 	      "warnings from the data and mount suggestions.  Nothing is changed:\n"
 	      "--format script writes a script that does nothing without --apply.\n\n"
 	      "Options:\n"
@@ -40,6 +41,8 @@ static void plan_usage(FILE *out)
 	      "                     /srv/models, /srv/archive)\n"
 	      "  --fill PCT         usable share of each device (default 80)\n"
 	      "  --prices FILE      prices per TB: lines of MODEL = PRICE\n"
+	      "  --time-limit S     stop the search after S seconds (default 10) with\n"
+	      "                     the best plan found and a bound on the best possible\n"
 	      "  --format F         text (default), json (tierwise.plan/1), md,\n"
 	      "                     fstab, udev, script\n\n"
 	      "Exit codes: 0 success, 1 invalid input, 2 usage error, 3 system error.\n\n"
@@ -122,6 +125,17 @@ static int parse_format(struct plan_opts *o, const char *arg)
 	return cli_usage_error("plan", "unknown format '%s' (text, json, md, fstab, udev, script)", arg);
 }
 
+static int parse_time_limit(struct plan_opts *o, const char *arg)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || *end || !(v > 0 && v <= 86400))
+		return cli_usage_error("plan", "--time-limit %s: seconds in (0, 86400]", arg);
+	o->a.time_limit = v;
+	return 0;
+}
+
 static int parse_fill(struct plan_opts *o, const char *arg)
 {
 	char *end;
@@ -145,6 +159,7 @@ static int plan_parse(int argc, char **argv, struct plan_opts *o)
 		{ "fill", required_argument, NULL, 'f' },
 		{ "prices", required_argument, NULL, 'r' },
 		{ "format", required_argument, NULL, 'F' },
+		{ "time-limit", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -162,6 +177,7 @@ static int plan_parse(int argc, char **argv, struct plan_opts *o)
 		case 'f': rc = parse_fill(o, optarg); break;
 		case 'r': o->prices = optarg; break;
 		case 'F': rc = parse_format(o, optarg); break;
+		case 'T': rc = parse_time_limit(o, optarg); break;
 		case 'h': plan_usage(stdout); return TW_EXIT_OK;
 		default: return cli_usage_error("plan", "unknown option");
 		}

@@ -135,9 +135,9 @@ static void text_unassigned(FILE *out, const struct advisor_plan *plan)
 
 static int text_print(FILE *out, const struct advisor_plan *plan)
 {
-	fprintf(out, "tierwise plan: %zu devices; total score %.1f (%s, %lu nodes searched)\n\n",
-		plan->n_devs, plan->score, plan->exact ? "proven optimum" : "best found",
-		plan->nodes);
+	fprintf(out, "tierwise plan: %zu devices; %u of %d needs met; total score %.1f (%s, "
+		"%lu nodes searched)\n\n", plan->n_devs, plan->needs_met, plan->n_needs, plan->score,
+		plan->exact ? "proven optimum" : "best found", plan->nodes);
 	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
 		text_tier(out, plan, &plan->tiers[t]);
 	if (plan->has_runner_up) {
@@ -348,10 +348,12 @@ static json_t *json_tier(const struct advisor_plan *plan, const struct advisor_p
 
 static json_t *json_runner_up(const struct advisor_plan *plan)
 {
-	json_t *tiers = json_object(), *changes = json_array();
+	json_t *tiers, *changes;
 
 	if (!plan->has_runner_up)
 		return json_null();
+	tiers = json_object();
+	changes = json_array();
 	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
 		json_t *a = json_array();
 
@@ -401,6 +403,10 @@ static int json_print(FILE *out, const struct advisor_plan *plan)
 			"fill", plan->fill, "notes", json_strv(plan->notes, plan->n_notes));
 	if (!doc)
 		return -ENOMEM;
+	json_object_set_new(doc, "bound", json_real(plan->bound));
+	json_object_set_new(doc, "needs_met", json_integer(plan->needs_met));
+	json_object_set_new(doc, "needs", json_integer(plan->n_needs));
+	json_object_set_new(doc, "seconds", json_real(plan->seconds));
 	ret = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', out);
 	json_decref(doc);

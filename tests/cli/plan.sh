@@ -80,7 +80,7 @@ jq_true "18 GB model on the array" \
 jq '.devices |= [.[] | select(.id == "pm9a1-1t")] + [range(4) as $i | .[] | select(.id == "ironwolf12t") | .id = "iw\($i)"]
 	+ [range(2) as $i | .[] | select(.id == "optane905p") | .id = "opt\($i)"]' "$ex" >"$tmp/arrays.json"
 check "arrays" 0 plan "$tmp/arrays.json" --format json \
-	--need archive=20T,vector-db=700G,logs-metadata=0,checkpoints=0,model-loading=500G
+	--need archive=19T,vector-db=700G,logs-metadata=0,checkpoints=0,model-loading=500G
 jq_true "cold raid6 of four" '.tiers[2].raid.level == "raid6" and (.tiers[2].raid.devices | length) == 4'
 jq_true "raid6 capacity: two disks' worth" '.tiers[2].raid.capacity_bytes == 24000000000000'
 jq_true "raid6 trade-off" '.tiers[2].raid.tradeoff | test("two disk losses")'
@@ -99,7 +99,7 @@ cat >"$tmp/inv.json" <<'JSON'
   "uuid": "0b7c1e6a-3f1e-4c55-9d0e-2b8a6c4d5e6f", "label": "backup", "pttype": null,
   "mountpoints": [], "holders": [], "partitions": [], "swap": false, "root": false}]}
 JSON
-check "existing fs" 0 "$tw" plan "$tmp/data.json" --policies "$pol" --inventory "$tmp/inv.json" --format json
+check "existing fs" 0 "$tw" plan "$tmp/data.json" --policies "$pol" --inventory "$tmp/inv.json" --format json --need archive=9T
 jq_true "reused, not reformatted" '[.tiers[2].mounts[] | select(.source == "/dev/sdz") | .reuse and .uuid == "0b7c1e6a-3f1e-4c55-9d0e-2b8a6c4d5e6f" and .fs == "xfs"] == [true]'
 jq_true "data warning" '[.warnings[] | select(.kind == "data") | .device] == ["ironwolf12t"]'
 sed 's/"fstype": "xfs"/"fstype": "LVM2_member"/' "$tmp/inv.json" >"$tmp/inv-lvm.json"
@@ -122,9 +122,33 @@ for fmt in text md; do
 	[ "$fmt" = md ] || expect "escape shown as ?" "$tmp/out" "Evil?[2J?]0;pwned? Drive"
 done
 
+# --- needs first (issue 15): two 512 GB drives, only warm needs 800 GB ---
+jq '.devices |= [.[] | select(.id == "pm9a1-512-a")] + [.[] | select(.id == "pm9a1-512-a") | .id = "pm9a1-512-twin"]' \
+	"$ex" >"$tmp/two.json"
+check "needs first" 0 plan "$tmp/two.json" --format json \
+	--need vector-db=0,logs-metadata=0,model-loading=800G,checkpoints=0,archive=0
+jq_true "both drives in warm, none in hot" '.tiers[1].devices | sort == ["pm9a1-512-a", "pm9a1-512-twin"]'
+jq_true "warm: their raid0 (820 GB usable)" '.tiers[1].raid.level == "raid0" and .needs_met == 1 and .needs == 1'
+jq_true "hot is a directory" '.tiers[0].devices == [] and .tiers[0].shared_with != null'
+check "published warm" 0 plan "$ex" --format json
+jq_true "published plan unchanged: warm" '.tiers[1].devices == ["pm9a1-1t", "980pro-2t", "980-1t"] and .needs_met == 3'
+jq_true "exact: bound = score" '.exact and .bound == .score'
+
+# --- scale (issue 15): 200 jittered copies, no device cap; a time limit gives a bound ---
+jq '.devices as $d | .devices = [range(200) as $i | $d[$i % ($d | length)] | .id = "\(.id)-\($i)"
+	| .capacity_bytes = (.capacity_bytes * (0.9 + (($i * 37) % 21) / 100) | floor)
+	| .results |= with_entries(.value |= (if type == "object" and .mbps != null then .mbps *= (0.9 + (($i * 53) % 21) / 100) else . end))]' \
+	"$ex" >"$tmp/many.json"
+check "200 devices" 0 plan "$tmp/many.json" --format json
+jq_true "200 devices: proven" '.exact and (.tiers | map(.devices | length) | add) > 3 and .needs_met == 3'
+check "time limit" 0 plan "$tmp/many.json" --format json --time-limit 0.001
+jq_true "stopped: a bound, said in a note" '(.exact | not) and .bound >= .score and ([.notes[] | test("time limit.*score at most")] | any)'
+check "bad time limit" 2 plan "$ex" --time-limit soon
+check "zero time limit" 2 plan "$ex" --time-limit 0
+
 # --- every JSON plan above against docs/tierwise.plan-1.schema.json ---
 if python3 -c 'from jsonschema import Draft202012Validator' 2>/dev/null; then
-	for f in "$ex" "$tmp/nohdd.json" "$tmp/one.json" "$tmp/twins.json" "$tmp/zram.json"; do
+	for f in "$ex" "$tmp/nohdd.json" "$tmp/one.json" "$tmp/twins.json" "$tmp/zram.json" "$tmp/two.json"; do
 		plan "$f" --format json >"$tmp/plan.json"
 		python3 - "$src/docs/tierwise.plan-1.schema.json" "$tmp/plan.json" <<'PY' || fail=1
 import json, sys
