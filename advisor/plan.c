@@ -547,6 +547,38 @@ static void array_usable(const struct advisor_plan *plan, struct advisor_plan_ti
 	t->usable_bytes += (int64_t)((double)r->capacity_bytes * plan->fill);
 }
 
+/*
+ * What the tier's devices cost: price per decimal TB × capacity, summed; and
+ * per usable TB (after the fill and the array).  Unknown when a device has
+ * no price (or no capacity).
+ */
+static void tier_cost(const struct advisor_plan *plan, struct advisor_plan_tier *t)
+{
+	double cost = 0.0;
+
+	t->n_unpriced = 0;
+	for (size_t k = 0; k < t->n_devices; k++) {
+		const struct profile_device *p = plan->devs[t->devices[k]].p;
+
+		if (isnan(p->price_per_tb) || p->capacity_bytes <= 0)
+			t->n_unpriced++;
+		else
+			cost += p->price_per_tb * (double)p->capacity_bytes / 1e12;
+	}
+	t->cost = t->n_unpriced ? NAN : cost;
+	t->cost_per_usable_tb = !isnan(t->cost) && t->usable_bytes > 0 ?
+				t->cost / ((double)t->usable_bytes / 1e12) : NAN;
+}
+
+static void plan_cost(struct advisor_plan *plan)
+{
+	plan->cost_total = 0.0;
+	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+		plan->cost_total += plan->tiers[t].cost;	/* NAN stays NAN */
+	for (size_t i = 0; i < plan->n_devs; i++)
+		plan->priced = plan->priced || !isnan(plan->devs[i].p->price_per_tb);
+}
+
 static int build_tiers(struct ctx *c)
 {
 	struct advisor_plan *plan = c->plan;
@@ -560,8 +592,10 @@ static int build_tiers(struct ctx *c)
 			ret = share_tier(plan, tier);
 		if (!ret)
 			ret = plan_raid_make(plan, tier);
-		if (!ret)
+		if (!ret) {
 			array_usable(plan, tier);
+			tier_cost(plan, tier);
+		}
 		if (!ret && !tier->shared)
 			ret = need_note(plan, tier);
 		if (!ret)
@@ -569,6 +603,7 @@ static int build_tiers(struct ctx *c)
 		if (!ret)
 			ret = tier_estimates(plan, tier);
 	}
+	plan_cost(plan);
 	/* mounts last: a shared tier's directory lives on another tier's mount */
 	for (int t = 0; t < ADVISOR_TIER_COUNT && !ret; t++)
 		ret = advisor_mounts_make(plan, &plan->tiers[t]);

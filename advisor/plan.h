@@ -198,6 +198,10 @@ struct advisor_plan_tier {
 	double score;		/* the tier value (capacity-weighted mean) */
 	int64_t need_bytes;	/* Σ needs of its policies, -1 = none */
 	int64_t usable_bytes;	/* Σ usable capacity of its devices */
+	double cost;		/* Σ price per TB × capacity of its devices; 0 with
+				   no device; NAN when a device has no price */
+	double cost_per_usable_tb;	/* cost ÷ usable TB; NAN when unknown or none */
+	size_t n_unpriced;	/* its devices without a price per TB */
 	bool shared;		/* no device of its own: directories on shared_dev */
 	ptrdiff_t shared_dev;	/* device index when shared, else -1 */
 	struct advisor_raid raid;	/* level NONE = no array */
@@ -252,6 +256,8 @@ struct advisor_plan {
 	char **notes;		/* plan-wide notes */
 	double fill;
 	char *mount_point[ADVISOR_TIER_COUNT];	/* per tier, from the options */
+	double cost_total;	/* Σ tier costs; NAN when any is unknown */
+	bool priced;		/* some device of the profiles has a price per TB */
 };
 
 /*

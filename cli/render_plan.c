@@ -72,14 +72,53 @@ static void text_raid(FILE *out, const struct advisor_plan *plan, const struct a
 	fprintf(out, "    %s\n", r->tradeoff);
 }
 
+/* "; cost 960 (1,250 per usable TB)", "; cost unknown (2 devices without a
+ * price per TB)", or "" when no device of the plan has a price. */
+static void cost_str(char *buf, size_t len, const struct advisor_plan *plan,
+		     const struct advisor_plan_tier *t)
+{
+	char c[32], per[32];
+
+	buf[0] = '\0';
+	if (!plan->priced || !t->n_devices)
+		return;
+	if (isnan(t->cost)) {
+		snprintf(buf, len, "; cost unknown (%zu device%s without a price per TB)",
+			 t->n_unpriced, t->n_unpriced == 1 ? "" : "s");
+		return;
+	}
+	cli_score_value(c, sizeof(c), t->cost, NULL);
+	cli_score_value(per, sizeof(per), t->cost_per_usable_tb, NULL);
+	snprintf(buf, len, "; cost %s (%s per usable TB)", c, per);
+}
+
+/* "Cost: 3,210 in all." or "Cost: unknown …" (nothing without prices). */
+static void cost_total_str(char *buf, size_t len, const struct advisor_plan *plan)
+{
+	char c[32];
+
+	buf[0] = '\0';
+	if (!plan->priced)
+		return;
+	if (isnan(plan->cost_total)) {
+		snprintf(buf, len, "Cost: unknown: a device in a tier has no price per TB "
+			 "(the profile's price_per_tb, or --prices FILE)");
+		return;
+	}
+	cli_score_value(c, sizeof(c), plan->cost_total, NULL);
+	snprintf(buf, len, "Cost: %s in all (price per TB × capacity of each device in a tier)", c);
+}
+
 static void text_tier(FILE *out, const struct advisor_plan *plan, const struct advisor_plan_tier *t)
 {
-	char pol[256], need[32], use[32], e[256];
+	char pol[256], need[32], use[32], e[256], cost[128];
 
 	bytes_str(need, sizeof(need), (double)t->need_bytes);
 	bytes_str(use, sizeof(use), (double)t->usable_bytes);
-	fprintf(out, "%-5s %s — need %s, usable %s, score %.1f\n",
-		advisor_tier_name(t->tier), policy_list(t, pol, sizeof(pol)), need, use, t->score);
+	cost_str(cost, sizeof(cost), plan, t);
+	fprintf(out, "%-5s %s — need %s, usable %s, score %.1f%s\n",
+		advisor_tier_name(t->tier), policy_list(t, pol, sizeof(pol)), need, use, t->score,
+		cost);
 	for (size_t i = 0; i < t->n_devices; i++) {
 		const struct profile_device *p = plan->devs[t->devices[i]].p;
 
@@ -146,6 +185,13 @@ static int text_print(FILE *out, const struct advisor_plan *plan)
 		fputs(plan->gap < 1.0 ? "  — a near tie: either is sound\n\n" : "\n\n", out);
 	}
 	text_unassigned(out, plan);
+	{
+		char cost[160];
+
+		cost_total_str(cost, sizeof(cost), plan);
+		if (cost[0])
+			fprintf(out, "%s\n\n", cost);
+	}
 	if (plan->n_warnings)
 		fputs("Warnings:\n", out);
 	for (size_t i = 0; i < plan->n_warnings; i++)
@@ -199,12 +245,14 @@ const struct plan_render_ops plan_render_text = { .name = "text", .print = text_
 
 static void md_tier(FILE *out, const struct advisor_plan *plan, const struct advisor_plan_tier *t)
 {
-	char pol[256], need[32], use[32], e[256];
+	char pol[256], need[32], use[32], e[256], cost[128];
 
 	bytes_str(need, sizeof(need), (double)t->need_bytes);
 	bytes_str(use, sizeof(use), (double)t->usable_bytes);
-	fprintf(out, "## %s — %s\n\nNeed %s, usable %s, tier score %.1f.\n\n",
-		advisor_tier_name(t->tier), policy_list(t, pol, sizeof(pol)), need, use, t->score);
+	cost_str(cost, sizeof(cost), plan, t);
+	fprintf(out, "## %s — %s\n\nNeed %s, usable %s, tier score %.1f%s.\n\n",
+		advisor_tier_name(t->tier), policy_list(t, pol, sizeof(pol)), need, use, t->score,
+		cost);
 	if (t->n_devices)
 		fputs("| device | model | score |\n|---|---|---|\n", out);
 	for (size_t i = 0; i < t->n_devices; i++) {
@@ -241,6 +289,13 @@ static int md_print(FILE *out, const struct advisor_plan *plan)
 		fprintf(out, "**Runner-up**: score %.1f, %.1f below: ", plan->runner_up_score, plan->gap);
 		runner_changes(out, plan);
 		fputs(".\n\n", out);
+	}
+	{
+		char cost[160];
+
+		cost_total_str(cost, sizeof(cost), plan);
+		if (cost[0])
+			fprintf(out, "**%s**\n\n", cost);
 	}
 	if (plan->n_warnings)
 		fputs("## Warnings\n\n| device | kind | message |\n|---|---|---|\n", out);
@@ -333,7 +388,7 @@ static json_t *json_tier(const struct advisor_plan *plan, const struct advisor_p
 		json_array_append_new(mounts, json_mount(&t->mounts[i]));
 	for (size_t i = 0; i < t->n_devices; i++)
 		json_object_set_new(scores, dev_id(plan, t->devices[i]), json_real(t->scores[i]));
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:f, s:o, s:I, s:o, s:o}",
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:f, s:o, s:I, s:o, s:o, s:o, s:o}",
 			 "name", advisor_tier_name(t->tier), "policies", pol,
 			 "devices", ids(plan, t->devices, t->n_devices), "raid", json_raid(plan, &t->raid),
 			 "mount", t->n_mounts ? json_deep_copy(json_array_get(mounts, 0)) : json_null(),
@@ -341,6 +396,8 @@ static json_t *json_tier(const struct advisor_plan *plan, const struct advisor_p
 			 "score", t->score,
 			 "need_bytes", t->need_bytes < 0 ? json_null() : json_integer(t->need_bytes),
 			 "usable_bytes", (json_int_t)t->usable_bytes,
+			 "cost", num_or_null(t->cost),
+			 "cost_per_usable_tb", num_or_null(t->cost_per_usable_tb),
 			 "shared_with", t->shared ? json_string(dev_id(plan, (size_t)t->shared_dev))
 						  : json_null(),
 			 "notes", json_strv(t->notes, t->n_notes));
@@ -404,6 +461,7 @@ static int json_print(FILE *out, const struct advisor_plan *plan)
 	if (!doc)
 		return -ENOMEM;
 	json_object_set_new(doc, "bound", json_real(plan->bound));
+	json_object_set_new(doc, "cost_total", num_or_null(plan->cost_total));
 	json_object_set_new(doc, "needs_met", json_integer(plan->needs_met));
 	json_object_set_new(doc, "needs", json_integer(plan->n_needs));
 	json_object_set_new(doc, "seconds", json_real(plan->seconds));

@@ -146,10 +146,35 @@ jq_true "stopped: a bound, said in a note" '(.exact | not) and .bound >= .score 
 check "bad time limit" 2 plan "$ex" --time-limit soon
 check "zero time limit" 2 plan "$ex" --time-limit 0
 
+# --- money (issue 15): prices per TB give each tier its cost and the plan a total ---
+printf '%s\n' 'Intel Optane 905P 960GB = 1000' 'Samsung PM9A1 1TB = 90' 'Samsung 980 PRO 2TB = 85' \
+	'Samsung 980 1TB = 70' 'Seagate IronWolf 12TB = 20' 'WD Red Pro 10TB = 22' >"$tmp/prices"
+check "plan with prices" 0 plan "$ex" --prices "$tmp/prices" --format json
+cp "$tmp/out" "$tmp/priced.json"
+optane_tb=$(jq '.devices[] | select(.id == "optane905p") | .capacity_bytes / 1e12' "$ex")
+jq_true "hot cost = 1,000 × the Optane's TB" "(.tiers[0].cost - 1000 * $optane_tb | fabs) < 1e-6"
+jq_true "hot per usable TB = 1,000 ÷ 80 %" '(.tiers[0].cost_per_usable_tb | round) == 1250'
+jq_true "cold cost = 20 × 12 + 22 × 10" '(.tiers[2].cost | round) == 460'
+jq_true "total = Σ tiers" '(.cost_total - ([.tiers[].cost] | add) | fabs) < 1e-6 and .cost_total > 1700'
+check "plan text with prices" 0 plan "$ex" --prices "$tmp/prices"
+expect "text: hot cost" "$tmp/out" "score 98.9; cost 960 (1,250 per usable TB)"
+expect "text: total" "$tmp/out" "Cost: 1,752 in all"
+check "plan md with prices" 0 plan "$ex" --prices "$tmp/prices" --format md
+expect "md: total" "$tmp/out" "**Cost: 1,752 in all"
+check "plan without prices" 0 plan "$ex" --format json
+jq_true "no prices: costs null" '.cost_total == null and ([.tiers[].cost] | all(. == null))'
+check "plan text without prices" 0 plan "$ex"
+grep -q "Cost" "$tmp/out" && { echo "FAIL: text without prices talks cost"; fail=1; }
+head -1 "$tmp/prices" >"$tmp/prices1"
+check "plan, the Optane priced alone" 0 plan "$ex" --prices "$tmp/prices1" --format json
+jq_true "one tier known, the total not" '(.tiers[0].cost | round) == 960 and .tiers[1].cost == null and .cost_total == null'
+check "plan text, the Optane priced alone" 0 plan "$ex" --prices "$tmp/prices1"
+expect "text: unknown said" "$tmp/out" "cost unknown (3 devices without a price per TB)"
+
 # --- every JSON plan above against docs/tierwise.plan-1.schema.json ---
 if python3 -c 'from jsonschema import Draft202012Validator' 2>/dev/null; then
-	for f in "$ex" "$tmp/nohdd.json" "$tmp/one.json" "$tmp/twins.json" "$tmp/zram.json" "$tmp/two.json"; do
-		plan "$f" --format json >"$tmp/plan.json"
+	for f in "$ex" "$tmp/nohdd.json" "$tmp/one.json" "$tmp/twins.json" "$tmp/zram.json" "$tmp/two.json" priced; do
+		if [ "$f" = priced ]; then cp "$tmp/priced.json" "$tmp/plan.json"; else plan "$f" --format json >"$tmp/plan.json"; fi
 		python3 - "$src/docs/tierwise.plan-1.schema.json" "$tmp/plan.json" <<'PY' || fail=1
 import json, sys
 from jsonschema import Draft202012Validator
