@@ -208,9 +208,12 @@ static void evaluate(const struct advisor_opt_input *in, const struct groups *g,
 		if (assign[d] < 0)
 			continue;
 		out->used++;
+		out->cost += in->price ? in->price[d] : 0.0;
 		if (assign[d] >= NT || !eligible(in, d, assign[d]))
 			out->valid = false;
 	}
+	if (in->budget > 0 && out->cost > in->budget * (1.0 + 1e-12))
+		out->valid = false;
 	if (!out->valid)
 		return;
 	for (int t = 0; t < NT; t++)
@@ -373,6 +376,36 @@ static void group_rows(struct milp *p, const struct advisor_opt_input *in,
 	}
 }
 
+static bool twins(const struct advisor_opt_input *in, size_t a, size_t b);
+
+/*
+ * Identical devices are interchangeable: of twins j < d (the nearest), j is
+ * used first (Σ_t x_j ≥ Σ_t x_d) and in a tier no later than d's
+ * (Σ t x_j − Σ t x_d + NT Σ x_d ≤ NT), so one order of them is searched.
+ */
+static void twin_rows(struct milp *p, const struct advisor_opt_input *in, struct rowbuf *rb)
+{
+	for (size_t d = 1; d < in->n; d++) {
+		size_t j = d;
+
+		while (j-- > 0 && !twins(in, j, d))
+			;
+		if (j >= d)	/* wrapped: no twin before d */
+			continue;
+		for (int row = 0; row < 2; row++) {
+			rb->len = 0;
+			for (int t = 0; t < NT; t++) {
+				if (!p->x[j * NT + t] || !p->x[d * NT + t])
+					continue;
+				rb_put(rb, p->x[j * NT + t], row ? (double)t : -1.0);
+				rb_put(rb, p->x[d * NT + t], row ? (double)(NT - t) : 1.0);
+			}
+			if (rb->len)
+				add_row_le(p->lp, rb->len, rb->ind, rb->val, row ? (double)NT : 0.0);
+		}
+	}
+}
+
 static int milp_build(struct milp *p, const struct advisor_opt_input *in,
 		      const struct groups *g)
 {
@@ -426,6 +459,16 @@ static int milp_build(struct milp *p, const struct advisor_opt_input *in,
 		rb_put(&rb, p->met[t], 1.0);
 		add_row_le(p->lp, rb.len, rb.ind, rb.val, 0.0);
 	}
+	if (in->price && in->budget > 0) {	/* Σ price × x ≤ budget */
+		rb.len = 0;
+		for (size_t d = 0; d < in->n; d++)
+			for (int t = 0; t < NT; t++)
+				if (p->x[d * NT + t] && in->price[d] > 0)
+					rb_put(&rb, p->x[d * NT + t], in->price[d]);
+		if (rb.len)
+			add_row_le(p->lp, rb.len, rb.ind, rb.val, in->budget);
+	}
+	twin_rows(p, in, &rb);
 	for (int t = 0; t < NT; t++)	/* each group once: its id is a member's index */
 		for (size_t d = 0; d < in->n; d++)
 			if (group_of(in, g, d, t) == (int)d)
@@ -576,6 +619,12 @@ static void prune(struct run *r, int *assign)
 	}
 }
 
+/* Can d be bought on top of what e spends? */
+static bool affordable(const struct advisor_opt_input *in, const struct advisor_eval *e, size_t d)
+{
+	return !in->price || !(in->budget > 0) || e->cost + in->price[d] <= in->budget;
+}
+
 /*
  * Greedy: the best (device, tier) pair while a need is open, the needs
  * judged with arrays counted (advisor_evaluate()).  Phase 1's shortcut and
@@ -597,7 +646,8 @@ static void greedy(struct run *r, int *assign)
 			open[t] = in->need[t] > 0 && e.tier_usable[t] < in->need[t] * (1.0 - MET_TOL);
 		for (size_t d = 0; d < in->n; d++)
 			for (int t = 0; t < NT && assign[d] < 0; t++)
-				if (open[t] && eligible(in, d, t) && in->score[d][t] > best) {
+				if (open[t] && eligible(in, d, t) && in->score[d][t] > best &&
+				    affordable(in, &e, d)) {
 					best = in->score[d][t];
 					bd = d;
 					bt = t;
@@ -670,9 +720,57 @@ static int phase2(struct milp *p, const struct advisor_opt_input *in, double met
 	return 0;
 }
 
+/* The assignment of GLPK's integer solution. */
+static void take_mip(struct milp *p, const struct advisor_opt_input *in, int *assign)
+{
+	for (size_t d = 0; d < in->n; d++) {
+		assign[d] = -1;
+		for (int t = 0; t < NT; t++)
+			if (p->x[d * NT + t] && glp_mip_col_val(p->lp, p->x[d * NT + t]) > 0.5)
+				assign[d] = t;
+	}
+}
+
+/*
+ * Phase 3 (buying, in->cheapest): the cheapest plan that meets as many needs
+ * and scores within in->margin of phase 2's best; the score breaks ties.
+ */
+static int phase3(struct milp *p, const struct advisor_opt_input *in, double best_obj)
+{
+	int cols = glp_get_num_cols(p->lp), len = 0, row;
+	int *ind = calloc((size_t)cols + 1, sizeof(int));
+	double *val = calloc((size_t)cols + 1, sizeof(double));
+
+	if (!ind || !val) {
+		free(ind);
+		free(val);
+		return -ENOMEM;
+	}
+	for (size_t d = 0; d < in->n; d++)
+		for (int t = 0; t < NT; t++) {
+			int a = p->a[d * NT + t], x = p->x[d * NT + t];
+
+			if (!a)
+				continue;
+			ind[++len] = a;
+			val[len] = in->score[d][t] + ADVISOR_SHORTFALL_PENALTY;
+			ind[++len] = x;
+			val[len] = -DEVICE_COST;
+			glp_set_obj_coef(p->lp, a, 1e-6 * val[len - 1]);
+			glp_set_obj_coef(p->lp, x, -in->price[d] - DEVICE_COST);
+		}
+	row = glp_add_rows(p->lp, 1);	/* the score, within the margin */
+	glp_set_row_bnds(p->lp, row, GLP_LO, best_obj - in->margin, 0.0);
+	glp_set_mat_row(p->lp, row, len, ind, val);
+	free(ind);
+	free(val);
+	return 0;
+}
+
 /*
  * The need tiers: phase 1 (most needs met), phase 2 (the best score among
- * plans meeting as many).  assign: n entries.
+ * plans meeting as many), phase 3 when buying the cheapest (in->cheapest).
+ * assign: n entries.
  */
 static int solve_needs(struct run *r, int *assign)
 {
@@ -706,13 +804,22 @@ static int solve_needs(struct run *r, int *assign)
 		milp_solve(&p, r->deadline, true, &o2);
 	r->nodes += o2.nodes;
 	if (!ret && o2.found) {
-		for (size_t d = 0; d < in->n; d++)
-			for (int t = 0; t < NT; t++)
-				if (p.x[d * NT + t] && glp_mip_col_val(p.lp, p.x[d * NT + t]) > 0.5)
-					assign[d] = t;
+		take_mip(&p, in, assign);
 		r->score_bound = o2.bound + DEVICE_COST * (double)in->n -
 				 ADVISOR_SHORTFALL_PENALTY * n_need;
-	} else if (!ret) {	/* no solution in time: greedy, and the plain bound */
+	}
+	if (!ret && o2.found && in->cheapest && in->price) {
+		struct solve_out o3 = { 0 };
+
+		ret = phase3(&p, in, o2.obj);
+		if (!ret)
+			milp_solve(&p, r->deadline, true, &o3);
+		r->nodes += o3.nodes;
+		o2.proven = o2.proven && o3.proven;
+		if (o3.found)	/* else phase 2's plan stands */
+			take_mip(&p, in, assign);
+	}
+	if (!ret && !o2.found) {	/* no solution in time: greedy, and the plain bound */
 		greedy(r, assign);
 		r->score_bound = top_scores(in);
 	}
@@ -785,6 +892,10 @@ static bool twins(const struct advisor_opt_input *in, size_t a, size_t b)
 {
 	if (in->capacity[a] != in->capacity[b])
 		return false;
+	if (in->price && in->price[a] != in->price[b])
+		return false;
+	if (in->group && in->group[a] != in->group[b])
+		return false;
 	for (int t = 0; t < NT; t++) {
 		double x = in->score[a][t], y = in->score[b][t];
 
@@ -821,6 +932,8 @@ static int solve_all(struct run *r, int *assign)
 
 	if (ret)
 		return ret;
+	if (r->in->price)	/* buying: no spares to buy, no twins to add */
+		return 0;
 	spares(r->in, assign);
 	join_twins(r, assign);
 	return 0;

@@ -221,13 +221,17 @@ static int opt_input(const struct advisor_plan *plan, struct advisor_opt_input *
 	double (*score)[ADVISOR_TIER_COUNT] = calloc(n, sizeof(*score));
 	double *cap = calloc(n, sizeof(*cap));
 	int *group = calloc(n, sizeof(*group));
+	double *price = plan->buying ? calloc(n, sizeof(*price)) : NULL;
 
 	memset(in, 0, sizeof(*in));
 	in->score = (const double (*)[ADVISOR_TIER_COUNT])score;
 	in->capacity = cap;
 	in->group = group;
-	if (!score || !cap || !group)
+	in->price = price;
+	if (!score || !cap || !group || (plan->buying && !price))
 		return -ENOMEM;
+	for (size_t i = 0; price && i < plan->n_devs; i++)
+		price[i] = plan_buy_price(plan->devs[i].p);
 	in->n = plan->n_devs;
 	for (size_t i = 0; i < plan->n_devs; i++) {
 		for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
@@ -250,6 +254,7 @@ static void opt_input_clear(struct advisor_opt_input *in)
 	free((void *)in->score);
 	free((void *)in->capacity);
 	free((void *)in->group);
+	free((void *)in->price);
 }
 
 /* Tier members, best tier score first. */
@@ -310,14 +315,69 @@ static int take_result(struct advisor_plan *plan, const struct advisor_opt_resul
 	return 0;
 }
 
-static int run_optimizer(struct advisor_plan *plan, double time_limit)
+/*
+ * Buying: with a budget, the best plan within it (and, when it meets fewer
+ * needs than the catalog could, the least budget that would); without, the
+ * best plan first, then the cheapest within opt->margin points of it.
+ */
+static int buy_optimize(struct advisor_plan *plan, const struct advisor_options *opt,
+			struct advisor_opt_input *in, struct advisor_opt_result *r)
+{
+	double margin = opt->margin >= 0 ? opt->margin : ADVISOR_BUY_MARGIN;
+	struct advisor_opt_result alt;
+	int ret;
+
+	in->budget = plan->budget;
+	in->cheapest = !(plan->budget > 0);
+	in->margin = margin;
+	if (plan->budget > 0) {
+		ret = advisor_optimize(in, opt->time_limit, r);
+		if (ret)
+			return ret;
+		in->budget = 0;
+		in->cheapest = true;
+		in->margin = 1e9;	/* the cheapest plan meeting the most needs */
+		ret = advisor_optimize(in, opt->time_limit, &alt);
+		if (!ret && alt.best.e.met > r->best.e.met)
+			ret = plan_strv_add(&plan->notes, &plan->n_notes,
+					    "the budget of %.0f meets %u of the needs; %u can be met, "
+					    "from a budget of %.0f", plan->budget, r->best.e.met,
+					    alt.best.e.met, alt.best.e.cost);
+		else if (!ret)
+			ret = plan_strv_add(&plan->notes, &plan->n_notes,
+					    "budget %.0f: this plan costs %.0f", plan->budget,
+					    r->best.e.cost);
+		advisor_opt_result_clear(&alt);
+		return ret;
+	}
+	in->cheapest = false;
+	ret = advisor_optimize(in, opt->time_limit, &alt);
+	if (ret)
+		return ret;
+	in->cheapest = true;
+	ret = advisor_optimize(in, opt->time_limit, r);
+	if (!ret)
+		ret = plan_strv_add(&plan->notes, &plan->n_notes,
+				    "no budget: the cheapest plan within %.1f points of the best "
+				    "score: %.1f for %.0f, where the best scores %.1f for %.0f "
+				    "(--budget AMOUNT for the best within a budget)", margin,
+				    r->best.e.score, r->best.e.cost, alt.best.e.score, alt.best.e.cost);
+	advisor_opt_result_clear(&alt);
+	if (ret)
+		advisor_opt_result_clear(r);
+	return ret;
+}
+
+static int run_optimizer(struct advisor_plan *plan, const struct advisor_options *opt)
 {
 	struct advisor_opt_input in;
 	struct advisor_opt_result r;
 	int ret = opt_input(plan, &in);
 
-	if (!ret)
-		ret = advisor_optimize(&in, time_limit, &r);
+	if (!ret && plan->buying)
+		ret = buy_optimize(plan, opt, &in, &r);
+	else if (!ret)
+		ret = advisor_optimize(&in, opt ? opt->time_limit : 0.0, &r);
 	opt_input_clear(&in);
 	if (ret)
 		return ret;
@@ -529,7 +589,7 @@ static int unassigned_list(struct advisor_plan *plan)
 	plan->unassigned = calloc(plan->n_devs ? plan->n_devs : 1, sizeof(size_t));
 	if (!plan->unassigned)
 		return -ENOMEM;
-	for (size_t i = 0; i < plan->n_devs; i++)
+	for (size_t i = 0; i < plan->n_devs && !plan->buying; i++)	/* stock: not bought */
 		if (plan->devs[i].tier < 0)
 			plan->unassigned[plan->n_unassigned++] = i;
 	return 0;
@@ -623,11 +683,13 @@ static int make(struct ctx *c, char *err, size_t errlen)
 	if (ret)
 		return ret;
 	best_tiers(plan);
-	ret = run_optimizer(plan, c->opt ? c->opt->time_limit : 0.0);
+	ret = run_optimizer(plan, c->opt);
 	if (!ret)
 		ret = unassigned_list(plan);
 	if (!ret)
 		ret = build_tiers(c);
+	if (!ret && plan->buying)
+		ret = plan_buy_list(plan);
 	if (!ret)
 		ret = data_warnings(plan);
 	if (!ret)
@@ -649,15 +711,26 @@ int advisor_plan_make(const struct profile_device *const *devs,
 		      struct advisor_plan **out, char *err, size_t errlen)
 {
 	struct ctx c = { .set = set, .opt = opt };
-	int ret;
+	const struct profile_device **stock = NULL;
+	int ret = 0;
 
 	*out = NULL;
 	c.plan = calloc(1, sizeof(*c.plan));
 	if (!c.plan)
 		return -ENOMEM;
-	ret = init_plan(c.plan, devs, disks, n, opt);
+	if (opt && opt->buy) {	/* the plan is made over the stock */
+		c.plan->buying = true;
+		c.plan->budget = opt->budget > 0 ? opt->budget : 0.0;
+		ret = plan_buy_stock(c.plan, devs, n, opt->max_each ? opt->max_each
+					: ADVISOR_BUY_MAX_EACH, &stock, &n);
+		devs = stock;
+		disks = NULL;
+	}
+	if (!ret)
+		ret = init_plan(c.plan, devs, disks, n, opt);
 	if (!ret)
 		ret = make(&c, err, errlen);
+	free(stock);
 	free(c.need);
 	if (ret) {
 		if (ret == -ENOMEM)
@@ -702,6 +775,7 @@ void advisor_plan_free(struct advisor_plan *plan)
 	free(plan->warnings);
 	free(plan->runner_up);
 	strv_free(plan->notes, plan->n_notes);
+	plan_buy_clear(plan);
 	free(plan);
 }
 

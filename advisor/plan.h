@@ -39,6 +39,12 @@ struct advisor_opt_input {
 					   of the group's first device (group[id] == id),
 					   -1 = none; NULL = no groups */
 	double need[ADVISOR_TIER_COUNT];	/* bytes; 0 = no need */
+	/* buying (tierwise plan --buy): NULL price = the devices are there */
+	const double *price;		/* n: what device d costs to buy */
+	double budget;			/* > 0: Σ price of the devices used ≤ budget */
+	bool cheapest;			/* then: the cheapest plan meeting as many needs
+					   within margin points of the best score */
+	double margin;
 };
 
 /* What one complete assignment is worth (see advisor_evaluate()). */
@@ -50,7 +56,8 @@ struct advisor_eval {
 	double tier_quality[ADVISOR_TIER_COUNT];	/* per tier, 0–100 */
 	double tier_usable[ADVISOR_TIER_COUNT];	/* usable bytes after arrays */
 	unsigned used;		/* devices assigned */
-	bool valid;		/* no device in a tier it is ineligible for */
+	double cost;		/* Σ price of the devices assigned (0 without prices) */
+	bool valid;		/* no device in a tier it is ineligible for, within budget */
 };
 
 struct advisor_assignment {
@@ -147,6 +154,25 @@ struct advisor_options {
 	const char *mount_base;	/* NULL = "/srv" */
 	const char *mount_point[ADVISOR_TIER_COUNT];
 		/* NULL = mount_base + "/vector-db", "/models", "/archive" */
+	/* buying (tierwise plan --buy): each device with a price is a model
+	 * that can be bought up to max_each times */
+	bool buy;
+	double budget;		/* > 0: the best plan within it; else the cheapest
+				   plan within margin points of the best */
+	unsigned max_each;	/* 0 = ADVISOR_BUY_MAX_EACH */
+	double margin;		/* < 0 = ADVISOR_BUY_MARGIN */
+};
+
+#define ADVISOR_BUY_MAX_EACH 8
+#define ADVISOR_BUY_MARGIN 5.0
+
+/* One line of what to buy: count × a catalog model, for one tier. */
+struct advisor_buy {
+	const struct profile_device *p;	/* the catalog entry (not owned) */
+	int tier;
+	unsigned count;
+	double price;		/* one device: price per TB × its TB */
+	double cost;		/* count × price */
 };
 
 enum advisor_raid_level { ADVISOR_RAID_NONE, ADVISOR_RAID0, ADVISOR_RAID1,
@@ -258,6 +284,14 @@ struct advisor_plan {
 	char *mount_point[ADVISOR_TIER_COUNT];	/* per tier, from the options */
 	double cost_total;	/* Σ tier costs; NAN when any is unknown */
 	bool priced;		/* some device of the profiles has a price per TB */
+	/* buying: devs are copies of the catalog entries ("optane905p-2") */
+	bool buying;
+	double budget;		/* as asked; 0 = none */
+	size_t n_buy;
+	struct advisor_buy *buy;	/* by tier, then most bought first */
+	struct profile_device *stock;	/* owned copies (their ids owned) */
+	size_t n_stock;
+	const struct profile_device **origin;	/* per device: the catalog entry */
 };
 
 /*

@@ -109,6 +109,23 @@ static void cost_total_str(char *buf, size_t len, const struct advisor_plan *pla
 	snprintf(buf, len, "Cost: %s in all (price per TB × capacity of each device in a tier)", c);
 }
 
+/* "buy 3 × Samsung PM9A1 1TB (pm9a1-1t) at 92 = 276" per line of the tier. */
+static void buy_lines(FILE *out, const struct advisor_plan *plan, const struct advisor_plan_tier *t,
+		      const char *prefix)
+{
+	for (size_t i = 0; i < plan->n_buy; i++) {
+		const struct advisor_buy *b = &plan->buy[i];
+		char each[32], cost[32];
+
+		if (b->tier != (int)t->tier)
+			continue;
+		cli_score_value(each, sizeof(each), b->price, NULL);
+		cli_score_value(cost, sizeof(cost), b->cost, NULL);
+		fprintf(out, "%sbuy %u × %s (%s) at %s = %s\n", prefix, b->count,
+			b->p->model ? b->p->model : b->p->id, b->p->id, each, cost);
+	}
+}
+
 static void text_tier(FILE *out, const struct advisor_plan *plan, const struct advisor_plan_tier *t)
 {
 	char pol[256], need[32], use[32], e[256], cost[128];
@@ -125,6 +142,7 @@ static void text_tier(FILE *out, const struct advisor_plan *plan, const struct a
 		fprintf(out, "  %-14s %-32s score %5.1f\n", p->id, p->model ? p->model : "-",
 			t->scores[i]);
 	}
+	buy_lines(out, plan, t, "  ");
 	if (t->raid.level != ADVISOR_RAID_NONE)
 		text_raid(out, plan, &t->raid);
 	for (size_t i = 0; i < t->n_est; i++) {
@@ -259,6 +277,10 @@ static void md_tier(FILE *out, const struct advisor_plan *plan, const struct adv
 		const struct profile_device *p = plan->devs[t->devices[i]].p;
 
 		fprintf(out, "| %s | %s | %.1f |\n", p->id, p->model ? p->model : "-", t->scores[i]);
+	}
+	if (plan->buying) {
+		fputc('\n', out);
+		buy_lines(out, plan, t, "- ");
 	}
 	if (t->raid.level != ADVISOR_RAID_NONE)
 		fprintf(out, "\n**Array** `%s`: %s of %zu devices, sequential read ≈ %.0f MB/s "
@@ -462,6 +484,20 @@ static int json_print(FILE *out, const struct advisor_plan *plan)
 		return -ENOMEM;
 	json_object_set_new(doc, "bound", json_real(plan->bound));
 	json_object_set_new(doc, "cost_total", num_or_null(plan->cost_total));
+	if (plan->buying) {
+		json_t *buy = json_array();
+
+		for (size_t i = 0; i < plan->n_buy; i++) {
+			const struct advisor_buy *b = &plan->buy[i];
+
+			json_array_append_new(buy, json_pack("{s:s, s:o, s:s, s:I, s:o, s:o}",
+				"id", b->p->id, "model", b->p->model ? json_string(b->p->model) : json_null(),
+				"tier", advisor_tier_name(b->tier), "count", (json_int_t)b->count,
+				"price", num_or_null(b->price), "cost", num_or_null(b->cost)));
+		}
+		json_object_set_new(doc, "buy", buy);
+		json_object_set_new(doc, "budget", plan->budget > 0 ? json_real(plan->budget) : json_null());
+	}
 	json_object_set_new(doc, "needs_met", json_integer(plan->needs_met));
 	json_object_set_new(doc, "needs", json_integer(plan->n_needs));
 	json_object_set_new(doc, "seconds", json_real(plan->seconds));

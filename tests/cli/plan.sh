@@ -171,10 +171,39 @@ jq_true "one tier known, the total not" '(.tiers[0].cost | round) == 960 and .ti
 check "plan text, the Optane priced alone" 0 plan "$ex" --prices "$tmp/prices1"
 expect "text: unknown said" "$tmp/out" "cost unknown (3 devices without a price per TB)"
 
+# --- what to buy (issue 15): catalog models bought up to --max-each times ---
+printf '%s\n' 'Biwin NVMe 1TB = 60' 'Lexar NM6A1 512GB = 65' >>"$tmp/prices"
+check "buy, no budget" 0 plan "$ex" --prices "$tmp/prices" --buy --format json
+cp "$tmp/out" "$tmp/buy.json"
+jq_true "the Optane for the vector DB" '[.buy[] | select(.tier == "hot") | .id] == ["optane905p"]'
+jq_true "buy lines add up" '(([.buy[].cost] | add) - .cost_total | fabs) < 1e-6 and ([.buy[] | (.count * .price - .cost | fabs) < 1e-6] | all)'
+jq_true "needs met, proven" '.needs_met == 3 and .exact and .budget == null and .unassigned == []'
+jq_true "within the margin of the best, said" '[.notes[] | test("cheapest plan within 5.0 points of the best score")] | any'
+jq_true "what the Optane buys against the best NAND" \
+	'[.tiers[0].notes[] | test("optane905p rather than pm9a1-1t.*vector search 0.119 s against 0.452 s")] | any'
+jq_true "unpriced models not for sale" '[.notes[] | test("not for sale here.*pc601-a")] | any'
+check "buy text" 0 plan "$ex" --prices "$tmp/prices" --buy
+expect "text: a buy line" "$tmp/out" "  buy 1 × Intel Optane 905P 960GB (optane905p) at 960 = 960"
+check "buy, budget 1,200" 0 plan "$ex" --prices "$tmp/prices" --buy --budget 1200 --format json
+jq_true "a small budget gets NAND for hot" '[.buy[] | select(.tier == "hot") | .id] == ["pm9a1-1t"]'
+jq_true "within the budget, every need met" '.cost_total <= 1200 and .needs_met == 3 and .budget == 1200'
+check "buy, budget 500" 0 plan "$ex" --prices "$tmp/prices" --buy --budget 500 --format json
+jq_true "what is missing and what budget would do" \
+	'.cost_total <= 500 and .needs_met < 3 and ([.notes[] | test("budget of 500 meets [0-9] of the needs; 3 can be met, from a budget of [0-9]+")] | any)'
+jq_true "what is missing: the tier note" '[.tiers[].notes[] | test("needs [0-9.]+ TB, [0-9.]+ (TB|GB) available")] | any'
+check "buy, one of each" 0 plan "$ex" --prices "$tmp/prices" --buy --max-each 1 --format json
+jq_true "max-each 1: counts of 1" '[.buy[].count] | all(. == 1)'
+check "--budget without --buy" 2 plan "$ex" --budget 100
+check "--max-each 0" 2 plan "$ex" --buy --max-each 0
+check "--budget lots" 2 plan "$ex" --buy --budget lots
+
 # --- every JSON plan above against docs/tierwise.plan-1.schema.json ---
 if python3 -c 'from jsonschema import Draft202012Validator' 2>/dev/null; then
-	for f in "$ex" "$tmp/nohdd.json" "$tmp/one.json" "$tmp/twins.json" "$tmp/zram.json" "$tmp/two.json" priced; do
-		if [ "$f" = priced ]; then cp "$tmp/priced.json" "$tmp/plan.json"; else plan "$f" --format json >"$tmp/plan.json"; fi
+	for f in "$ex" "$tmp/nohdd.json" "$tmp/one.json" "$tmp/twins.json" "$tmp/zram.json" "$tmp/two.json" priced buy; do
+		case $f in
+		priced|buy) cp "$tmp/$f.json" "$tmp/plan.json" ;;
+		*) plan "$f" --format json >"$tmp/plan.json" ;;
+		esac
 		python3 - "$src/docs/tierwise.plan-1.schema.json" "$tmp/plan.json" <<'PY' || fail=1
 import json, sys
 from jsonschema import Draft202012Validator
