@@ -639,6 +639,20 @@ static void plan_cost(struct advisor_plan *plan)
 		plan->priced = plan->priced || !isnan(plan->devs[i].p->price_per_tb);
 }
 
+/* A striped volume offers n × its smallest unit, not the sum. */
+static void volume_usable(const struct advisor_plan *plan, struct advisor_plan_tier *t)
+{
+	const struct advisor_volume *v = &t->volume;
+
+	if (!v->n || !v->striped)
+		return;
+	for (size_t k = 0; k < v->n; k++)
+		t->usable_bytes -= v->pv[k] < 0 ?
+			(int64_t)((double)t->raid.capacity_bytes * plan->fill) :
+			(int64_t)usable(plan, (size_t)v->pv[k]);
+	t->usable_bytes += (int64_t)((double)v->capacity_bytes * plan->fill);
+}
+
 static int build_tiers(struct ctx *c)
 {
 	struct advisor_plan *plan = c->plan;
@@ -654,6 +668,10 @@ static int build_tiers(struct ctx *c)
 			ret = plan_raid_make(plan, tier);
 		if (!ret) {
 			array_usable(plan, tier);
+			ret = plan_volume_make(plan, tier);
+		}
+		if (!ret) {
+			volume_usable(plan, tier);
 			tier_cost(plan, tier);
 		}
 		if (!ret && !tier->shared)
@@ -748,6 +766,7 @@ static void tier_clear(struct advisor_plan_tier *t)
 	free(t->devices);
 	free(t->scores);
 	plan_raid_clear(&t->raid);
+	plan_volume_clear(&t->volume);
 	advisor_mounts_clear(t);
 	for (size_t i = 0; i < t->n_est; i++) {
 		free(t->est[i].policy);

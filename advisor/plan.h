@@ -192,6 +192,20 @@ struct advisor_raid {
 	char *tradeoff;			/* the data-loss trade-off, one line */
 };
 
+/* One LVM volume over a tier's unlike devices (volume.c); n == 0: none. */
+struct advisor_volume {
+	size_t n;			/* physical volumes */
+	ptrdiff_t *pv;			/* device index, or -1 for the tier's md array */
+	char *vg, *lv;			/* "tw-models", "models": /dev/tw-models/models */
+	bool striped;			/* else linear */
+	char *why;			/* linear or striped, and why; one line */
+	int64_t capacity_bytes;		/* Σ units (linear), n × the smallest (striped) */
+};
+
+struct advisor_plan_tier;
+/* Is device d a physical volume of the tier's volume? */
+bool advisor_volume_has(const struct advisor_plan_tier *t, size_t d);
+
 /* One filesystem to mount for a tier: a device, an array or a directory. */
 struct advisor_mount {
 	char *point;		/* /srv/models */
@@ -203,6 +217,7 @@ struct advisor_mount {
 	bool reuse;		/* an existing filesystem, kept as it is */
 	bool directory;		/* a directory on an existing filesystem (root disk) */
 	bool raid;		/* source is the tier's array */
+	bool volume;		/* source is the tier's LVM volume */
 	ptrdiff_t dev;		/* device index, or -1 for an array */
 };
 
@@ -231,6 +246,7 @@ struct advisor_plan_tier {
 	bool shared;		/* no device of its own: directories on shared_dev */
 	ptrdiff_t shared_dev;	/* device index when shared, else -1 */
 	struct advisor_raid raid;	/* level NONE = no array */
+	struct advisor_volume volume;	/* n == 0 = none */
 	size_t n_mounts;
 	struct advisor_mount *mounts;
 	size_t n_est;

@@ -37,6 +37,18 @@ int plan_raid_make(struct advisor_plan *plan, struct advisor_plan_tier *tier);
  * devices (same model, figures within raid.c's tolerance)? */
 bool plan_alike(const struct advisor_plan_device *a, const struct advisor_plan_device *b);
 
+/* ---- one volume per tier (volume.c) ---- */
+
+/*
+ * The tier's LVM volume over its md array and blank devices outside it, when
+ * there are two or more (tier->volume), linear or striped, and a note on
+ * which policy's data goes where.  Returns 0 or -ENOMEM.
+ */
+int plan_volume_make(struct advisor_plan *plan, struct advisor_plan_tier *t);
+
+/* Free what a volume owns.  NULL-safe. */
+void plan_volume_clear(struct advisor_volume *v);
+
 /* ---- buying (buy.c) ---- */
 
 /* What one device of a catalog entry costs: price per TB × TB; NAN unknown. */

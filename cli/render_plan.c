@@ -126,6 +126,28 @@ static void buy_lines(FILE *out, const struct advisor_plan *plan, const struct a
 	}
 }
 
+/* The PV of unit k: a device id, or the array's name. */
+static const char *pv_name(const struct advisor_plan *plan, const struct advisor_plan_tier *t,
+			   size_t k)
+{
+	return t->volume.pv[k] < 0 ? t->raid.name : dev_id(plan, (size_t)t->volume.pv[k]);
+}
+
+static void text_volume(FILE *out, const struct advisor_plan *plan,
+			const struct advisor_plan_tier *t)
+{
+	char cap[32];
+
+	if (!t->volume.n)
+		return;
+	bytes_str(cap, sizeof(cap), (double)t->volume.capacity_bytes);
+	fprintf(out, "  volume %s/%s: %s of", t->volume.vg, t->volume.lv,
+		t->volume.striped ? "striped" : "linear");
+	for (size_t k = 0; k < t->volume.n; k++)
+		fprintf(out, " %s", pv_name(plan, t, k));
+	fprintf(out, " — %s (LVM)\n", cap);
+}
+
 static void text_tier(FILE *out, const struct advisor_plan *plan, const struct advisor_plan_tier *t)
 {
 	char pol[256], need[32], use[32], e[256], cost[128];
@@ -145,6 +167,7 @@ static void text_tier(FILE *out, const struct advisor_plan *plan, const struct a
 	buy_lines(out, plan, t, "  ");
 	if (t->raid.level != ADVISOR_RAID_NONE)
 		text_raid(out, plan, &t->raid);
+	text_volume(out, plan, t);
 	for (size_t i = 0; i < t->n_est; i++) {
 		est_str(e, sizeof(e), &t->est[i]);
 		fprintf(out, "  %s\n", e);
@@ -282,6 +305,10 @@ static void md_tier(FILE *out, const struct advisor_plan *plan, const struct adv
 		fputc('\n', out);
 		buy_lines(out, plan, t, "- ");
 	}
+	if (t->volume.n)
+		fprintf(out, "\n**Volume** `%s/%s`: %s LVM volume over %zu devices (%s).\n",
+			t->volume.vg, t->volume.lv, t->volume.striped ? "a striped" : "a linear",
+			t->volume.n, t->volume.why);
 	if (t->raid.level != ADVISOR_RAID_NONE)
 		fprintf(out, "\n**Array** `%s`: %s of %zu devices, sequential read ≈ %.0f MB/s "
 			"(%s). %s.\n", t->raid.name, advisor_raid_name(t->raid.level), t->raid.n,
@@ -400,6 +427,21 @@ static json_t *json_strv(char *const *v, size_t n)
 	return a;
 }
 
+static json_t *json_volume(const struct advisor_plan *plan, const struct advisor_plan_tier *t)
+{
+	json_t *pv = json_array();
+
+	if (!t->volume.n) {
+		json_decref(pv);
+		return json_null();
+	}
+	for (size_t k = 0; k < t->volume.n; k++)
+		json_array_append_new(pv, json_string(pv_name(plan, t, k)));
+	return json_pack("{s:s, s:s, s:s, s:o, s:I, s:s}", "vg", t->volume.vg, "lv", t->volume.lv,
+			 "layout", t->volume.striped ? "striped" : "linear", "devices", pv,
+			 "capacity_bytes", (json_int_t)t->volume.capacity_bytes, "why", t->volume.why);
+}
+
 static json_t *json_tier(const struct advisor_plan *plan, const struct advisor_plan_tier *t)
 {
 	json_t *pol = json_array(), *mounts = json_array(), *scores = json_object();
@@ -410,7 +452,7 @@ static json_t *json_tier(const struct advisor_plan *plan, const struct advisor_p
 		json_array_append_new(mounts, json_mount(&t->mounts[i]));
 	for (size_t i = 0; i < t->n_devices; i++)
 		json_object_set_new(scores, dev_id(plan, t->devices[i]), json_real(t->scores[i]));
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:f, s:o, s:I, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:f, s:o, s:I, s:o, s:o, s:o, s:o, s:o}",
 			 "name", advisor_tier_name(t->tier), "policies", pol,
 			 "devices", ids(plan, t->devices, t->n_devices), "raid", json_raid(plan, &t->raid),
 			 "mount", t->n_mounts ? json_deep_copy(json_array_get(mounts, 0)) : json_null(),
@@ -420,6 +462,7 @@ static json_t *json_tier(const struct advisor_plan *plan, const struct advisor_p
 			 "usable_bytes", (json_int_t)t->usable_bytes,
 			 "cost", num_or_null(t->cost),
 			 "cost_per_usable_tb", num_or_null(t->cost_per_usable_tb),
+			 "volume", json_volume(plan, t),
 			 "shared_with", t->shared ? json_string(dev_id(plan, (size_t)t->shared_dev))
 						  : json_null(),
 			 "notes", json_strv(t->notes, t->n_notes));

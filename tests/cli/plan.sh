@@ -197,9 +197,31 @@ check "--budget without --buy" 2 plan "$ex" --budget 100
 check "--max-each 0" 2 plan "$ex" --buy --max-each 0
 check "--budget lots" 2 plan "$ex" --buy --budget lots
 
+# --- one volume per tier (issue 15): unlike devices in one LVM volume ---
+check "published volumes" 0 plan "$ex" --format json
+jq_true "warm: tw-models over its three devices" \
+	'.tiers[1].volume.vg == "tw-models" and .tiers[1].volume.devices == ["pm9a1-1t", "980pro-2t", "980-1t"] and (.tiers[1].mounts | length) == 1 and .tiers[1].mounts[0].source == "/dev/tw-models/models"'
+jq_true "linear: the sum" '.tiers[1].volume.capacity_bytes == 1023275958272 + 2000381018112 + 999653638144'
+jq_true "hot, one device: no volume" '.tiers[0].volume == null'
+jq_true "cold volume: no redundancy, said" '[.tiers[2].notes[] | test("tw-archive has no redundancy")] | any'
+jq '.devices |= [.[] | select(.id == "pm9a1-1t" or .id == "980-1t") | if .id == "980-1t" then .results.seq_read.mbps = 6000 else . end]' \
+	"$ex" >"$tmp/stripe.json"
+check "alike unlike devices" 0 plan "$tmp/stripe.json" --format json \
+	--need model-loading=1.5T,checkpoints=0,vector-db=0,logs-metadata=0,archive=0
+jq_true "striped, two × the smallest" '.tiers[1].volume.layout == "striped" and .tiers[1].volume.capacity_bytes == 2 * 999653638144'
+jq_true "striped: why" '.tiers[1].volume.why | test("alike in size and sequential read")'
+jq '.devices |= [.[] | select(.id == "pm9a1-512-a" or .id == "980-1t")] + [.[] | select(.id == "pm9a1-512-a") | .id = "pm9a1-512-twin"]' \
+	"$ex" >"$tmp/arrvol.json"
+check "array in a volume" 0 plan "$tmp/arrvol.json" --format json \
+	--need model-loading=1.5T,checkpoints=0,vector-db=0,logs-metadata=0,archive=0
+jq_true "the md array is one physical volume" '.tiers[1].raid.level == "raid0" and (.tiers[1].volume.devices | sort) == ["980-1t", "md-models"]'
+check "array in a volume: script" 0 plan "$tmp/arrvol.json" --format script \
+	--need model-loading=1.5T,checkpoints=0,vector-db=0,logs-metadata=0,archive=0
+bash -n "$tmp/out" || { echo "FAIL: array in a volume: bash -n"; fail=1; }
+
 # --- every JSON plan above against docs/tierwise.plan-1.schema.json ---
 if python3 -c 'from jsonschema import Draft202012Validator' 2>/dev/null; then
-	for f in "$ex" "$tmp/nohdd.json" "$tmp/one.json" "$tmp/twins.json" "$tmp/zram.json" "$tmp/two.json" priced buy; do
+	for f in "$ex" "$tmp/nohdd.json" "$tmp/one.json" "$tmp/twins.json" "$tmp/zram.json" "$tmp/two.json" "$tmp/arrvol.json" "$tmp/stripe.json" priced buy; do
 		case $f in
 		priced|buy) cp "$tmp/$f.json" "$tmp/plan.json" ;;
 		*) plan "$f" --format json >"$tmp/plan.json" ;;

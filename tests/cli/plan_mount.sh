@@ -150,6 +150,7 @@ for l in "$B" "$C"; do
 	grep -q "^note: $l is not blank" "$tmp/out" || bad "forced dry run: no note on $l: $(cat "$tmp/out")"
 	grep -q "^would run: mkfs\.[a-z0-9]* -[fF] $l\$" "$tmp/out" ||
 		grep -q "^would run: mdadm --create .* --run .*$l" "$tmp/out" ||
+		grep -q "^would run: pvcreate -ff -y $l\$" "$tmp/out" ||
 		bad "forced dry run: $l not formatted with -f/-F: $(cat "$tmp/out")"
 done
 bash "$tmp/new.sh" --bogus >/dev/null 2>&1
