@@ -402,6 +402,27 @@ static int array_mount(const struct advisor_plan_tier *tier, struct slots *s,
 	return rc;
 }
 
+/* The tier's LVM volume: a new filesystem on /dev/VG/LV.  Returns 0 or -ENOMEM. */
+static int volume_mount(const struct advisor_plan_tier *tier, struct slots *s,
+			struct advisor_mount *m)
+{
+	const struct fs_choice *c = &new_fs[tier->tier];
+	const struct advisor_volume *v = &tier->volume;
+	int rc = next_point(s, &m->point);
+
+	m->volume = true;
+	m->dev = -1;
+	if (!rc)
+		rc = dup_to(&m->fs, c->fs);
+	if (!rc)
+		rc = dup_to(&m->options, OPT_DATA);
+	if (!rc)
+		rc = fmt_to(&m->source, "/dev/%s/%s", v->vg, v->lv);
+	if (!rc)
+		rc = fmt_to(&m->why, "%s; one LVM volume for the tier, %s", c->why, v->why);
+	return rc;
+}
+
 /* ---- a whole tier ------------------------------------------------------- */
 
 static int shared_mount(const struct advisor_plan *plan, const struct advisor_plan_tier *tier,
@@ -423,12 +444,15 @@ static int tier_mounts(const struct advisor_plan *plan, const struct advisor_pla
 		return -ENOMEM;
 	if (tier->shared)
 		rc = shared_mount(plan, tier, &s, &m[n++]);
+	else if (tier->volume.n)
+		rc = volume_mount(tier, &s, &m[n++]);
 	else if (has_array(tier))
 		rc = array_mount(tier, &s, &m[n++]);
 	for (size_t i = 0; !tier->shared && !rc && i < tier->n_devices; i++) {
 		size_t d = tier->devices[i];
 
-		if (d >= plan->n_devs || plan->devs[d].excluded || in_array(tier, d))
+		if (d >= plan->n_devs || plan->devs[d].excluded || in_array(tier, d) ||
+		    advisor_volume_has(tier, d))
 			continue;
 		rc = device_mount(plan, tier, d, &s, &m[n++]);
 	}

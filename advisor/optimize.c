@@ -1,166 +1,900 @@
-/* optimize.c — the exact assignment of devices to tiers (see plan.h).
+/* optimize.c — the assignment of devices to tiers, needs first (see plan.h).
  *
- * Every device goes to one tier or none.  The objective: Σ over tiers of
- * the capacity-weighted mean score of its devices, minus
- * ADVISOR_SHORTFALL_PENALTY × the share of its need left uncovered (a tier
- * with nothing of its need met costs what a perfect tier scores); ties go
- * to fewer devices, and then every unassigned device identical to one in
- * a tier joins it (the objective stays the same: more capacity, and an
- * array).  A need that can be met is met unless that costs more
- * than the penalty; one that cannot (archive needs 40 TB, 22 TB of HDDs)
- * takes spare capacity but never wrecks the other tiers.  Depth-first
- * branch and bound over the devices sorted by their best score; at each
- * node an optimistic bound per tier (the tiers relaxed to share the
- * remaining devices) decides whether the subtree can beat the best found:
- * the remaining eligible capacity taken best score first, fractionally,
- * gives the best mean for each amount of capacity added; the bound is the
- * best term over those amounts.
+ * Every device goes to one tier or none.  The order of what counts:
+ *   1. coverage: Σ over tiers with a need of the share of the need their
+ *      usable capacity covers (at most 1 each) — the plan that covers more
+ *      of the stated needs wins;
+ *   2. quality: Σ over those tiers of Σ score × capacity counted ÷ need,
+ *      where the capacity counted is the best capacity first, up to the
+ *      need (the mean score of what holds the need, times the share held);
+ *   3. fewer devices.
+ * Usable capacity counts md arrays inside the optimisation: like devices
+ * of one group (plan.c: raid.c's "alike") in the hot or cold tier give
+ * advisor_raid_data_disks() × the group's smallest member, as their mirror
+ * or parity array would.  A tier with no need is no part of this: it takes
+ * the best spare device for it afterwards.
  *
- * Identical devices (same scores and capacity) are interchangeable: only
- * one order of their tiers is searched (non-decreasing tier code), so 64
- * like drives do not mean 4^64 nodes.
+ * Solved as two mixed-integer programmes with GLPK (branch and cut): the
+ * largest coverage, then the best quality among plans that cover as much.
+ * Variables per eligible (device, tier with a need): x (binary, assigned)
+ * and a (the share of the tier's need it holds, ≤ capacity ÷ need × x);
+ * Σ_t x ≤ 1 per device, Σ_d a ≤ 1 per tier.  Per like group g in hot or
+ * cold with m ≥ 2 eligible members and y = Σ x of them:
+ *   Σ a ≤ Σ (cap_d − capmin) ÷ need × x + capmin ÷ need × D, where D, the
+ *   data disks, is bounded by the RAID level's rule:
+ *   hot  D ≤ p + w, 2p ≤ y (p integer pairs), D ≤ y, y ≤ 1 + (m−1)(1−w)
+ *        (w: a lone device) — 1 for two or three, ⌊y/2⌋ from four;
+ *   cold D ≤ y − b2 − b4, y ≤ 1 + (m−1) b2, y ≤ 3 + (m−3) b4 — RAID1 of
+ *        two 1, RAID5 of three 2, RAID6 from four y − 2.
+ * The assignment GLPK returns is evaluated exactly (advisor_evaluate()),
+ * devices that add nothing are dropped, and identical devices join.
+ * A time limit stops the search; the best bound of the open nodes then says
+ * how far from optimal the plan can be.
  *
  * The runner-up is the best plan that changes a decision, not a detail:
  * for each tier, the optimum with the best plan's leading device (highest
- * score) and its twins barred from that tier; the best of those three.  Adding a small
- * spare device to a tier is not a different plan; moving the Optane is.
+ * score) and its twins barred from that tier; the best of those three.
  */
 #include "plan.h"
 
 #include <errno.h>
+#include <glpk.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#define EPS 1e-9
 #define NT ADVISOR_TIER_COUNT
-#define UNASSIGNED_CODE NT	/* option code of "no tier" */
-#define DEFAULT_MAX_NODES 20000000ul
-
-struct search {
-	const struct advisor_opt_input *in;
-	size_t order[ADVISOR_OPT_MAX_DEVICES];	/* device at depth k */
-	bool twin_prev[ADVISOR_OPT_MAX_DEVICES];	/* order[k] equals order[k-1] */
-	size_t by_tier[NT][ADVISOR_OPT_MAX_DEVICES];	/* depths, best score first */
-	size_t n_by_tier[NT];
-	double rest_cap[NT][ADVISOR_OPT_MAX_DEVICES + 1];	/* Σ eligible cap from depth k */
-	int code[ADVISOR_OPT_MAX_DEVICES];	/* option chosen at depth k */
-	int assign[ADVISOR_OPT_MAX_DEVICES];	/* tier per device */
-	double sum_sc[NT], sum_cap[NT];
-	unsigned used;
-	unsigned long nodes, max_nodes;
-	bool stopped;
-	struct advisor_assignment best;
-	unsigned best_used;
-};
+#define EPS 1e-9
+#define DEVICE_COST 1e-5	/* quality points per device: fewer devices on ties */
+#define MET_TOL 1e-9		/* a need is met when covered to this share */
 
 static bool eligible(const struct advisor_opt_input *in, size_t d, int t)
 {
 	return !isnan(in->score[d][t]);
 }
 
-static double best_score(const struct advisor_opt_input *in, size_t d)
+static bool redundant(int t)
 {
-	double b = -1.0;
-
-	for (int t = 0; t < NT; t++)
-		if (eligible(in, d, t) && in->score[d][t] > b)
-			b = in->score[d][t];
-	return b;
+	return t == ADVISOR_HOT || t == ADVISOR_COLD;
 }
 
-double advisor_tier_value(const struct advisor_opt_input *in, int tier,
-			  const int *assign)
-{
-	double sc = 0.0, cap = 0.0;
+/* ---- groups of like devices ------------------------------------------- */
 
-	for (size_t d = 0; d < in->n; d++)
-		if (assign[d] == tier) {
-			sc += in->score[d][tier] * in->capacity[d];
-			cap += in->capacity[d];
+struct groups {
+	size_t *size;		/* members per group id (ids are device indices) */
+	double *capmin;		/* smallest member's capacity */
+};
+
+static int groups_make(const struct advisor_opt_input *in, struct groups *g)
+{
+	g->size = calloc(in->n ? in->n : 1, sizeof(*g->size));
+	g->capmin = calloc(in->n ? in->n : 1, sizeof(*g->capmin));
+	if (!g->size || !g->capmin)
+		return -ENOMEM;
+	for (size_t d = 0; in->group && d < in->n; d++) {
+		int id = in->group[d];
+
+		if (id < 0 || (size_t)id >= in->n)
+			continue;
+		if (!g->size[id] || in->capacity[d] < g->capmin[id])
+			g->capmin[id] = in->capacity[d];
+		g->size[id]++;
+	}
+	return 0;
+}
+
+static void groups_clear(struct groups *g)
+{
+	free(g->size);
+	free(g->capmin);
+}
+
+/* The group of d that forms an array in tier t, or -1. */
+static int group_of(const struct advisor_opt_input *in, const struct groups *g,
+		    size_t d, int t)
+{
+	int id = in->group ? in->group[d] : -1;
+
+	if (!redundant(t) || id < 0 || (size_t)id >= in->n || g->size[id] < 2)
+		return -1;
+	return id;
+}
+
+/* ---- exact evaluation ------------------------------------------------- */
+
+static int cmp_by_score(const void *a, const void *b, void *arg)
+{
+	const double *s = arg;
+	double x = s[*(const size_t *)a], y = s[*(const size_t *)b];
+
+	if (x != y)
+		return x > y ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+struct scratch {
+	size_t *list;		/* devices of one tier */
+	double *col;		/* their scores, by device */
+	size_t *count;		/* members per group in the tier */
+	double *rem;		/* group capacity left */
+};
+
+/* One tier: usable, covered share, quality (Σ score × counted ÷ need). */
+static void eval_tier(const struct advisor_opt_input *in, const struct groups *g,
+		      const int *assign, int t, struct scratch *s, struct advisor_eval *out)
+{
+	double need = in->need[t], covered = 0.0, qsum = 0.0, usable = 0.0, capsum = 0.0;
+	size_t m = 0;
+
+	for (size_t d = 0; d < in->n; d++) {
+		int id = group_of(in, g, d, t);
+
+		if (assign[d] != t)
+			continue;
+		s->list[m++] = d;
+		s->col[d] = in->score[d][t];
+		if (id >= 0)
+			s->count[id]++;
+	}
+	for (size_t k = 0; k < m; k++) {	/* each group's array capacity */
+		int id = group_of(in, g, s->list[k], t);
+
+		if (id >= 0 && s->count[id]) {
+			s->rem[id] = g->capmin[id] * (double)advisor_raid_data_disks(t, s->count[id]);
+			s->count[id] = 0;
 		}
-	return cap > 0 ? sc / cap : 0.0;
+	}
+	for (size_t k = 0; k < m; k++) {
+		int id = group_of(in, g, s->list[k], t);
+
+		if (id >= 0)
+			s->rem[id] += in->capacity[s->list[k]] - g->capmin[id];
+	}
+	qsort_r(s->list, m, sizeof(*s->list), cmp_by_score, s->col);
+	for (size_t k = 0; k < m; k++) {
+		size_t d = s->list[k];
+		int id = group_of(in, g, d, t);
+		double avail = in->capacity[d], take;
+
+		if (id >= 0) {
+			avail = fmin(avail, fmax(s->rem[id], 0.0));
+			s->rem[id] -= avail;
+		}
+		usable += avail;
+		capsum += in->capacity[d];
+		qsum += in->score[d][t] * (need > 0 ? (take = fmin(avail, need - covered)) :
+					   (take = in->capacity[d]));
+		covered += take;
+	}
+	out->tier_usable[t] = usable;
+	if (need > 0) {
+		out->met += covered >= need * (1.0 - MET_TOL);
+		out->coverage += covered / need;
+		out->quality += qsum / need;
+		out->score -= ADVISOR_SHORTFALL_PENALTY * (1.0 - covered / need);
+		out->tier_quality[t] = covered > 0 ? qsum / covered : 0.0;
+	} else {
+		out->tier_quality[t] = capsum > 0 ? qsum / capsum : 0.0;
+		out->quality += out->tier_quality[t];
+	}
 }
 
-void advisor_evaluate(const struct advisor_opt_input *in, const int *assign,
-		      struct advisor_assignment *out)
+static int scratch_make(size_t n, struct scratch *s)
 {
-	double cap[NT] = { 0 };
+	size_t k = n ? n : 1;
 
+	s->list = calloc(k, sizeof(*s->list));
+	s->col = calloc(k, sizeof(*s->col));
+	s->count = calloc(k, sizeof(*s->count));
+	s->rem = calloc(k, sizeof(*s->rem));
+	return s->list && s->col && s->count && s->rem ? 0 : -ENOMEM;
+}
+
+static void scratch_clear(struct scratch *s)
+{
+	free(s->list);
+	free(s->col);
+	free(s->count);
+	free(s->rem);
+}
+
+static void evaluate(const struct advisor_opt_input *in, const struct groups *g,
+		     struct scratch *s, const int *assign, struct advisor_eval *out)
+{
 	memset(out, 0, sizeof(*out));
 	out->valid = true;
 	for (size_t d = 0; d < in->n; d++) {
-		out->tier[d] = assign[d];
 		if (assign[d] < 0)
 			continue;
+		out->used++;
+		out->cost += in->price ? in->price[d] : 0.0;
 		if (assign[d] >= NT || !eligible(in, d, assign[d]))
 			out->valid = false;
-		else
-			cap[assign[d]] += in->capacity[d];
 	}
-	out->objective = 0.0;
-	for (int t = 0; t < NT; t++) {
-		out->value += advisor_tier_value(in, t, assign);
-		if (in->need[t] > cap[t]) {
-			out->shortfall += in->need[t] - cap[t];
-			out->objective -= ADVISOR_SHORTFALL_PENALTY * (in->need[t] - cap[t]) / in->need[t];
-		}
-	}
-	out->objective += out->value;
+	if (in->budget > 0 && out->cost > in->budget * (1.0 + 1e-12))
+		out->valid = false;
+	if (!out->valid)
+		return;
+	for (int t = 0; t < NT; t++)
+		eval_tier(in, g, assign, t, s, out);
+	out->score += out->quality;
 }
 
-/* Is (objective_a, used_a) strictly better than b?  Ties: fewer devices. */
-static bool better(double obj_a, unsigned used_a, const struct advisor_assignment *b,
-		   unsigned used_b)
+int advisor_evaluate(const struct advisor_opt_input *in, const int *assign,
+		     struct advisor_eval *out)
+{
+	struct groups g = { 0 };
+	struct scratch s = { 0 };
+	int ret = groups_make(in, &g);
+
+	if (!ret)
+		ret = scratch_make(in->n, &s);
+	if (!ret)
+		evaluate(in, &g, &s, assign, out);
+	groups_clear(&g);
+	scratch_clear(&s);
+	return ret;
+}
+
+/* Is a strictly better than b?  Needs met, then score, then fewer devices. */
+static bool better(const struct advisor_eval *a, const struct advisor_eval *b)
 {
 	if (!b->valid)
-		return true;
-	if (obj_a > b->objective + EPS)
-		return true;
-	if (obj_a < b->objective - EPS)
+		return a->valid;
+	if (!a->valid)
 		return false;
-	return used_a < used_b;
+	if (a->met != b->met)
+		return a->met > b->met;
+	if (fabs(a->score - b->score) > 1e-7)
+		return a->score > b->score;
+	return a->used < b->used;
 }
 
-/* Device order: best score first, then larger, then index; twins marked. */
-static int cmp_dev(const void *a, const void *b, const struct advisor_opt_input *in)
+/* a loses nothing against b: as many needs met, a score at least as high. */
+static bool no_worse(const struct advisor_eval *a, const struct advisor_eval *b)
 {
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	double bx = best_score(in, x), by = best_score(in, y);
+	return a->valid && a->met >= b->met && a->score >= b->score - 1e-7;
+}
 
-	if (bx != by)
-		return bx > by ? -1 : 1;
-	if (in->capacity[x] != in->capacity[y])
-		return in->capacity[x] > in->capacity[y] ? -1 : 1;
-	for (int t = 0; t < NT; t++) {
-		double sx = in->score[x][t], sy = in->score[y][t];
+/* ---- the integer programme (GLPK) ------------------------------------- */
 
-		if (isnan(sx) != isnan(sy))
-			return isnan(sx) ? 1 : -1;
-		if (!isnan(sx) && sx != sy)
-			return sx > sy ? -1 : 1;
+struct milp {
+	glp_prob *lp;
+	int *x, *a;		/* column per (device, tier), 0 = none; n × NT */
+	int met[NT];		/* binary: tier t's need is met (Σ a ≥ 1) */
+	bool integral;		/* the objective takes integer values (phase 1) */
+	unsigned long nodes;
+	double bound;		/* best bound of the open nodes at the last callback */
+	bool have_bound, incumbent;
+};
+
+static int add_col(glp_prob *lp, int kind, double lo, double hi, double obj)
+{
+	int j = glp_add_cols(lp, 1);
+
+	glp_set_col_kind(lp, j, kind);
+	glp_set_col_bnds(lp, j, lo < hi ? GLP_DB : GLP_FX, lo, hi);
+	glp_set_obj_coef(lp, j, obj);
+	return j;
+}
+
+/* A row Σ val[k] × x[ind[k]] ≤ hi (k from 1, as GLPK counts). */
+static void add_row_le(glp_prob *lp, int len, const int *ind, const double *val, double hi)
+{
+	int i = glp_add_rows(lp, 1);
+
+	glp_set_row_bnds(lp, i, GLP_UP, 0.0, hi);
+	glp_set_mat_row(lp, i, len, ind, val);
+}
+
+struct rowbuf {
+	int *ind;
+	double *val;
+	int len;
+};
+
+static void rb_put(struct rowbuf *r, int col, double v)
+{
+	r->len++;
+	r->ind[r->len] = col;
+	r->val[r->len] = v;
+}
+
+/* The array rows of group id in tier t (members eligible there: m ≥ 2). */
+static void group_rows(struct milp *p, const struct advisor_opt_input *in,
+		       const struct groups *g, int id, int t, struct rowbuf *rb)
+{
+	const double need = in->need[t], cmin = g->capmin[id];
+	size_t m = 0;
+	int D, p2 = 0, w = 0, b2 = 0, b4 = 0;
+
+	for (size_t d = 0; d < in->n; d++)
+		m += group_of(in, g, d, t) == id && p->x[d * NT + t];
+	if (m < 2)
+		return;
+	D = add_col(p->lp, GLP_CV, 0.0, (double)m, 0.0);
+	if (t == ADVISOR_HOT) {
+		p2 = add_col(p->lp, GLP_IV, 0.0, (double)(m / 2), 0.0);
+		w = add_col(p->lp, GLP_BV, 0.0, 1.0, 0.0);
+	} else {
+		b2 = add_col(p->lp, GLP_BV, 0.0, 1.0, 0.0);
+		if (m >= 4)
+			b4 = add_col(p->lp, GLP_BV, 0.0, 1.0, 0.0);
 	}
-	return x < y ? -1 : x > y;
+	/* Σ a − Σ (cap − cmin)/need x − cmin/need D ≤ 0 */
+	rb->len = 0;
+	for (size_t d = 0; d < in->n; d++)
+		if (group_of(in, g, d, t) == id && p->x[d * NT + t]) {
+			rb_put(rb, p->a[d * NT + t], 1.0);
+			if (in->capacity[d] > cmin)
+				rb_put(rb, p->x[d * NT + t], -(in->capacity[d] - cmin) / need);
+		}
+	rb_put(rb, D, -cmin / need);
+	add_row_le(p->lp, rb->len, rb->ind, rb->val, 0.0);
+	/* the count rows: y = Σ x */
+	for (int r = 0; r < (t == ADVISOR_HOT ? 3 : b4 ? 3 : 2); r++) {
+		double cy = 0.0, hi = 0.0;
+
+		rb->len = 0;
+		if (t == ADVISOR_HOT && r == 0) {	/* 2p − y ≤ 0 */
+			rb_put(rb, p2, 2.0);
+			cy = -1.0;
+		} else if (t == ADVISOR_HOT && r == 1) {	/* D − y ≤ 0 */
+			rb_put(rb, D, 1.0);
+			cy = -1.0;
+		} else if (t == ADVISOR_HOT) {	/* y + (m−1) w ≤ m */
+			rb_put(rb, w, (double)(m - 1));
+			cy = 1.0;
+			hi = (double)m;
+		} else if (r == 0) {	/* D − y + b2 + b4 ≤ 0 */
+			rb_put(rb, D, 1.0);
+			rb_put(rb, b2, 1.0);
+			if (b4)
+				rb_put(rb, b4, 1.0);
+			cy = -1.0;
+		} else if (r == 1) {	/* y − (m−1) b2 ≤ 1 */
+			rb_put(rb, b2, -(double)(m - 1));
+			cy = 1.0;
+			hi = 1.0;
+		} else {		/* y − (m−3) b4 ≤ 3 */
+			rb_put(rb, b4, -(double)(m - 3));
+			cy = 1.0;
+			hi = 3.0;
+		}
+		for (size_t d = 0; d < in->n; d++)
+			if (group_of(in, g, d, t) == id && p->x[d * NT + t])
+				rb_put(rb, p->x[d * NT + t], cy);
+		add_row_le(p->lp, rb->len, rb->ind, rb->val, hi);
+	}
+	if (t == ADVISOR_HOT) {	/* D − p − w ≤ 0 */
+		rb->len = 0;
+		rb_put(rb, D, 1.0);
+		rb_put(rb, p2, -1.0);
+		rb_put(rb, w, -1.0);
+		add_row_le(p->lp, rb->len, rb->ind, rb->val, 0.0);
+	}
 }
 
-static void sort_devices(struct search *s)
+static bool twins(const struct advisor_opt_input *in, size_t a, size_t b);
+
+/*
+ * Identical devices are interchangeable: of twins j < d (the nearest), j is
+ * used first (Σ_t x_j ≥ Σ_t x_d) and in a tier no later than d's
+ * (Σ t x_j − Σ t x_d + NT Σ x_d ≤ NT), so one order of them is searched.
+ */
+static void twin_rows(struct milp *p, const struct advisor_opt_input *in, struct rowbuf *rb)
 {
-	const struct advisor_opt_input *in = s->in;
+	for (size_t d = 1; d < in->n; d++) {
+		size_t j = d;
 
-	for (size_t i = 0; i < in->n; i++)
-		s->order[i] = i;
-	for (size_t i = 1; i < in->n; i++)	/* insertion sort: n <= 64 */
-		for (size_t j = i; j > 0 && cmp_dev(&s->order[j - 1], &s->order[j], in) > 0; j--) {
-			size_t tmp = s->order[j];
-
-			s->order[j] = s->order[j - 1];
-			s->order[j - 1] = tmp;
+		while (j-- > 0 && !twins(in, j, d))
+			;
+		if (j >= d)	/* wrapped: no twin before d */
+			continue;
+		for (int row = 0; row < 2; row++) {
+			rb->len = 0;
+			for (int t = 0; t < NT; t++) {
+				if (!p->x[j * NT + t] || !p->x[d * NT + t])
+					continue;
+				rb_put(rb, p->x[j * NT + t], row ? (double)t : -1.0);
+				rb_put(rb, p->x[d * NT + t], row ? (double)(NT - t) : 1.0);
+			}
+			if (rb->len)
+				add_row_le(p->lp, rb->len, rb->ind, rb->val, row ? (double)NT : 0.0);
 		}
+	}
+}
+
+static int milp_build(struct milp *p, const struct advisor_opt_input *in,
+		      const struct groups *g)
+{
+	struct rowbuf rb;
+	size_t cells = (in->n ? in->n : 1) * NT;
+
+	p->x = calloc(cells, sizeof(*p->x));
+	p->a = calloc(cells, sizeof(*p->a));
+	rb.ind = calloc(in->n * 3 + 8, sizeof(*rb.ind));
+	rb.val = calloc(in->n * 3 + 8, sizeof(*rb.val));
+	if (!p->x || !p->a || !rb.ind || !rb.val) {
+		free(rb.ind);
+		free(rb.val);
+		return -ENOMEM;
+	}
+	p->lp = glp_create_prob();
+	glp_set_obj_dir(p->lp, GLP_MAX);
+	for (size_t d = 0; d < in->n; d++)
+		for (int t = 0; t < NT; t++) {
+			double share;
+
+			if (!(in->need[t] > 0) || !eligible(in, d, t) || !(in->capacity[d] > 0))
+				continue;
+			share = fmin(in->capacity[d] / in->need[t], 1.0);	/* tight: a ≤ 1 anyway */
+			p->x[d * NT + t] = add_col(p->lp, GLP_BV, 0.0, 1.0, 0.0);
+			p->a[d * NT + t] = add_col(p->lp, GLP_CV, 0.0, share, 0.0);
+			rb.len = 0;	/* a − share x ≤ 0 */
+			rb_put(&rb, p->a[d * NT + t], 1.0);
+			rb_put(&rb, p->x[d * NT + t], -share);
+			add_row_le(p->lp, rb.len, rb.ind, rb.val, 0.0);
+		}
+	for (size_t d = 0; d < in->n; d++) {	/* one tier per device */
+		rb.len = 0;
+		for (int t = 0; t < NT; t++)
+			if (p->x[d * NT + t])
+				rb_put(&rb, p->x[d * NT + t], 1.0);
+		if (rb.len > 1)
+			add_row_le(p->lp, rb.len, rb.ind, rb.val, 1.0);
+	}
+	for (int t = 0; t < NT; t++) {	/* Σ a ≤ 1: the need, no more; met ≤ Σ a */
+		rb.len = 0;
+		for (size_t d = 0; d < in->n; d++)
+			if (p->a[d * NT + t])
+				rb_put(&rb, p->a[d * NT + t], 1.0);
+		if (!rb.len)
+			continue;
+		add_row_le(p->lp, rb.len, rb.ind, rb.val, 1.0);
+		p->met[t] = add_col(p->lp, GLP_BV, 0.0, 1.0, 1.0);
+		for (int k = 1; k <= rb.len; k++)
+			rb.val[k] = -1.0;
+		rb_put(&rb, p->met[t], 1.0);
+		add_row_le(p->lp, rb.len, rb.ind, rb.val, 0.0);
+	}
+	if (in->price && in->budget > 0) {	/* Σ price × x ≤ budget */
+		rb.len = 0;
+		for (size_t d = 0; d < in->n; d++)
+			for (int t = 0; t < NT; t++)
+				if (p->x[d * NT + t] && in->price[d] > 0)
+					rb_put(&rb, p->x[d * NT + t], in->price[d]);
+		if (rb.len)
+			add_row_le(p->lp, rb.len, rb.ind, rb.val, in->budget);
+	}
+	twin_rows(p, in, &rb);
+	for (int t = 0; t < NT; t++)	/* each group once: its id is a member's index */
+		for (size_t d = 0; d < in->n; d++)
+			if (group_of(in, g, d, t) == (int)d)
+				group_rows(p, in, g, (int)d, t, &rb);
+	free(rb.ind);
+	free(rb.val);
+	return 0;
+}
+
+static void milp_clear(struct milp *p)
+{
+	if (p->lp)
+		glp_delete_prob(p->lp);
+	free(p->x);
+	free(p->a);
+	memset(p, 0, sizeof(*p));
+}
+
+static void callback(glp_tree *tree, void *info)
+{
+	struct milp *p = info;
+	int node = glp_ios_best_node(tree), total = 0;
+
+	glp_ios_tree_size(tree, NULL, NULL, &total);
+	p->nodes = (unsigned long)total;
+	if (node) {
+		p->bound = glp_ios_node_bound(tree, node);
+		p->have_bound = true;
+	}
+	if (glp_ios_reason(tree) == GLP_IBINGO)
+		p->incumbent = true;
+	/* needs met are whole: a bound below the incumbent + 1 proves it */
+	if (p->integral && p->incumbent && node &&
+	    p->bound < glp_mip_obj_val(glp_ios_get_prob(tree)) + 1.0 - 1e-6)
+		glp_ios_terminate(tree);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+struct solve_out {
+	bool found, proven;
+	double obj, bound;	/* objective of the solution, bound on the optimum */
+	unsigned long nodes;
+};
+
+/*
+ * Solve the programme as it stands, until deadline: the LP relaxation by
+ * the primal simplex with textbook pricing (scaled when asked: it cut the
+ * quality LP of 1,000 devices from ~4,500 to ~700 iterations, but slowed the
+ * needs search), then branch and bound from that basis.  Presolve is off: the rows are
+ * already tight (a ≤ min(capacity ÷ need, 1) × x) and the basis is reused.
+ */
+static void milp_solve(struct milp *p, double deadline, bool scale, struct solve_out *o)
+{
+	glp_smcp sm;
+	glp_iocp parm;
+	double left = deadline - now();
+	int ret, st;
+
+	memset(o, 0, sizeof(*o));
+	if (scale)
+		glp_scale_prob(p->lp, GLP_SF_AUTO);
+	else
+		glp_unscale_prob(p->lp);
+	glp_init_smcp(&sm);
+	sm.msg_lev = GLP_MSG_OFF;
+	sm.pricing = GLP_PT_STD;	/* 65 iterations, not 731, on 1,000 devices */
+	sm.tm_lim = left > 0 ? (int)fmin(left * 1000.0, 2e9) : 1;
+	if (glp_simplex(p->lp, &sm) || glp_get_status(p->lp) != GLP_OPT) {
+		o->bound = INFINITY;
+		return;
+	}
+	left = deadline - now();
+	glp_init_iocp(&parm);
+	parm.msg_lev = GLP_MSG_OFF;
+	parm.presolve = GLP_OFF;
+	parm.cb_func = callback;
+	parm.cb_info = p;
+	parm.tm_lim = left > 0 ? (int)fmin(left * 1000.0, 2e9) : 1;
+	p->incumbent = false;
+	p->nodes = 0;
+	p->bound = glp_get_obj_val(p->lp);	/* the LP relaxation, until the tree says more */
+	p->have_bound = true;
+	ret = glp_intopt(p->lp, &parm);
+	st = glp_mip_status(p->lp);
+	o->nodes = p->nodes;
+	o->found = st == GLP_OPT || st == GLP_FEAS;
+	o->proven = (ret == 0 && st == GLP_OPT) || (ret == GLP_ESTOP && o->found);
+	if (ret == GLP_ESTOP && o->found)
+		p->bound = o->obj;	/* stopped by the callback: proven */
+	o->obj = o->found ? glp_mip_obj_val(p->lp) : 0.0;
+	o->bound = o->proven ? o->obj : p->bound;
+	if (o->found && o->bound < o->obj)
+		o->bound = o->obj;
+}
+
+/* ---- one complete optimisation ---------------------------------------- */
+
+struct run {
+	const struct advisor_opt_input *in;
+	const struct groups *g;
+	struct scratch *s;
+	double deadline;
+	unsigned long nodes;
+	bool proven;
+	double met_bound;	/* no plan meets more needs */
+	double score_bound;	/* of the need tiers, among plans meeting as many */
+};
+
+/* Devices of need tiers that add nothing are dropped, worst first. */
+static void prune(struct run *r, int *assign)
+{
+	const struct advisor_opt_input *in = r->in;
+	struct advisor_eval cur, e;
+	size_t m = 0;
+
+	evaluate(in, r->g, r->s, assign, &cur);
+	for (size_t d = 0; d < in->n; d++)
+		if (assign[d] >= 0)
+			r->s->list[m++] = d;
+	for (size_t k = 0; k < m; k++)
+		r->s->col[r->s->list[k]] = in->score[r->s->list[k]][assign[r->s->list[k]]];
+	qsort_r(r->s->list, m, sizeof(size_t), cmp_by_score, r->s->col);
+	{
+		size_t *order = malloc((m ? m : 1) * sizeof(*order));
+
+		if (!order)
+			return;
+		memcpy(order, r->s->list, m * sizeof(*order));
+		for (size_t k = m; k-- > 0;) {
+			size_t d = order[k];
+			int t = assign[d];
+
+			assign[d] = -1;
+			evaluate(in, r->g, r->s, assign, &e);
+			if (no_worse(&e, &cur))
+				cur = e;
+			else
+				assign[d] = t;
+		}
+		free(order);
+	}
+}
+
+/* Can d be bought on top of what e spends? */
+static bool affordable(const struct advisor_opt_input *in, const struct advisor_eval *e, size_t d)
+{
+	return !in->price || !(in->budget > 0) || e->cost + in->price[d] <= in->budget;
+}
+
+/*
+ * Greedy: the best (device, tier) pair while a need is open, the needs
+ * judged with arrays counted (advisor_evaluate()).  Phase 1's shortcut and
+ * the fallback when the search finds nothing in time.
+ */
+static void greedy(struct run *r, int *assign)
+{
+	const struct advisor_opt_input *in = r->in;
+	struct advisor_eval e;
+
+	for (;;) {
+		double best = -1.0;
+		size_t bd = 0;
+		int bt = -1;
+		bool open[NT];
+
+		evaluate(in, r->g, r->s, assign, &e);
+		for (int t = 0; t < NT; t++)
+			open[t] = in->need[t] > 0 && e.tier_usable[t] < in->need[t] * (1.0 - MET_TOL);
+		for (size_t d = 0; d < in->n; d++)
+			for (int t = 0; t < NT && assign[d] < 0; t++)
+				if (open[t] && eligible(in, d, t) && in->score[d][t] > best &&
+				    affordable(in, &e, d)) {
+					best = in->score[d][t];
+					bd = d;
+					bt = t;
+				}
+		if (bt < 0)
+			return;
+		assign[bd] = bt;
+	}
+}
+
+/* Σ over tiers with a need of the best score any device has there. */
+static double top_scores(const struct advisor_opt_input *in)
+{
+	double sum = 0.0;
+
+	for (int t = 0; t < NT; t++) {
+		double top = 0.0;
+
+		for (size_t d = 0; d < in->n && in->need[t] > 0; d++)
+			if (eligible(in, d, t))
+				top = fmax(top, in->score[d][t]);
+		sum += top;
+	}
+	return sum;
+}
+
+/* Does the greedy plan meet every need?  Then phase 1 is proven. */
+static bool all_met(struct run *r, int *assign, int n_need)
+{
+	struct advisor_eval e;
+
+	greedy(r, assign);
+	evaluate(r->in, r->g, r->s, assign, &e);
+	for (size_t d = 0; d < r->in->n; d++)
+		assign[d] = -1;
+	return e.valid && e.met == (unsigned)n_need;
+}
+
+/* Phase 2's objective: Σ (score + penalty) × a − device cost × x. */
+static int phase2(struct milp *p, const struct advisor_opt_input *in, double met)
+{
+	int *ind = calloc(NT + 1, sizeof(int));
+	double *val = calloc(NT + 1, sizeof(double));
+	int len = 0, row;
+
+	if (!ind || !val) {
+		free(ind);
+		free(val);
+		return -ENOMEM;
+	}
+	for (size_t d = 0; d < in->n; d++)
+		for (int t = 0; t < NT; t++)
+			if (p->a[d * NT + t]) {
+				glp_set_obj_coef(p->lp, p->a[d * NT + t],
+						 in->score[d][t] + ADVISOR_SHORTFALL_PENALTY);
+				glp_set_obj_coef(p->lp, p->x[d * NT + t], -DEVICE_COST);
+			}
+	for (int t = 0; t < NT; t++)
+		if (p->met[t]) {
+			glp_set_obj_coef(p->lp, p->met[t], 0.0);
+			ind[++len] = p->met[t];
+			val[len] = 1.0;
+		}
+	row = glp_add_rows(p->lp, 1);	/* Σ met ≥ phase 1's */
+	glp_set_row_bnds(p->lp, row, GLP_LO, met - 0.5, 0.0);
+	glp_set_mat_row(p->lp, row, len, ind, val);
+	p->integral = false;
+	free(ind);
+	free(val);
+	return 0;
+}
+
+/* The assignment of GLPK's integer solution. */
+static void take_mip(struct milp *p, const struct advisor_opt_input *in, int *assign)
+{
+	for (size_t d = 0; d < in->n; d++) {
+		assign[d] = -1;
+		for (int t = 0; t < NT; t++)
+			if (p->x[d * NT + t] && glp_mip_col_val(p->lp, p->x[d * NT + t]) > 0.5)
+				assign[d] = t;
+	}
+}
+
+/*
+ * Phase 3 (buying, in->cheapest): the cheapest plan that meets as many needs
+ * and scores within in->margin of phase 2's best; the score breaks ties.
+ */
+static int phase3(struct milp *p, const struct advisor_opt_input *in, double best_obj)
+{
+	int cols = glp_get_num_cols(p->lp), len = 0, row;
+	int *ind = calloc((size_t)cols + 1, sizeof(int));
+	double *val = calloc((size_t)cols + 1, sizeof(double));
+
+	if (!ind || !val) {
+		free(ind);
+		free(val);
+		return -ENOMEM;
+	}
+	for (size_t d = 0; d < in->n; d++)
+		for (int t = 0; t < NT; t++) {
+			int a = p->a[d * NT + t], x = p->x[d * NT + t];
+
+			if (!a)
+				continue;
+			ind[++len] = a;
+			val[len] = in->score[d][t] + ADVISOR_SHORTFALL_PENALTY;
+			ind[++len] = x;
+			val[len] = -DEVICE_COST;
+			glp_set_obj_coef(p->lp, a, 1e-6 * val[len - 1]);
+			glp_set_obj_coef(p->lp, x, -in->price[d] - DEVICE_COST);
+		}
+	row = glp_add_rows(p->lp, 1);	/* the score, within the margin */
+	glp_set_row_bnds(p->lp, row, GLP_LO, best_obj - in->margin, 0.0);
+	glp_set_mat_row(p->lp, row, len, ind, val);
+	free(ind);
+	free(val);
+	return 0;
+}
+
+/*
+ * The need tiers: phase 1 (most needs met), phase 2 (the best score among
+ * plans meeting as many), phase 3 when buying the cheapest (in->cheapest).
+ * assign: n entries.
+ */
+static int solve_needs(struct run *r, int *assign)
+{
+	const struct advisor_opt_input *in = r->in;
+	struct milp p = { 0 };
+	struct solve_out o1 = { 0 }, o2 = { 0 };
+	int ret, n_need = 0;
+
+	for (int t = 0; t < NT; t++)
+		n_need += in->need[t] > 0;
+	r->proven = true;
+	r->met_bound = 0.0;
+	r->score_bound = 0.0;
+	for (size_t d = 0; d < in->n; d++)
+		assign[d] = -1;
+	if (!n_need)
+		return 0;
+	ret = milp_build(&p, in, r->g);
+	if (!ret && all_met(r, assign, n_need)) {	/* phase 1 needs no search */
+		o1.found = o1.proven = true;
+		o1.obj = o1.bound = (double)n_need;
+	} else if (!ret) {
+		p.integral = true;
+		milp_solve(&p, r->deadline, false, &o1);
+	}
+	r->nodes += o1.nodes;
+	r->met_bound = fmin(floor(o1.bound + 1e-6), (double)n_need);
+	if (!ret && o1.found)
+		ret = phase2(&p, in, round(o1.obj));
+	if (!ret && o1.found)
+		milp_solve(&p, r->deadline, true, &o2);
+	r->nodes += o2.nodes;
+	if (!ret && o2.found) {
+		take_mip(&p, in, assign);
+		r->score_bound = o2.bound + DEVICE_COST * (double)in->n -
+				 ADVISOR_SHORTFALL_PENALTY * n_need;
+	}
+	if (!ret && o2.found && in->cheapest && in->price) {
+		struct solve_out o3 = { 0 };
+
+		ret = phase3(&p, in, o2.obj);
+		if (!ret)
+			milp_solve(&p, r->deadline, true, &o3);
+		r->nodes += o3.nodes;
+		o2.proven = o2.proven && o3.proven;
+		if (o3.found)	/* else phase 2's plan stands */
+			take_mip(&p, in, assign);
+	}
+	if (!ret && !o2.found) {	/* no solution in time: greedy, and the plain bound */
+		greedy(r, assign);
+		r->score_bound = top_scores(in);
+	}
+	r->proven = o1.proven && o2.proven;
+	milp_clear(&p);
+	if (!ret)
+		prune(r, assign);
+	return ret;
+}
+
+/* Tiers with no need take the best spare device for them (all pairings). */
+static void spares(const struct advisor_opt_input *in, int *assign)
+{
+	enum { TOP = NT + 1 };
+	ptrdiff_t cand[NT][TOP];
+	int idx[NT] = { 0 }, best_idx[NT] = { 0 };
+	double best = -1.0;
+
+	for (int t = 0; t < NT; t++) {
+		for (int k = 0; k < TOP; k++)
+			cand[t][k] = -1;
+		if (in->need[t] > 0)
+			continue;
+		for (size_t d = 0; d < in->n; d++) {	/* the TOP best spares for t */
+			ptrdiff_t c = (ptrdiff_t)d;
+
+			if (assign[d] >= 0 || !eligible(in, d, t))
+				continue;
+			for (int k = 0; k < TOP && c >= 0; k++)
+				if (cand[t][k] < 0 || in->score[c][t] > in->score[cand[t][k]][t]) {
+					ptrdiff_t tmp = cand[t][k];
+
+					cand[t][k] = c;
+					c = tmp;
+				}
+		}
+	}
+	for (;;) {		/* every pairing: idx[t] = candidate k or TOP (none) */
+		double sum = 0.0;
+		bool clash = false;
+
+		for (int t = 0; t < NT; t++) {
+			ptrdiff_t c = idx[t] < TOP ? cand[t][idx[t]] : -1;
+
+			if (idx[t] < TOP && c < 0)
+				clash = true;
+			for (int u = 0; u < t && c >= 0; u++)
+				if (idx[u] < TOP && cand[u][idx[u]] == c)
+					clash = true;
+			if (c >= 0)
+				sum += in->score[c][t];
+		}
+		if (!clash && sum > best + EPS) {
+			best = sum;
+			memcpy(best_idx, idx, sizeof(idx));
+		}
+		int t = 0;
+
+		while (t < NT && ++idx[t] > TOP)
+			idx[t++] = 0;
+		if (t == NT)
+			break;
+	}
+	for (int t = 0; t < NT; t++)
+		if (best_idx[t] < TOP && cand[t][best_idx[t]] >= 0)
+			assign[cand[t][best_idx[t]]] = t;
 }
 
 static bool twins(const struct advisor_opt_input *in, size_t a, size_t b)
 {
 	if (in->capacity[a] != in->capacity[b])
+		return false;
+	if (in->price && in->price[a] != in->price[b])
+		return false;
+	if (in->group && in->group[a] != in->group[b])
 		return false;
 	for (int t = 0; t < NT; t++) {
 		double x = in->score[a][t], y = in->score[b][t];
@@ -171,283 +905,158 @@ static bool twins(const struct advisor_opt_input *in, size_t a, size_t b)
 	return true;
 }
 
-/* Per tier: depths of eligible devices by score, and suffix capacities. */
-static void index_tiers(struct search *s)
+/* Unassigned devices identical to one in a tier join it if nothing is lost. */
+static void join_twins(struct run *r, int *assign)
 {
-	const struct advisor_opt_input *in = s->in;
+	const struct advisor_opt_input *in = r->in;
+	struct advisor_eval cur, e;
 
-	for (int t = 0; t < NT; t++) {
-		size_t *v = s->by_tier[t], m = 0;
-
-		for (size_t k = 0; k < in->n; k++)
-			if (eligible(in, s->order[k], t))
-				v[m++] = k;
-		for (size_t i = 1; i < m; i++)
-			for (size_t j = i; j > 0 &&
-			     in->score[s->order[v[j - 1]]][t] < in->score[s->order[v[j]]][t]; j--) {
-				size_t tmp = v[j];
-
-				v[j] = v[j - 1];
-				v[j - 1] = tmp;
-			}
-		s->n_by_tier[t] = m;
-		s->rest_cap[t][in->n] = 0.0;
-		for (size_t k = in->n; k-- > 0;)
-			s->rest_cap[t][k] = s->rest_cap[t][k + 1] +
-				(eligible(in, s->order[k], t) ? in->capacity[s->order[k]] : 0.0);
-	}
-	for (size_t k = 1; k < in->n; k++)
-		s->twin_prev[k] = twins(in, s->order[k - 1], s->order[k]);
-}
-
-/* Tier t's objective term: weighted mean minus the shortfall penalty. */
-static double term(const struct advisor_opt_input *in, int t, double sc, double cap)
-{
-	double v = cap > 0 ? sc / cap : 0.0;
-
-	if (in->need[t] > cap)
-		v -= ADVISOR_SHORTFALL_PENALTY * (in->need[t] - cap) / in->need[t];
-	return v;
-}
-
-/*
- * The best objective term tier t can reach from depth k on: the remaining
- * eligible capacity taken best score first, fractionally, gives the best
- * mean for any added capacity W; the term is evaluated where it can peak
- * (every device boundary and the point where the need is met).
- */
-static double tier_bound(const struct search *s, int t, size_t k)
-{
-	const struct advisor_opt_input *in = s->in;
-	double sc = s->sum_sc[t], cap = s->sum_cap[t];
-	double best = term(in, t, sc, cap);
-
-	for (size_t i = 0; i < s->n_by_tier[t]; i++) {
-		size_t depth = s->by_tier[t][i], d = s->order[depth];
-		double v = in->score[d][t], c = in->capacity[d];
-
-		if (depth < k)
-			continue;	/* already decided */
-		if (cap < in->need[t] && cap + c > in->need[t]) {
-			double w = in->need[t] - cap;
-			double at = term(in, t, sc + v * w, cap + w);
-
-			best = at > best ? at : best;
+	evaluate(in, r->g, r->s, assign, &cur);
+	for (size_t d = 0; d < in->n; d++)
+		for (size_t j = 0; j < in->n && assign[d] < 0; j++) {
+			if (assign[j] < 0 || !twins(in, d, j))
+				continue;
+			assign[d] = assign[j];
+			evaluate(in, r->g, r->s, assign, &e);
+			if (no_worse(&e, &cur))
+				cur = e;
+			else
+				assign[d] = -1;
+			break;
 		}
-		sc += v * c;
-		cap += c;
-		best = term(in, t, sc, cap) > best ? term(in, t, sc, cap) : best;
-		if (cap >= in->need[t] && v <= sc / cap)
-			break;	/* need met; no later device raises the mean */
-	}
-	return best;
 }
 
-/* Can the subtree at depth k still beat the best found? */
-static bool promising(const struct search *s, size_t k)
+static int solve_all(struct run *r, int *assign)
 {
-	double bound = 0.0;
+	int ret = solve_needs(r, assign);
 
-	for (int t = 0; t < NT; t++)
-		bound += tier_bound(s, t, k);
-	return better(bound, s->used, &s->best, s->best_used);
-}
-
-static void record(struct search *s)
-{
-	struct advisor_assignment a;
-
-	advisor_evaluate(s->in, s->assign, &a);
-	if (better(a.objective, s->used, &s->best, s->best_used)) {
-		s->best = a;
-		s->best_used = s->used;
-	}
-}
-
-/* Options at depth k, best first: eligible tiers by score, then none. */
-static int options(const struct search *s, size_t k, int *opt)
-{
-	const struct advisor_opt_input *in = s->in;
-	size_t d = s->order[k];
-	int n = 0;
-
-	for (int t = 0; t < NT; t++)
-		if (eligible(in, d, t))
-			opt[n++] = t;
-	for (int i = 1; i < n; i++)
-		for (int j = i; j > 0 && in->score[d][opt[j - 1]] < in->score[d][opt[j]]; j--) {
-			int tmp = opt[j];
-
-			opt[j] = opt[j - 1];
-			opt[j - 1] = tmp;
-		}
-	opt[n++] = UNASSIGNED_CODE;
-	return n;
-}
-
-static void place(struct search *s, size_t k, int code, double sign)
-{
-	size_t d = s->order[k];
-
-	if (code == UNASSIGNED_CODE)
-		return;
-	s->sum_sc[code] += sign * s->in->score[d][code] * s->in->capacity[d];
-	s->sum_cap[code] += sign * s->in->capacity[d];
-	s->used = sign > 0 ? s->used + 1 : s->used - 1;
-}
-
-static void dfs(struct search *s, size_t k)
-{
-	int opt[NT + 1], n;
-
-	if (s->stopped)
-		return;
-	if (++s->nodes > s->max_nodes) {
-		s->stopped = true;
-		return;
-	}
-	if (k == s->in->n) {
-		record(s);
-		return;
-	}
-	if (!promising(s, k))
-		return;
-	n = options(s, k, opt);
-	for (int i = 0; i < n; i++) {
-		/* twins: codes non-decreasing, so one order of them is searched */
-		if (k && s->twin_prev[k] && opt[i] < s->code[k - 1])
-			continue;
-		s->code[k] = opt[i];
-		s->assign[s->order[k]] = opt[i] == UNASSIGNED_CODE ? -1 : opt[i];
-		place(s, k, opt[i], 1.0);
-		dfs(s, k + 1);
-		place(s, k, opt[i], -1.0);
-		s->assign[s->order[k]] = -1;
-	}
-}
-
-/* The optimum of in.  Returns 0 or -ENOMEM. */
-static int solve(const struct advisor_opt_input *in, unsigned long max_nodes,
-		 struct advisor_assignment *best, unsigned long *nodes, bool *stopped)
-{
-	struct search *s = calloc(1, sizeof(*s));
-
-	if (!s)
-		return -ENOMEM;
-	s->in = in;
-	s->max_nodes = max_nodes;
-	for (size_t d = 0; d < ADVISOR_OPT_MAX_DEVICES; d++)
-		s->assign[d] = -1;
-	sort_devices(s);
-	index_tiers(s);
-	dfs(s, 0);
-	*best = s->best;
-	*nodes += s->nodes;
-	*stopped = *stopped || s->stopped;
-	free(s);
+	if (ret)
+		return ret;
+	if (r->in->price)	/* buying: no spares to buy, no twins to add */
+		return 0;
+	spares(r->in, assign);
+	join_twins(r, assign);
 	return 0;
 }
 
-/*
- * Every unassigned device identical to a device of a tier joins that tier:
- * the tier's mean is unchanged and its shortfall can only shrink.
- */
-static void join_twins(const struct advisor_opt_input *in, struct advisor_assignment *a)
-{
-	int tiers[ADVISOR_OPT_MAX_DEVICES];
-	bool changed = false;
+/* ---- the optimum and the runner-up ------------------------------------ */
 
-	memcpy(tiers, a->tier, sizeof(tiers));
-	for (size_t d = 0; d < in->n; d++)
-		for (size_t j = 0; j < in->n && tiers[d] < 0; j++)
-			if (tiers[j] >= 0 && twins(in, d, j) && eligible(in, d, tiers[j])) {
-				tiers[d] = tiers[j];
-				changed = true;
-			}
-	if (changed)
-		advisor_evaluate(in, tiers, a);
-}
-
-/* The device of tier t in a with the highest score (then capacity), or -1. */
-static ptrdiff_t leader(const struct advisor_opt_input *in,
-			const struct advisor_assignment *a, int t)
+static ptrdiff_t leader(const struct advisor_opt_input *in, const int *assign, int t)
 {
 	ptrdiff_t top = -1;
 
 	for (size_t d = 0; d < in->n; d++) {
-		if (a->tier[d] != t)
+		if (assign[d] != t)
 			continue;
 		if (top < 0 || in->score[d][t] > in->score[top][t] ||
-		    (in->score[d][t] == in->score[top][t] &&
-		     in->capacity[d] > in->capacity[top]))
+		    (in->score[d][t] == in->score[top][t] && in->capacity[d] > in->capacity[top]))
 			top = (ptrdiff_t)d;
 	}
 	return top;
 }
 
-static unsigned used_count(const struct advisor_assignment *a, size_t n)
+static int runner_up(struct run *r, struct advisor_opt_result *out)
 {
-	unsigned u = 0;
-
-	for (size_t d = 0; d < n; d++)
-		u += a->tier[d] >= 0;
-	return u;
-}
-
-/*
- * The runner-up: for each tier, the optimum without the best plan's
- * leading device in that tier; the best of those.
- */
-static int runner_up(const struct advisor_opt_input *in, unsigned long max_nodes,
-		     struct advisor_opt_result *out, bool *stopped)
-{
-	struct advisor_opt_input *alt = malloc(sizeof(*alt));
+	const struct advisor_opt_input *in = r->in;
+	double (*sc)[NT] = malloc((in->n ? in->n : 1) * sizeof(*sc));
+	int *assign = malloc((in->n ? in->n : 1) * sizeof(int));
+	struct advisor_opt_input alt = *in;
+	struct run ra = *r;
 	int ret = 0;
 
-	if (!alt)
+	if (!sc || !assign) {
+		free(sc);
+		free(assign);
 		return -ENOMEM;
-	for (int t = 0; t < NT && !ret; t++) {
-		ptrdiff_t d = leader(in, &out->best, t);
-		struct advisor_assignment a;
+	}
+	alt.score = (const double (*)[NT])sc;
+	ra.in = &alt;
+	for (int t = 0; t < NT && !ret && now() < r->deadline; t++) {
+		ptrdiff_t lead = leader(in, out->best.tier, t);
+		struct advisor_eval e;
 
-		if (d < 0)
+		if (lead < 0)
 			continue;
-		*alt = *in;
+		memcpy(sc, in->score, in->n * sizeof(*sc));
 		for (size_t j = 0; j < in->n; j++)	/* the leader and its twins */
-			if (twins(in, (size_t)d, j))
-				alt->score[j][t] = NAN;
-		ret = solve(alt, max_nodes, &a, &out->nodes, stopped);
-		if (!ret && a.valid) {
-			int tiers[ADVISOR_OPT_MAX_DEVICES];
-
-			memcpy(tiers, a.tier, sizeof(tiers));
-			advisor_evaluate(in, tiers, &a);	/* its value with in's scores */
-			join_twins(alt, &a);
-			if (better(a.objective, used_count(&a, in->n), &out->runner_up,
-				   used_count(&out->runner_up, in->n)))
-				out->runner_up = a;
+			if (twins(in, (size_t)lead, j))
+				sc[j][t] = NAN;
+		ret = solve_all(&ra, assign);
+		r->nodes = ra.nodes;
+		if (ret)
+			break;
+		evaluate(in, r->g, r->s, assign, &e);
+		if (e.valid && e.used && (!out->runner_up.valid || better(&e, &out->runner_up.e))) {
+			memcpy(out->runner_up.tier, assign, in->n * sizeof(int));
+			out->runner_up.e = e;
+			out->runner_up.valid = true;
 		}
 	}
-	free(alt);
+	free(sc);
+	free(assign);
 	return ret;
 }
 
-int advisor_optimize(const struct advisor_opt_input *in, unsigned long max_nodes,
+/* Bounds of the plan: its score among plans meeting as many needs; needs met. */
+static void bounds(const struct run *r, struct advisor_opt_result *out)
+{
+	const struct advisor_opt_input *in = r->in;
+	const struct advisor_eval *e = &out->best.e;
+	double spare_q = 0.0;
+
+	for (int t = 0; t < NT; t++)
+		if (!(in->need[t] > 0))
+			spare_q += e->tier_quality[t];
+	out->exact = r->proven;
+	out->met_bound = fmax((double)e->met, r->met_bound);
+	out->bound = r->proven ? e->score : fmax(e->score, r->score_bound + spare_q);
+}
+
+int advisor_optimize(const struct advisor_opt_input *in, double time_limit,
 		     struct advisor_opt_result *out)
 {
-	bool stopped = false;
+	struct groups g = { 0 };
+	struct scratch s = { 0 };
+	struct run r = { .in = in, .g = &g, .s = &s };
+	double t0 = now();
 	int ret;
 
-	if (!in || !out || in->n > ADVISOR_OPT_MAX_DEVICES)
+	if (!in || !out || (in->n && (!in->score || !in->capacity)))
 		return -EINVAL;
 	memset(out, 0, sizeof(*out));
-	if (!max_nodes)
-		max_nodes = DEFAULT_MAX_NODES;
-	ret = solve(in, max_nodes, &out->best, &out->nodes, &stopped);
+	r.deadline = t0 + (time_limit > 0 ? time_limit : ADVISOR_OPT_DEFAULT_SECONDS);
+	glp_term_out(GLP_OFF);
+	ret = groups_make(in, &g);
 	if (!ret)
-		join_twins(in, &out->best);
+		ret = scratch_make(in->n, &s);
+	if (!ret) {
+		out->best.tier = malloc((in->n ? in->n : 1) * sizeof(int));
+		out->runner_up.tier = malloc((in->n ? in->n : 1) * sizeof(int));
+		if (!out->best.tier || !out->runner_up.tier)
+			ret = -ENOMEM;
+	}
 	if (!ret)
-		ret = runner_up(in, max_nodes, out, &stopped);
-	out->exact = !stopped;
+		ret = solve_all(&r, out->best.tier);
+	if (!ret) {
+		evaluate(in, &g, &s, out->best.tier, &out->best.e);
+		out->best.valid = true;
+		bounds(&r, out);
+		ret = runner_up(&r, out);
+	}
+	out->nodes = r.nodes;
+	out->seconds = now() - t0;
+	groups_clear(&g);
+	scratch_clear(&s);
+	if (ret)
+		advisor_opt_result_clear(out);
 	return ret;
+}
+
+void advisor_opt_result_clear(struct advisor_opt_result *r)
+{
+	if (!r)
+		return;
+	free(r->best.tier);
+	free(r->runner_up.tier);
+	memset(r, 0, sizeof(*r));
 }

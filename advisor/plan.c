@@ -214,18 +214,47 @@ static double usable(const struct advisor_plan *plan, size_t i)
 	return cap > 0 ? (double)cap * plan->fill : 1.0;
 }
 
-static void opt_input(const struct advisor_plan *plan, struct advisor_opt_input *in)
+/* The optimiser's input: scores, usable capacities, like groups, needs. */
+static int opt_input(const struct advisor_plan *plan, struct advisor_opt_input *in)
 {
+	size_t n = plan->n_devs ? plan->n_devs : 1;
+	double (*score)[ADVISOR_TIER_COUNT] = calloc(n, sizeof(*score));
+	double *cap = calloc(n, sizeof(*cap));
+	int *group = calloc(n, sizeof(*group));
+	double *price = plan->buying ? calloc(n, sizeof(*price)) : NULL;
+
 	memset(in, 0, sizeof(*in));
+	in->score = (const double (*)[ADVISOR_TIER_COUNT])score;
+	in->capacity = cap;
+	in->group = group;
+	in->price = price;
+	if (!score || !cap || !group || (plan->buying && !price))
+		return -ENOMEM;
+	for (size_t i = 0; price && i < plan->n_devs; i++)
+		price[i] = plan_buy_price(plan->devs[i].p);
 	in->n = plan->n_devs;
 	for (size_t i = 0; i < plan->n_devs; i++) {
 		for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
-			in->score[i][t] = plan->devs[i].excluded ? NAN
-							       : plan->devs[i].tier_score[t];
-		in->capacity[i] = usable(plan, i);
+			score[i][t] = plan->devs[i].excluded ? NAN : plan->devs[i].tier_score[t];
+		cap[i] = usable(plan, i);
+		group[i] = (int)i;	/* its own group, or the first like device's */
+		for (size_t j = 0; j < i; j++)
+			if (group[j] == (int)j && plan_alike(&plan->devs[j], &plan->devs[i])) {
+				group[i] = (int)j;
+				break;
+			}
 	}
 	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
 		in->need[t] = plan->tiers[t].need_bytes > 0 ? (double)plan->tiers[t].need_bytes : 0.0;
+	return 0;
+}
+
+static void opt_input_clear(struct advisor_opt_input *in)
+{
+	free((void *)in->score);
+	free((void *)in->capacity);
+	free((void *)in->group);
+	free((void *)in->price);
 }
 
 /* Tier members, best tier score first. */
@@ -253,49 +282,108 @@ static int fill_members(struct advisor_plan *plan, struct advisor_plan_tier *t)
 		t->usable_bytes += (int64_t)usable(plan, i);
 		n++;
 	}
-	t->n_devices = n;
-	t->score = 0.0;
-	{
-		double sc = 0.0, cap = 0.0;
-
-		for (size_t k = 0; k < n; k++) {
-			sc += t->scores[k] * usable(plan, t->devices[k]);
-			cap += usable(plan, t->devices[k]);
-		}
-		t->score = cap > 0 ? sc / cap : 0.0;
-	}
+	t->n_devices = n;	/* t->score: the optimiser's tier quality */
 	return 0;
 }
 
-static int run_optimizer(struct advisor_plan *plan)
+static int take_result(struct advisor_plan *plan, const struct advisor_opt_result *r)
 {
-	struct advisor_opt_input *in = malloc(sizeof(*in));
-	struct advisor_opt_result r;
-	int ret;
-
-	if (!in)
-		return -ENOMEM;
-	opt_input(plan, in);
-	ret = advisor_optimize(in, 0, &r);
-	free(in);
-	if (ret)
-		return ret;
-	plan->score = r.best.objective;
-	plan->exact = r.exact;
-	plan->nodes = r.nodes;
+	plan->score = r->best.e.score;
+	plan->coverage = r->best.e.coverage;
+	plan->exact = r->exact;
+	plan->bound = r->bound;
+	plan->met_bound = r->met_bound;
+	plan->needs_met = r->best.e.met;
+	plan->nodes = r->nodes;
+	plan->seconds = r->seconds;
+	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+		plan->n_needs += plan->tiers[t].need_bytes > 0;
 	for (size_t i = 0; i < plan->n_devs; i++)
-		plan->devs[i].tier = r.best.tier[i];
-	if (r.runner_up.valid) {
+		plan->devs[i].tier = r->best.tier[i];
+	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+		plan->tiers[t].score = r->best.e.tier_quality[t];
+	if (r->runner_up.valid) {
 		plan->runner_up = calloc(plan->n_devs ? plan->n_devs : 1, sizeof(int));
 		if (!plan->runner_up)
 			return -ENOMEM;
 		for (size_t i = 0; i < plan->n_devs; i++)
-			plan->runner_up[i] = r.runner_up.tier[i];
+			plan->runner_up[i] = r->runner_up.tier[i];
 		plan->has_runner_up = true;
-		plan->runner_up_score = r.runner_up.objective;
-		plan->gap = r.best.objective - r.runner_up.objective;
+		plan->runner_up_score = r->runner_up.e.score;
+		plan->gap = fmax(0.0, r->best.e.score - r->runner_up.e.score);
 	}
 	return 0;
+}
+
+/*
+ * Buying: with a budget, the best plan within it (and, when it meets fewer
+ * needs than the catalog could, the least budget that would); without, the
+ * best plan first, then the cheapest within opt->margin points of it.
+ */
+static int buy_optimize(struct advisor_plan *plan, const struct advisor_options *opt,
+			struct advisor_opt_input *in, struct advisor_opt_result *r)
+{
+	double margin = opt->margin >= 0 ? opt->margin : ADVISOR_BUY_MARGIN;
+	struct advisor_opt_result alt;
+	int ret;
+
+	in->budget = plan->budget;
+	in->cheapest = !(plan->budget > 0);
+	in->margin = margin;
+	if (plan->budget > 0) {
+		ret = advisor_optimize(in, opt->time_limit, r);
+		if (ret)
+			return ret;
+		in->budget = 0;
+		in->cheapest = true;
+		in->margin = 1e9;	/* the cheapest plan meeting the most needs */
+		ret = advisor_optimize(in, opt->time_limit, &alt);
+		if (!ret && alt.best.e.met > r->best.e.met)
+			ret = plan_strv_add(&plan->notes, &plan->n_notes,
+					    "the budget of %.0f meets %u of the needs; %u can be met, "
+					    "from a budget of %.0f", plan->budget, r->best.e.met,
+					    alt.best.e.met, alt.best.e.cost);
+		else if (!ret)
+			ret = plan_strv_add(&plan->notes, &plan->n_notes,
+					    "budget %.0f: this plan costs %.0f", plan->budget,
+					    r->best.e.cost);
+		advisor_opt_result_clear(&alt);
+		return ret;
+	}
+	in->cheapest = false;
+	ret = advisor_optimize(in, opt->time_limit, &alt);
+	if (ret)
+		return ret;
+	in->cheapest = true;
+	ret = advisor_optimize(in, opt->time_limit, r);
+	if (!ret)
+		ret = plan_strv_add(&plan->notes, &plan->n_notes,
+				    "no budget: the cheapest plan within %.1f points of the best "
+				    "score: %.1f for %.0f, where the best scores %.1f for %.0f "
+				    "(--budget AMOUNT for the best within a budget)", margin,
+				    r->best.e.score, r->best.e.cost, alt.best.e.score, alt.best.e.cost);
+	advisor_opt_result_clear(&alt);
+	if (ret)
+		advisor_opt_result_clear(r);
+	return ret;
+}
+
+static int run_optimizer(struct advisor_plan *plan, const struct advisor_options *opt)
+{
+	struct advisor_opt_input in;
+	struct advisor_opt_result r;
+	int ret = opt_input(plan, &in);
+
+	if (!ret && plan->buying)
+		ret = buy_optimize(plan, opt, &in, &r);
+	else if (!ret)
+		ret = advisor_optimize(&in, opt ? opt->time_limit : 0.0, &r);
+	opt_input_clear(&in);
+	if (ret)
+		return ret;
+	ret = take_result(plan, &r);
+	advisor_opt_result_clear(&r);
+	return ret;
 }
 
 /* ---- fall-backs and notes --------------------------------------------- */
@@ -528,7 +616,7 @@ static int unassigned_list(struct advisor_plan *plan)
 	plan->unassigned = calloc(plan->n_devs ? plan->n_devs : 1, sizeof(size_t));
 	if (!plan->unassigned)
 		return -ENOMEM;
-	for (size_t i = 0; i < plan->n_devs; i++)
+	for (size_t i = 0; i < plan->n_devs && !plan->buying; i++)	/* stock: not bought */
 		if (plan->devs[i].tier < 0)
 			plan->unassigned[plan->n_unassigned++] = i;
 	return 0;
@@ -546,6 +634,52 @@ static void array_usable(const struct advisor_plan *plan, struct advisor_plan_ti
 	t->usable_bytes += (int64_t)((double)r->capacity_bytes * plan->fill);
 }
 
+/*
+ * What the tier's devices cost: price per decimal TB × capacity, summed; and
+ * per usable TB (after the fill and the array).  Unknown when a device has
+ * no price (or no capacity).
+ */
+static void tier_cost(const struct advisor_plan *plan, struct advisor_plan_tier *t)
+{
+	double cost = 0.0;
+
+	t->n_unpriced = 0;
+	for (size_t k = 0; k < t->n_devices; k++) {
+		const struct profile_device *p = plan->devs[t->devices[k]].p;
+
+		if (isnan(p->price_per_tb) || p->capacity_bytes <= 0)
+			t->n_unpriced++;
+		else
+			cost += p->price_per_tb * (double)p->capacity_bytes / 1e12;
+	}
+	t->cost = t->n_unpriced ? NAN : cost;
+	t->cost_per_usable_tb = !isnan(t->cost) && t->usable_bytes > 0 ?
+				t->cost / ((double)t->usable_bytes / 1e12) : NAN;
+}
+
+static void plan_cost(struct advisor_plan *plan)
+{
+	plan->cost_total = 0.0;
+	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+		plan->cost_total += plan->tiers[t].cost;	/* NAN stays NAN */
+	for (size_t i = 0; i < plan->n_devs; i++)
+		plan->priced = plan->priced || !isnan(plan->devs[i].p->price_per_tb);
+}
+
+/* A striped volume offers n × its smallest unit, not the sum. */
+static void volume_usable(const struct advisor_plan *plan, struct advisor_plan_tier *t)
+{
+	const struct advisor_volume *v = &t->volume;
+
+	if (!v->n || !v->striped)
+		return;
+	for (size_t k = 0; k < v->n; k++)
+		t->usable_bytes -= v->pv[k] < 0 ?
+			(int64_t)((double)t->raid.capacity_bytes * plan->fill) :
+			(int64_t)usable(plan, (size_t)v->pv[k]);
+	t->usable_bytes += (int64_t)((double)v->capacity_bytes * plan->fill);
+}
+
 static int build_tiers(struct ctx *c)
 {
 	struct advisor_plan *plan = c->plan;
@@ -559,8 +693,14 @@ static int build_tiers(struct ctx *c)
 			ret = share_tier(plan, tier);
 		if (!ret)
 			ret = plan_raid_make(plan, tier);
-		if (!ret)
+		if (!ret) {
 			array_usable(plan, tier);
+			ret = plan_volume_make(plan, tier);
+		}
+		if (!ret) {
+			volume_usable(plan, tier);
+			tier_cost(plan, tier);
+		}
 		if (!ret && !tier->shared)
 			ret = need_note(plan, tier);
 		if (!ret)
@@ -568,6 +708,7 @@ static int build_tiers(struct ctx *c)
 		if (!ret)
 			ret = tier_estimates(plan, tier);
 	}
+	plan_cost(plan);
 	/* mounts last: a shared tier's directory lives on another tier's mount */
 	for (int t = 0; t < ADVISOR_TIER_COUNT && !ret; t++)
 		ret = advisor_mounts_make(plan, &plan->tiers[t]);
@@ -587,19 +728,24 @@ static int make(struct ctx *c, char *err, size_t errlen)
 	if (ret)
 		return ret;
 	best_tiers(plan);
-	ret = run_optimizer(plan);
+	ret = run_optimizer(plan, c->opt);
 	if (!ret)
 		ret = unassigned_list(plan);
 	if (!ret)
 		ret = build_tiers(c);
+	if (!ret && plan->buying)
+		ret = plan_buy_list(plan);
 	if (!ret)
 		ret = data_warnings(plan);
 	if (!ret)
 		ret = advisor_warnings_make(plan);
 	if (!ret && !plan->exact)
 		ret = plan_strv_add(&plan->notes, &plan->n_notes,
-				    "the search stopped after %lu nodes: the plan is the best "
-				    "found, not proven optimal", plan->nodes);
+				    "the search stopped at its time limit (%.1f s, %lu nodes): no plan "
+				    "scores more than %.2f above this one (score at most %.2f)%s",
+				    plan->seconds, plan->nodes, plan->bound - plan->score, plan->bound,
+				    plan->met_bound > plan->needs_met ?
+				    "; one might meet more of the needs" : "");
 	return ret;
 }
 
@@ -610,20 +756,26 @@ int advisor_plan_make(const struct profile_device *const *devs,
 		      struct advisor_plan **out, char *err, size_t errlen)
 {
 	struct ctx c = { .set = set, .opt = opt };
-	int ret;
+	const struct profile_device **stock = NULL;
+	int ret = 0;
 
 	*out = NULL;
-	if (n > ADVISOR_OPT_MAX_DEVICES) {
-		snprintf(err, errlen, "%zu devices: a plan takes at most %d", n,
-			 ADVISOR_OPT_MAX_DEVICES);
-		return -E2BIG;
-	}
 	c.plan = calloc(1, sizeof(*c.plan));
 	if (!c.plan)
 		return -ENOMEM;
-	ret = init_plan(c.plan, devs, disks, n, opt);
+	if (opt && opt->buy) {	/* the plan is made over the stock */
+		c.plan->buying = true;
+		c.plan->budget = opt->budget > 0 ? opt->budget : 0.0;
+		ret = plan_buy_stock(c.plan, devs, n, opt->max_each ? opt->max_each
+					: ADVISOR_BUY_MAX_EACH, &stock, &n);
+		devs = stock;
+		disks = NULL;
+	}
+	if (!ret)
+		ret = init_plan(c.plan, devs, disks, n, opt);
 	if (!ret)
 		ret = make(&c, err, errlen);
+	free(stock);
 	free(c.need);
 	if (ret) {
 		if (ret == -ENOMEM)
@@ -641,6 +793,7 @@ static void tier_clear(struct advisor_plan_tier *t)
 	free(t->devices);
 	free(t->scores);
 	plan_raid_clear(&t->raid);
+	plan_volume_clear(&t->volume);
 	advisor_mounts_clear(t);
 	for (size_t i = 0; i < t->n_est; i++) {
 		free(t->est[i].policy);
@@ -668,6 +821,7 @@ void advisor_plan_free(struct advisor_plan *plan)
 	free(plan->warnings);
 	free(plan->runner_up);
 	strv_free(plan->notes, plan->n_notes);
+	plan_buy_clear(plan);
 	free(plan);
 }
 

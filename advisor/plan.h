@@ -3,8 +3,8 @@
  *
  * advisor_plan_make() scores every device against the policies of each tier
  * (model/score.h), finds the assignment of devices to tiers with the highest
- * total score that meets each tier's capacity need (advisor_optimize(), an
- * exact branch and bound), groups like devices into md arrays, derives the
+ * coverage of each tier's capacity need, then the best score
+ * (advisor_optimize(), an integer programme solved by GLPK), groups like devices into md arrays, derives the
  * warnings the measurements support and the mount suggestions.  Pure: never
  * prints, never touches a device; renderers in cli/ print the plan.  The
  * method is documented in docs/advisor.md.
@@ -25,61 +25,94 @@
 
 /* ---- the optimiser: n devices × 3 tiers, pure numbers ---------------- */
 
-#define ADVISOR_OPT_MAX_DEVICES 64
-/* Objective points lost by a tier with none of its need met (see optimize.c). */
+/* Points a plan's score loses per need left wholly uncovered (reporting). */
 #define ADVISOR_SHORTFALL_PENALTY 100.0
+/* Default wall-clock limit of one optimisation, seconds. */
+#define ADVISOR_OPT_DEFAULT_SECONDS 10.0
 
 struct advisor_opt_input {
-	size_t n;			/* devices, ≤ ADVISOR_OPT_MAX_DEVICES */
-	double score[ADVISOR_OPT_MAX_DEVICES][ADVISOR_TIER_COUNT];
-					/* 0–100; NAN = ineligible */
-	double capacity[ADVISOR_OPT_MAX_DEVICES];	/* usable bytes */
+	size_t n;			/* devices, any number */
+	const double (*score)[ADVISOR_TIER_COUNT];
+					/* n rows: 0–100; NAN = ineligible */
+	const double *capacity;		/* n usable bytes */
+	const int *group;		/* n like-device groups (md arrays): the index
+					   of the group's first device (group[id] == id),
+					   -1 = none; NULL = no groups */
 	double need[ADVISOR_TIER_COUNT];	/* bytes; 0 = no need */
+	/* buying (tierwise plan --buy): NULL price = the devices are there */
+	const double *price;		/* n: what device d costs to buy */
+	double budget;			/* > 0: Σ price of the devices used ≤ budget */
+	bool cheapest;			/* then: the cheapest plan meeting as many needs
+					   within margin points of the best score */
+	double margin;
 };
 
-/* tier[d] is the tier of device d, or -1 (unassigned). */
+/* What one complete assignment is worth (see advisor_evaluate()). */
+struct advisor_eval {
+	unsigned met;		/* tiers whose need is met in full */
+	double coverage;	/* Σ over tiers with a need of the share covered */
+	double quality;		/* Σ over tiers of the tier quality × its share */
+	double score;		/* quality − penalty × Σ share uncovered */
+	double tier_quality[ADVISOR_TIER_COUNT];	/* per tier, 0–100 */
+	double tier_usable[ADVISOR_TIER_COUNT];	/* usable bytes after arrays */
+	unsigned used;		/* devices assigned */
+	double cost;		/* Σ price of the devices assigned (0 without prices) */
+	bool valid;		/* no device in a tier it is ineligible for, within budget */
+};
+
 struct advisor_assignment {
-	int tier[ADVISOR_OPT_MAX_DEVICES];
-	double value;		/* Σ over tiers of the tier value (see below) */
-	double shortfall;	/* Σ over tiers of need − capacity, when > 0 */
-	double objective;	/* value − penalty × Σ share of need uncovered */
-	bool valid;
+	int *tier;		/* n entries: tier of device d, or -1 */
+	struct advisor_eval e;
+	bool valid;		/* an assignment was found */
 };
 
 struct advisor_opt_result {
 	struct advisor_assignment best, runner_up;	/* runner_up.valid may be false */
-	unsigned long nodes;	/* search nodes visited */
-	bool exact;		/* false when the node limit stopped the search */
+	unsigned long nodes;	/* branch-and-bound nodes of the solver, all solves */
+	bool exact;		/* proven optimal (within 1e-6 of a point) */
+	double bound;		/* no plan meeting as many needs scores above this */
+	double met_bound;	/* no plan meets more needs */
+	double seconds;		/* wall time of the optimisation */
 };
 
 /*
- * The value of one tier holding the devices in set: the capacity-weighted
- * mean score of its devices (Σ score × capacity ÷ Σ capacity), 0 for an
- * empty tier.  Pure; exposed for tests and the brute-force reference.
+ * The data disks a tier's md array of n like devices holds (raid.c's
+ * levels): warm RAID0 n; hot RAID1 1 (two or three), RAID10 n / 2 (four or
+ * more); cold RAID1 1 (two), RAID5 2 (three), RAID6 n − 2 (four or more).
+ * n for n ≤ 1 (no array).
  */
-double advisor_tier_value(const struct advisor_opt_input *in, int tier,
-			  const int *assign);
+size_t advisor_raid_data_disks(int tier, size_t n);
 
 /*
- * Evaluate a complete assignment (tier per device, -1 = none): fills
- * value, shortfall and objective; valid is false when a device sits in a tier it is
- * ineligible for.
+ * Evaluate a complete assignment (tier per device, -1 = none).  A tier with
+ * a need: its usable capacity (like devices of one group in hot or cold
+ * count as their array: advisor_raid_data_disks() × the group's smallest
+ * member), the share of the need it covers, and its quality: the
+ * capacity-weighted mean score of the capacity that holds the need, best
+ * first.  A tier with no need: quality = the capacity-weighted mean score
+ * of its devices.  valid is false when a device sits in a tier it is
+ * ineligible for.  Returns 0 or -ENOMEM.
  */
-void advisor_evaluate(const struct advisor_opt_input *in, const int *assign,
-		      struct advisor_assignment *out);
+int advisor_evaluate(const struct advisor_opt_input *in, const int *assign,
+		     struct advisor_eval *out);
 
 /*
- * The optimum: the highest objective (value minus the shortfall penalty),
- * then fewer devices, and then unassigned devices identical to one in a
- * tier join it (same objective: more capacity); and the runner-up: for each tier, the optimum with
- * the optimum's leading device (highest score in that tier) barred from
- * it, the best of those (valid = false when no tier has a device).  Exact
- * (branch and bound) unless a search needs more than max_nodes nodes
- * (0 = 20 million), then exact = false and the results are the best found.
- * Returns 0, -EINVAL when n is out of range, -ENOMEM.
+ * The optimum, needs first: the largest coverage of the needs, then the
+ * best quality, then fewer devices (an integer programme solved by GLPK);
+ * each tier with no need then takes the best spare device for it, and
+ * unassigned devices identical to one in a tier join it when that loses
+ * nothing.  The runner-up: for each tier, the optimum with the optimum's
+ * leading device (highest score in that tier) and its twins barred from it,
+ * the best of those (valid = false when no tier has a device).  Stops at
+ * time_limit seconds (≤ 0: ADVISOR_OPT_DEFAULT_SECONDS): exact = false and
+ * bound / coverage_bound say how far from optimal the plan can be.
+ * Returns 0, -EINVAL for a NULL argument, -ENOMEM.
  */
-int advisor_optimize(const struct advisor_opt_input *in, unsigned long max_nodes,
+int advisor_optimize(const struct advisor_opt_input *in, double time_limit,
 		     struct advisor_opt_result *out);
+
+/* Free what a result owns.  NULL-safe. */
+void advisor_opt_result_clear(struct advisor_opt_result *r);
 
 /* ---- what the inventory says about a device (optional) --------------- */
 
@@ -121,12 +154,32 @@ struct advisor_options {
 	const struct advisor_need *needs;	/* override need_bytes per policy */
 	size_t n_needs;
 	double fill;		/* usable share of a device's capacity; 0 = 0.8 */
+	double time_limit;	/* seconds for the optimiser; 0 = its default */
 	const char *mount_base;	/* NULL = "/srv" */
 	const char *mount_point[ADVISOR_TIER_COUNT];
 		/* NULL = mount_base + "/vector-db", "/models", "/archive" */
 	bool include_removable;	/* plan optical, removable and tape devices too */
 	const char *const *include;	/* …or only these (ids or kernel names) */
 	size_t n_include;
+	/* buying (tierwise plan --buy): each device with a price is a model
+	 * that can be bought up to max_each times */
+	bool buy;
+	double budget;		/* > 0: the best plan within it; else the cheapest
+				   plan within margin points of the best */
+	unsigned max_each;	/* 0 = ADVISOR_BUY_MAX_EACH */
+	double margin;		/* < 0 = ADVISOR_BUY_MARGIN */
+};
+
+#define ADVISOR_BUY_MAX_EACH 8
+#define ADVISOR_BUY_MARGIN 5.0
+
+/* One line of what to buy: count × a catalog model, for one tier. */
+struct advisor_buy {
+	const struct profile_device *p;	/* the catalog entry (not owned) */
+	int tier;
+	unsigned count;
+	double price;		/* one device: price per TB × its TB */
+	double cost;		/* count × price */
 };
 
 enum advisor_raid_level { ADVISOR_RAID_NONE, ADVISOR_RAID0, ADVISOR_RAID1,
@@ -146,6 +199,20 @@ struct advisor_raid {
 	char *tradeoff;			/* the data-loss trade-off, one line */
 };
 
+/* One LVM volume over a tier's unlike devices (volume.c); n == 0: none. */
+struct advisor_volume {
+	size_t n;			/* physical volumes */
+	ptrdiff_t *pv;			/* device index, or -1 for the tier's md array */
+	char *vg, *lv;			/* "tw-models", "models": /dev/tw-models/models */
+	bool striped;			/* else linear */
+	char *why;			/* linear or striped, and why; one line */
+	int64_t capacity_bytes;		/* Σ units (linear), n × the smallest (striped) */
+};
+
+struct advisor_plan_tier;
+/* Is device d a physical volume of the tier's volume? */
+bool advisor_volume_has(const struct advisor_plan_tier *t, size_t d);
+
 /* One filesystem to mount for a tier: a device, an array or a directory. */
 struct advisor_mount {
 	char *point;		/* /srv/models */
@@ -157,6 +224,7 @@ struct advisor_mount {
 	bool reuse;		/* an existing filesystem, kept as it is */
 	bool directory;		/* a directory on an existing filesystem (root disk) */
 	bool raid;		/* source is the tier's array */
+	bool volume;		/* source is the tier's LVM volume */
 	ptrdiff_t dev;		/* device index, or -1 for an array */
 };
 
@@ -178,9 +246,14 @@ struct advisor_plan_tier {
 	double score;		/* the tier value (capacity-weighted mean) */
 	int64_t need_bytes;	/* Σ needs of its policies, -1 = none */
 	int64_t usable_bytes;	/* Σ usable capacity of its devices */
+	double cost;		/* Σ price per TB × capacity of its devices; 0 with
+				   no device; NAN when a device has no price */
+	double cost_per_usable_tb;	/* cost ÷ usable TB; NAN when unknown or none */
+	size_t n_unpriced;	/* its devices without a price per TB */
 	bool shared;		/* no device of its own: directories on shared_dev */
 	ptrdiff_t shared_dev;	/* device index when shared, else -1 */
 	struct advisor_raid raid;	/* level NONE = no array */
+	struct advisor_volume volume;	/* n == 0 = none */
 	size_t n_mounts;
 	struct advisor_mount *mounts;
 	size_t n_est;
@@ -222,8 +295,14 @@ struct advisor_plan {
 	size_t *unassigned;	/* device indices */
 	size_t n_warnings;
 	struct advisor_warning *warnings;
-	double score;		/* the optimum's value */
+	double score;		/* the optimum's score (advisor_eval.score) */
+	double coverage;	/* Σ share of each need covered (1 per tier with a need) */
+	unsigned needs_met;	/* tiers whose need is met in full */
+	int n_needs;		/* tiers with a need */
 	bool exact;		/* the optimiser proved it */
+	double bound;		/* no plan meeting as many needs scores above this */
+	double met_bound;	/* no plan meets more needs */
+	double seconds;		/* the optimiser's wall time */
 	unsigned long nodes;
 	/* runner-up: the tier of each device, -1 = none; n_devs entries */
 	bool has_runner_up;
@@ -233,6 +312,16 @@ struct advisor_plan {
 	char **notes;		/* plan-wide notes */
 	double fill;
 	char *mount_point[ADVISOR_TIER_COUNT];	/* per tier, from the options */
+	double cost_total;	/* Σ tier costs; NAN when any is unknown */
+	bool priced;		/* some device of the profiles has a price per TB */
+	/* buying: devs are copies of the catalog entries ("optane905p-2") */
+	bool buying;
+	double budget;		/* as asked; 0 = none */
+	size_t n_buy;
+	struct advisor_buy *buy;	/* by tier, then most bought first */
+	struct profile_device *stock;	/* owned copies (their ids owned) */
+	size_t n_stock;
+	const struct profile_device **origin;	/* per device: the catalog entry */
 };
 
 /*
@@ -241,7 +330,7 @@ struct advisor_plan {
  * or disks == NULL when unknown).  On success returns 0 and *out owns the
  * plan (advisor_plan_free()); devs, disks and set must outlive it.
  * -EINVAL with a message in err when an option is wrong (a need naming no
- * policy), -E2BIG for more than ADVISOR_OPT_MAX_DEVICES devices, -ENOMEM.
+ * policy), -ENOMEM.
  */
 int advisor_plan_make(const struct profile_device *const *devs,
 		      const struct advisor_disk *const *disks, size_t n,

@@ -40,6 +40,43 @@ void plan_judge_disk(struct advisor_plan_device *pd);
  */
 int plan_raid_make(struct advisor_plan *plan, struct advisor_plan_tier *tier);
 
+/* Could a and b form an md array: both new, not the root disk, and like
+ * devices (same model, figures within raid.c's tolerance)? */
+bool plan_alike(const struct advisor_plan_device *a, const struct advisor_plan_device *b);
+
+/* ---- one volume per tier (volume.c) ---- */
+
+/*
+ * The tier's LVM volume over its md array and blank devices outside it, when
+ * there are two or more (tier->volume), linear or striped, and a note on
+ * which policy's data goes where.  Returns 0 or -ENOMEM.
+ */
+int plan_volume_make(struct advisor_plan *plan, struct advisor_plan_tier *t);
+
+/* Free what a volume owns.  NULL-safe. */
+void plan_volume_clear(struct advisor_volume *v);
+
+/* ---- buying (buy.c) ---- */
+
+/* What one device of a catalog entry costs: price per TB × TB; NAN unknown. */
+double plan_buy_price(const struct profile_device *p);
+
+/*
+ * The stock for --buy: max_each copies of each catalog entry with a price
+ * (plan->stock, plan->origin), *out the pointers to them for the plan (the
+ * caller frees the array), and a plan note naming the entries not for sale.
+ * Returns 0 or -ENOMEM.
+ */
+int plan_buy_stock(struct advisor_plan *plan, const struct profile_device *const *devs,
+		   size_t n, unsigned max_each, const struct profile_device ***out, size_t *n_out);
+
+/* Count the copies in each tier into plan->buy, and a note per tier on its
+ * leading model against the best cheaper one.  Returns 0 or -ENOMEM. */
+int plan_buy_list(struct advisor_plan *plan);
+
+/* Free the stock and the buy list. */
+void plan_buy_clear(struct advisor_plan *plan);
+
 /* Free what a raid suggestion owns.  NULL-safe. */
 void plan_raid_clear(struct advisor_raid *r);
 

@@ -52,6 +52,11 @@ static bool raidable(const struct advisor_plan_device *pd)
 	return !pd->has_data && !(pd->disk && pd->disk->root);
 }
 
+bool plan_alike(const struct advisor_plan_device *a, const struct advisor_plan_device *b)
+{
+	return raidable(a) && raidable(b) && alike(a->p, b->p);
+}
+
 static enum advisor_raid_level level_for(enum advisor_tier t, size_t n)
 {
 	if (t == ADVISOR_WARM)
@@ -71,6 +76,11 @@ static size_t data_disks(enum advisor_raid_level l, size_t n)
 	case ADVISOR_RAID6: return n - 2;
 	default: return 1;
 	}
+}
+
+size_t advisor_raid_data_disks(int tier, size_t n)
+{
+	return n <= 1 ? n : data_disks(level_for((enum advisor_tier)tier, n), n);
 }
 
 static const char *tradeoff(enum advisor_raid_level l)

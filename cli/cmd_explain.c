@@ -82,6 +82,9 @@ static void build_rows(struct explain *x)
 			add_row(x, m->path, model_metric_value(a->dev, m),
 				model_metric_value(b->dev, m), m->unit, NAN);
 	}
+	if (!in_policy(x->policy, "price_per_tb") &&
+	    (!isnan(a->dev->price_per_tb) || !isnan(b->dev->price_per_tb)))
+		add_row(x, "price_per_tb", a->dev->price_per_tb, b->dev->price_per_tb, "per TB", NAN);
 	for (size_t i = 0; i < a->n_est; i++)
 		add_row(x, a->est[i].pe->label ? a->est[i].pe->label
 			: model_estimate_kind_name(a->est[i].pe->kind),
@@ -211,6 +214,56 @@ static void print_meaning(FILE *out, const struct explain *x)
 	fputc('\n', out);
 }
 
+/* A device's price: per TB × its capacity; NAN when either is unknown. */
+static double device_price(const struct profile_device *d)
+{
+	return d->capacity_bytes > 0 ? d->price_per_tb * (double)d->capacity_bytes / 1e12 : NAN;
+}
+
+/*
+ * With prices for both: what the first costs per TB against the second, and
+ * what the difference buys in the policy's own terms (its estimates).
+ */
+static void print_money(FILE *out, const struct explain *x)
+{
+	const struct profile_device *da = x->a->dev, *db = x->b->dev;
+	double pa = da->price_per_tb, pb = db->price_per_tb;
+	char a[32], b[32], d[32], r[24], wa[32], wb[32];
+
+	if (isnan(pa) || isnan(pb))
+		return;
+	cli_score_value(a, sizeof(a), pa, NULL);
+	cli_score_value(b, sizeof(b), pb, NULL);
+	cli_score_value(d, sizeof(d), fabs(pa - pb), NULL);
+	ratio_cell(r, sizeof(r), pa, pb);
+	cli_score_value(wa, sizeof(wa), device_price(da), NULL);
+	cli_score_value(wb, sizeof(wb), device_price(db), NULL);
+	fprintf(out, "\nMoney: %s costs %s per TB, %s %s (%s); a whole %s %s, a whole %s %s.",
+		da->id, a, db->id, b, r, da->id, wa, db->id, wb);
+	if (pa > pb)
+		fprintf(out, "  Per TB, the %s more for %s buys:", d, da->id);
+	else if (pa < pb)
+		fprintf(out, "  Per TB, %s saves %s and gives:", da->id, d);
+	else
+		fprintf(out, "  The same price per TB, for:");
+	for (size_t k = 0, n = 0; k < x->a->n_est; k++) {
+		const struct model_score_estimate *ea = &x->a->est[k], *eb = &x->b->est[k];
+		char va[48], vb[48], dv[48], ratio[24];
+
+		if (isnan(ea->value) || isnan(eb->value) || ea->value <= 0 || eb->value <= 0)
+			continue;
+		value_cell(va, sizeof(va), ea->value, ea->unit);
+		value_cell(vb, sizeof(vb), eb->value, eb->unit);
+		value_cell(dv, sizeof(dv), fabs(ea->value - eb->value), ea->unit);
+		ratio_cell(ratio, sizeof(ratio), fmax(ea->value, eb->value) / fmin(ea->value, eb->value), 1.0);
+		fprintf(out, "%s %s in %s instead of %s (%s %s, %s %s each)", n++ ? ";" : "",
+			ea->pe->label ? ea->pe->label : "the estimate", va, vb, ratio,
+			ea->value <= eb->value ? "faster" : "slower", dv,
+			ea->value <= eb->value ? "less" : "more");
+	}
+	fputs(".\n", out);
+}
+
 static void explain_print(FILE *out, enum fmt f, const struct explain *x)
 {
 	char sa[64], sb[64];
@@ -232,6 +285,7 @@ static void explain_print(FILE *out, enum fmt f, const struct explain *x)
 	score_cell(sb, sizeof(sb), x->b);
 	print_line(out, f, score);
 	print_meaning(out, x);
+	print_money(out, x);
 }
 
 /* ---- the command ---- */

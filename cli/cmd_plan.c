@@ -22,11 +22,14 @@ static void plan_usage(FILE *out)
 	      "                     [--inventory FILE | --no-inventory] [--mount TIER=PATH]\n"
 	      "                     [--fill PCT] [--prices FILE]\n"
 	      "                     [--include-removable[=DEV,...]]\n"
+	      "                     [--fill PCT] [--prices FILE] [--time-limit SECONDS]\n"
+	      "                     [--buy [--budget AMOUNT] [--max-each N] [--margin POINTS]]\n"
 	      "                     [--format text|json|md|fstab|udev|script]\n\n"
 	      "Assign the devices of the profiles to the tiers hot (vector-db,\n"
 	      "logs-metadata), warm (model-loading, checkpoints) and cold (archive):\n"
-	      "the assignment with the highest total score that meets each tier's\n"
-	      "capacity need, with the runner-up, like devices grouped into md arrays,\n"
+	      "the assignment that meets the most of the tiers' capacity needs, then\n"
+	      "scores best (proven optimal by integer programming, GLPK), with the\n"
+	      "runner-up, like devices grouped into md arrays,\n"
 	      "warnings from the data and mount suggestions.  Nothing is changed:\n"
 	      "--format script writes a script that does nothing without --apply.\n\n"
 	      "Options:\n"
@@ -47,6 +50,13 @@ static void plan_usage(FILE *out)
 	      "                     plan optical drives, removable media (USB sticks,\n"
 	      "                     SD cards) and tapes too, or only the ones named;\n"
 	      "                     without it they are left out with a warning\n"
+	      "  --time-limit S     stop the search after S seconds (default 10) with\n"
+	      "                     the best plan found and a bound on the best possible\n"
+	      "  --buy              what to buy: each catalog device with a price is a\n"
+	      "                     model bought any number of times (up to --max-each,\n"
+	      "                     default 8): the best plan within --budget AMOUNT,\n"
+	      "                     else the cheapest within --margin POINTS (default 5)\n"
+	      "                     of the best score\n"
 	      "  --format F         text (default), json (tierwise.plan/1), md,\n"
 	      "                     fstab, udev, script\n\n"
 	      "Exit codes: 0 success, 1 invalid input, 2 usage error, 3 system error.\n\n"
@@ -56,7 +66,7 @@ static void plan_usage(FILE *out)
 
 struct plan_opts {
 	const char *policies, *prices, *inventory;
-	bool no_inventory;
+	bool no_inventory, buy_opt;
 	struct advisor_need needs[MAX_NEEDS];
 	char *need_names[MAX_NEEDS];
 	char *include_buf;		/* the --include-removable list, split */
@@ -159,6 +169,48 @@ static int parse_include(struct plan_opts *o, const char *arg)
 	return 0;
 }
 
+static int parse_time_limit(struct plan_opts *o, const char *arg)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (end == arg || *end || !(v > 0 && v <= 86400))
+		return cli_usage_error("plan", "--time-limit %s: seconds in (0, 86400]", arg);
+	o->a.time_limit = v;
+	return 0;
+}
+
+/* A number in [lo, hi] for option name.  Returns 0 or a usage error. */
+static int parse_number(const char *name, const char *arg, double lo, double hi, double *v)
+{
+	char *end;
+
+	*v = strtod(arg, &end);
+	if (end == arg || *end || !(*v >= lo && *v <= hi))
+		return cli_usage_error("plan", "--%s %s: a number from %g to %g", name, arg, lo, hi);
+	return 0;
+}
+
+static int parse_buy(struct plan_opts *o, int c, const char *arg)
+{
+	double v;
+	int rc;
+
+	if (c == 'B') {
+		rc = parse_number("budget", arg, 1e-9, 1e15, &v);
+		o->a.budget = v;
+	} else if (c == 'E') {
+		rc = parse_number("max-each", arg, 1, 64, &v);
+		if (!rc && v != floor(v))
+			rc = cli_usage_error("plan", "--max-each %s: a whole number", arg);
+		o->a.max_each = (unsigned)v;
+	} else {
+		rc = parse_number("margin", arg, 0, 300, &v);
+		o->a.margin = v;
+	}
+	return rc;
+}
+
 static int parse_fill(struct plan_opts *o, const char *arg)
 {
 	char *end;
@@ -183,6 +235,11 @@ static int plan_parse(int argc, char **argv, struct plan_opts *o)
 		{ "prices", required_argument, NULL, 'r' },
 		{ "format", required_argument, NULL, 'F' },
 		{ "include-removable", optional_argument, NULL, 'R' },
+		{ "time-limit", required_argument, NULL, 'T' },
+		{ "buy", no_argument, NULL, 'y' },
+		{ "budget", required_argument, NULL, 'B' },
+		{ "max-each", required_argument, NULL, 'E' },
+		{ "margin", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -191,6 +248,7 @@ static int plan_parse(int argc, char **argv, struct plan_opts *o)
 	o->render = &plan_render_text;
 	o->a.needs = o->needs;
 	o->a.include = o->include;
+	o->a.margin = -1;	/* the default */
 	while (!rc && (c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'P': o->policies = optarg; break;
@@ -202,12 +260,21 @@ static int plan_parse(int argc, char **argv, struct plan_opts *o)
 		case 'r': o->prices = optarg; break;
 		case 'F': rc = parse_format(o, optarg); break;
 		case 'R': rc = parse_include(o, optarg); break;
+		case 'T': rc = parse_time_limit(o, optarg); break;
+		case 'y': o->a.buy = true; break;
+		case 'B': case 'E': case 'M': rc = parse_buy(o, c, optarg); o->buy_opt = true; break;
 		case 'h': plan_usage(stdout); return TW_EXIT_OK;
 		default: return cli_usage_error("plan", "unknown option");
 		}
 	}
 	if (rc)
 		return rc;
+	if (o->buy_opt && !o->a.buy)
+		return cli_usage_error("plan", "--budget, --max-each and --margin go with --buy");
+	if (o->a.buy && o->inventory)
+		return cli_usage_error("plan", "--buy plans a catalog: no --inventory");
+	if (o->a.buy)
+		o->no_inventory = true;	/* what is bought is new */
 	if (o->inventory && o->no_inventory)
 		return cli_usage_error("plan", "--inventory and --no-inventory exclude each other");
 	if (optind >= argc)

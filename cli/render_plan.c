@@ -72,22 +72,102 @@ static void text_raid(FILE *out, const struct advisor_plan *plan, const struct a
 	fprintf(out, "    %s\n", r->tradeoff);
 }
 
+/* "; cost 960 (1,250 per usable TB)", "; cost unknown (2 devices without a
+ * price per TB)", or "" when no device of the plan has a price. */
+static void cost_str(char *buf, size_t len, const struct advisor_plan *plan,
+		     const struct advisor_plan_tier *t)
+{
+	char c[32], per[32];
+
+	buf[0] = '\0';
+	if (!plan->priced || !t->n_devices)
+		return;
+	if (isnan(t->cost)) {
+		snprintf(buf, len, "; cost unknown (%zu device%s without a price per TB)",
+			 t->n_unpriced, t->n_unpriced == 1 ? "" : "s");
+		return;
+	}
+	cli_score_value(c, sizeof(c), t->cost, NULL);
+	cli_score_value(per, sizeof(per), t->cost_per_usable_tb, NULL);
+	snprintf(buf, len, "; cost %s (%s per usable TB)", c, per);
+}
+
+/* "Cost: 3,210 in all." or "Cost: unknown …" (nothing without prices). */
+static void cost_total_str(char *buf, size_t len, const struct advisor_plan *plan)
+{
+	char c[32];
+
+	buf[0] = '\0';
+	if (!plan->priced)
+		return;
+	if (isnan(plan->cost_total)) {
+		snprintf(buf, len, "Cost: unknown: a device in a tier has no price per TB "
+			 "(the profile's price_per_tb, or --prices FILE)");
+		return;
+	}
+	cli_score_value(c, sizeof(c), plan->cost_total, NULL);
+	snprintf(buf, len, "Cost: %s in all (price per TB × capacity of each device in a tier)", c);
+}
+
+/* "buy 3 × Samsung PM9A1 1TB (pm9a1-1t) at 92 = 276" per line of the tier. */
+static void buy_lines(FILE *out, const struct advisor_plan *plan, const struct advisor_plan_tier *t,
+		      const char *prefix)
+{
+	for (size_t i = 0; i < plan->n_buy; i++) {
+		const struct advisor_buy *b = &plan->buy[i];
+		char each[32], cost[32];
+
+		if (b->tier != (int)t->tier)
+			continue;
+		cli_score_value(each, sizeof(each), b->price, NULL);
+		cli_score_value(cost, sizeof(cost), b->cost, NULL);
+		fprintf(out, "%sbuy %u × %s (%s) at %s = %s\n", prefix, b->count,
+			b->p->model ? b->p->model : b->p->id, b->p->id, each, cost);
+	}
+}
+
+/* The PV of unit k: a device id, or the array's name. */
+static const char *pv_name(const struct advisor_plan *plan, const struct advisor_plan_tier *t,
+			   size_t k)
+{
+	return t->volume.pv[k] < 0 ? t->raid.name : dev_id(plan, (size_t)t->volume.pv[k]);
+}
+
+static void text_volume(FILE *out, const struct advisor_plan *plan,
+			const struct advisor_plan_tier *t)
+{
+	char cap[32];
+
+	if (!t->volume.n)
+		return;
+	bytes_str(cap, sizeof(cap), (double)t->volume.capacity_bytes);
+	fprintf(out, "  volume %s/%s: %s of", t->volume.vg, t->volume.lv,
+		t->volume.striped ? "striped" : "linear");
+	for (size_t k = 0; k < t->volume.n; k++)
+		fprintf(out, " %s", pv_name(plan, t, k));
+	fprintf(out, " — %s (LVM)\n", cap);
+}
+
 static void text_tier(FILE *out, const struct advisor_plan *plan, const struct advisor_plan_tier *t)
 {
-	char pol[256], need[32], use[32], e[256];
+	char pol[256], need[32], use[32], e[256], cost[128];
 
 	bytes_str(need, sizeof(need), (double)t->need_bytes);
 	bytes_str(use, sizeof(use), (double)t->usable_bytes);
-	fprintf(out, "%-5s %s — need %s, usable %s, score %.1f\n",
-		advisor_tier_name(t->tier), policy_list(t, pol, sizeof(pol)), need, use, t->score);
+	cost_str(cost, sizeof(cost), plan, t);
+	fprintf(out, "%-5s %s — need %s, usable %s, score %.1f%s\n",
+		advisor_tier_name(t->tier), policy_list(t, pol, sizeof(pol)), need, use, t->score,
+		cost);
 	for (size_t i = 0; i < t->n_devices; i++) {
 		const struct profile_device *p = plan->devs[t->devices[i]].p;
 
 		fprintf(out, "  %-14s %-32s score %5.1f\n", p->id, p->model ? p->model : "-",
 			t->scores[i]);
 	}
+	buy_lines(out, plan, t, "  ");
 	if (t->raid.level != ADVISOR_RAID_NONE)
 		text_raid(out, plan, &t->raid);
+	text_volume(out, plan, t);
 	for (size_t i = 0; i < t->n_est; i++) {
 		est_str(e, sizeof(e), &t->est[i]);
 		fprintf(out, "  %s\n", e);
@@ -136,9 +216,9 @@ static void text_unassigned(FILE *out, const struct advisor_plan *plan)
 
 static int text_print(FILE *out, const struct advisor_plan *plan)
 {
-	fprintf(out, "tierwise plan: %zu devices; total score %.1f (%s, %lu nodes searched)\n\n",
-		plan->n_devs, plan->score, plan->exact ? "proven optimum" : "best found",
-		plan->nodes);
+	fprintf(out, "tierwise plan: %zu devices; %u of %d needs met; total score %.1f (%s, "
+		"%lu nodes searched)\n\n", plan->n_devs, plan->needs_met, plan->n_needs, plan->score,
+		plan->exact ? "proven optimum" : "best found", plan->nodes);
 	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
 		text_tier(out, plan, &plan->tiers[t]);
 	if (plan->has_runner_up) {
@@ -147,6 +227,13 @@ static int text_print(FILE *out, const struct advisor_plan *plan)
 		fputs(plan->gap < 1.0 ? "  — a near tie: either is sound\n\n" : "\n\n", out);
 	}
 	text_unassigned(out, plan);
+	{
+		char cost[160];
+
+		cost_total_str(cost, sizeof(cost), plan);
+		if (cost[0])
+			fprintf(out, "%s\n\n", cost);
+	}
 	if (plan->n_warnings)
 		fputs("Warnings:\n", out);
 	for (size_t i = 0; i < plan->n_warnings; i++)
@@ -201,12 +288,14 @@ const struct plan_render_ops plan_render_text = { .name = "text", .print = text_
 
 static void md_tier(FILE *out, const struct advisor_plan *plan, const struct advisor_plan_tier *t)
 {
-	char pol[256], need[32], use[32], e[256];
+	char pol[256], need[32], use[32], e[256], cost[128];
 
 	bytes_str(need, sizeof(need), (double)t->need_bytes);
 	bytes_str(use, sizeof(use), (double)t->usable_bytes);
-	fprintf(out, "## %s — %s\n\nNeed %s, usable %s, tier score %.1f.\n\n",
-		advisor_tier_name(t->tier), policy_list(t, pol, sizeof(pol)), need, use, t->score);
+	cost_str(cost, sizeof(cost), plan, t);
+	fprintf(out, "## %s — %s\n\nNeed %s, usable %s, tier score %.1f%s.\n\n",
+		advisor_tier_name(t->tier), policy_list(t, pol, sizeof(pol)), need, use, t->score,
+		cost);
 	if (t->n_devices)
 		fputs("| device | model | score |\n|---|---|---|\n", out);
 	for (size_t i = 0; i < t->n_devices; i++) {
@@ -214,6 +303,14 @@ static void md_tier(FILE *out, const struct advisor_plan *plan, const struct adv
 
 		fprintf(out, "| %s | %s | %.1f |\n", p->id, p->model ? p->model : "-", t->scores[i]);
 	}
+	if (plan->buying) {
+		fputc('\n', out);
+		buy_lines(out, plan, t, "- ");
+	}
+	if (t->volume.n)
+		fprintf(out, "\n**Volume** `%s/%s`: %s LVM volume over %zu devices (%s).\n",
+			t->volume.vg, t->volume.lv, t->volume.striped ? "a striped" : "a linear",
+			t->volume.n, t->volume.why);
 	if (t->raid.level != ADVISOR_RAID_NONE)
 		fprintf(out, "\n**Array** `%s`: %s of %zu devices, sequential read ≈ %.0f MB/s "
 			"(%s). %s.\n", t->raid.name, advisor_raid_name(t->raid.level), t->raid.n,
@@ -243,6 +340,13 @@ static int md_print(FILE *out, const struct advisor_plan *plan)
 		fprintf(out, "**Runner-up**: score %.1f, %.1f below: ", plan->runner_up_score, plan->gap);
 		runner_changes(out, plan);
 		fputs(".\n\n", out);
+	}
+	{
+		char cost[160];
+
+		cost_total_str(cost, sizeof(cost), plan);
+		if (cost[0])
+			fprintf(out, "**%s**\n\n", cost);
 	}
 	if (plan->n_warnings)
 		fputs("## Warnings\n\n| device | kind | message |\n|---|---|---|\n", out);
@@ -325,6 +429,21 @@ static json_t *json_strv(char *const *v, size_t n)
 	return a;
 }
 
+static json_t *json_volume(const struct advisor_plan *plan, const struct advisor_plan_tier *t)
+{
+	json_t *pv = json_array();
+
+	if (!t->volume.n) {
+		json_decref(pv);
+		return json_null();
+	}
+	for (size_t k = 0; k < t->volume.n; k++)
+		json_array_append_new(pv, json_string(pv_name(plan, t, k)));
+	return json_pack("{s:s, s:s, s:s, s:o, s:I, s:s}", "vg", t->volume.vg, "lv", t->volume.lv,
+			 "layout", t->volume.striped ? "striped" : "linear", "devices", pv,
+			 "capacity_bytes", (json_int_t)t->volume.capacity_bytes, "why", t->volume.why);
+}
+
 static json_t *json_tier(const struct advisor_plan *plan, const struct advisor_plan_tier *t)
 {
 	json_t *pol = json_array(), *mounts = json_array(), *scores = json_object();
@@ -335,7 +454,7 @@ static json_t *json_tier(const struct advisor_plan *plan, const struct advisor_p
 		json_array_append_new(mounts, json_mount(&t->mounts[i]));
 	for (size_t i = 0; i < t->n_devices; i++)
 		json_object_set_new(scores, dev_id(plan, t->devices[i]), json_real(t->scores[i]));
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:f, s:o, s:I, s:o, s:o}",
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:f, s:o, s:I, s:o, s:o, s:o, s:o, s:o}",
 			 "name", advisor_tier_name(t->tier), "policies", pol,
 			 "devices", ids(plan, t->devices, t->n_devices), "raid", json_raid(plan, &t->raid),
 			 "mount", t->n_mounts ? json_deep_copy(json_array_get(mounts, 0)) : json_null(),
@@ -343,6 +462,9 @@ static json_t *json_tier(const struct advisor_plan *plan, const struct advisor_p
 			 "score", t->score,
 			 "need_bytes", t->need_bytes < 0 ? json_null() : json_integer(t->need_bytes),
 			 "usable_bytes", (json_int_t)t->usable_bytes,
+			 "cost", num_or_null(t->cost),
+			 "cost_per_usable_tb", num_or_null(t->cost_per_usable_tb),
+			 "volume", json_volume(plan, t),
 			 "shared_with", t->shared ? json_string(dev_id(plan, (size_t)t->shared_dev))
 						  : json_null(),
 			 "notes", json_strv(t->notes, t->n_notes));
@@ -350,10 +472,12 @@ static json_t *json_tier(const struct advisor_plan *plan, const struct advisor_p
 
 static json_t *json_runner_up(const struct advisor_plan *plan)
 {
-	json_t *tiers = json_object(), *changes = json_array();
+	json_t *tiers, *changes;
 
 	if (!plan->has_runner_up)
 		return json_null();
+	tiers = json_object();
+	changes = json_array();
 	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
 		json_t *a = json_array();
 
@@ -403,6 +527,25 @@ static int json_print(FILE *out, const struct advisor_plan *plan)
 			"fill", plan->fill, "notes", json_strv(plan->notes, plan->n_notes));
 	if (!doc)
 		return -ENOMEM;
+	json_object_set_new(doc, "bound", json_real(plan->bound));
+	json_object_set_new(doc, "cost_total", num_or_null(plan->cost_total));
+	if (plan->buying) {
+		json_t *buy = json_array();
+
+		for (size_t i = 0; i < plan->n_buy; i++) {
+			const struct advisor_buy *b = &plan->buy[i];
+
+			json_array_append_new(buy, json_pack("{s:s, s:o, s:s, s:I, s:o, s:o}",
+				"id", b->p->id, "model", b->p->model ? json_string(b->p->model) : json_null(),
+				"tier", advisor_tier_name(b->tier), "count", (json_int_t)b->count,
+				"price", num_or_null(b->price), "cost", num_or_null(b->cost)));
+		}
+		json_object_set_new(doc, "buy", buy);
+		json_object_set_new(doc, "budget", plan->budget > 0 ? json_real(plan->budget) : json_null());
+	}
+	json_object_set_new(doc, "needs_met", json_integer(plan->needs_met));
+	json_object_set_new(doc, "needs", json_integer(plan->n_needs));
+	json_object_set_new(doc, "seconds", json_real(plan->seconds));
 	ret = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', out);
 	json_decref(doc);

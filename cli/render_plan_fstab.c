@@ -355,7 +355,7 @@ static void udev_device(FILE *out, const struct advisor_plan *plan,
 {
 	const struct advisor_plan_device *pd = &plan->devs[d];
 	const char *why = NULL, *sched = udev_scheduler(pd->p, &why);
-	bool ra = tier->tier == ADVISOR_WARM && !in_array(tier, d);
+	bool ra = tier->tier == ADVISOR_WARM && !in_array(tier, d) && !advisor_volume_has(tier, d);
 	struct udev_match m;
 
 	udev_match_of(pd, &m);
@@ -390,10 +390,16 @@ static void udev_device(FILE *out, const struct advisor_plan *plan,
 	fputc('\n', out);
 }
 
+/* Whether a name can be matched literally in a rule. */
+static bool udev_array_ok_name(const char *s)
+{
+	return s && *s && udev_quotable(s) && udev_literal(s);
+}
+
 /* Whether the tier's array name can be matched in a rule. */
 static bool udev_array_ok(const struct advisor_raid *r)
 {
-	return r->name && *r->name && udev_quotable(r->name) && udev_literal(r->name);
+	return udev_array_ok_name(r->name);
 }
 
 /* Read-ahead on the warm tier's md array, found by its name: MD_DEVNAME is
@@ -417,6 +423,24 @@ static void udev_array(FILE *out, const struct advisor_raid *r)
 		"ATTR{queue/read_ahead_kb}=\"%d\"\n", MATCH, r->name, WARM_READ_AHEAD_KB);
 }
 
+/* Read-ahead on the warm tier's LVM volume, found by its names (set by
+ * 11-dm-lvm.rules, which runs before this file). */
+static void udev_volume(FILE *out, const struct advisor_volume *v)
+{
+	fputs("# the LVM volume ", out);
+	put_comment(out, v->vg);
+	fputc('/', out);
+	put_comment(out, v->lv);
+	fputs(" (warm tier): read-ahead on the volume, whose page cache the\n"
+	      "# loaders use; DM_VG_NAME and DM_LV_NAME come from 11-dm-lvm.rules\n", out);
+	if (!udev_array_ok_name(v->vg) || !udev_array_ok_name(v->lv)) {
+		fputs("# skipped: its name cannot be quoted in a udev rule\n", out);
+		return;
+	}
+	fprintf(out, "%sKERNEL==\"dm-*\", ENV{DM_VG_NAME}==\"%s\", ENV{DM_LV_NAME}==\"%s\", "
+		"ATTR{queue/read_ahead_kb}=\"%d\"\n", MATCH, v->vg, v->lv, WARM_READ_AHEAD_KB);
+}
+
 void plan_print_udev_rules(FILE *out, const struct advisor_plan *plan)
 {
 	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
@@ -427,8 +451,11 @@ void plan_print_udev_rules(FILE *out, const struct advisor_plan *plan)
 		for (size_t i = 0; i < tier->n_devices; i++)
 			if (tier->devices[i] < plan->n_devs && !plan->devs[tier->devices[i]].excluded)
 				udev_device(out, plan, tier, tier->devices[i]);
-		if (tier->tier == ADVISOR_WARM && tier->raid.level != ADVISOR_RAID_NONE)
+		if (tier->tier == ADVISOR_WARM && tier->raid.level != ADVISOR_RAID_NONE &&
+		    !tier->volume.n)
 			udev_array(out, &tier->raid);
+		if (tier->tier == ADVISOR_WARM && tier->volume.n)
+			udev_volume(out, &tier->volume);
 	}
 }
 

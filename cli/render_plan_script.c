@@ -80,12 +80,26 @@ static bool array_ready(const struct advisor_plan *plan, const struct advisor_pl
 	return tier->raid.n > 0;
 }
 
+/* Whether every physical volume of the tier's volume is here. */
+static bool volume_ready(const struct advisor_plan *plan, const struct advisor_plan_tier *tier)
+{
+	for (size_t k = 0; k < tier->volume.n; k++) {
+		ptrdiff_t d = tier->volume.pv[k];
+
+		if (d < 0 ? !array_ready(plan, tier) : (size_t)d >= plan->n_devs || !dev_path(plan, (size_t)d))
+			return false;
+	}
+	return tier->volume.n > 0;
+}
+
 /* Whether the script can act on m (else it says why it skips it). */
 static bool actionable(const struct advisor_plan *plan, const struct advisor_plan_tier *tier,
 		       const struct advisor_mount *m)
 {
 	if (m->directory)
 		return is_path(m->source);
+	if (m->volume)
+		return volume_ready(plan, tier) && is_path(m->source);
 	if (m->raid)
 		return array_ready(plan, tier) && is_path(m->source);
 	if (m->reuse)
@@ -118,7 +132,10 @@ static int script_check(const struct advisor_plan *plan)
 			char *fields;
 			int rc;
 
-			if (m->raid && !md_name_ok(tier->raid.name))
+			if ((m->raid || (m->volume && tier->raid.level != ADVISOR_RAID_NONE)) &&
+			    !md_name_ok(tier->raid.name))
+				return -EINVAL;
+			if (m->volume && (!md_name_ok(tier->volume.vg) || !md_name_ok(tier->volume.lv)))
 				return -EINVAL;
 			if (m->directory)
 				continue;
@@ -247,6 +264,8 @@ static const char FUNCTIONS[] =
 	"\tis_forced \"$1\" || die \"refusing $1: not blank: ${data//$'\\n'/; } (--force-device $1 would destroy it)\"\n"
 	"\techo \"note: $1 is not blank (${data//$'\\n'/; }): --force-device, it will be overwritten\"\n"
 	"}\n"
+	"# make_pv DEV -- an LVM physical volume; on a forced device, over its signatures\n"
+	"make_pv() { if is_forced \"$1\"; then run pvcreate -ff -y \"$1\"; else run pvcreate \"$1\"; fi; }\n"
 	"# check_new_array MD -- stop unless the array device does not exist yet\n"
 	"check_new_array() { [ ! -e \"$1\" ] || die \"refusing $1: it exists already\"; }\n"
 	"# md_conf MD -- record the array in mdadm.conf, so that it assembles under its name\n"
@@ -343,12 +362,25 @@ static void script_tools(FILE *out, const struct advisor_plan *plan)
 
 			if (!makes_fs(m) || !actionable(plan, tier, m))
 				continue;
-			if (m->raid)
+			if (m->raid || (m->volume && tier->raid.level != ADVISOR_RAID_NONE))
 				fputs(" mdadm", out);
+			if (m->volume)
+				fputs(" pvcreate vgcreate lvcreate", out);
 			fprintf(out, " mkfs.%s", m->fs);	/* [a-z0-9._-]: script_check() */
 		}
 	}
 	fputs("\nfi\n", out);
+}
+
+/* check_new_array for the tier's md array, /dev/md/NAME. */
+static void check_array_of(FILE *out, const struct advisor_plan_tier *tier)
+{
+	char *md = NULL;
+
+	if (asprintf(&md, "/dev/md/%s", tier->raid.name) < 0)
+		return;
+	sh_words(out, "check_new_array", (const char *[]){ md, NULL });
+	free(md);
 }
 
 /* check_device for every device to be formatted, check_new_array for arrays. */
@@ -367,11 +399,18 @@ static void script_checks(FILE *out, const struct advisor_plan *plan)
 			if (!actionable(plan, tier, m)) {
 				sh_words(out, "printf 'skip: %s is not a device of this machine "
 					 "(catalog entry)\\n'", (const char *[]){ m->source, NULL });
-			} else if (m->raid) {
-				for (size_t k = 0; k < tier->raid.n; k++)
+			} else if (m->raid || m->volume) {
+				for (size_t k = 0; tier->raid.level != ADVISOR_RAID_NONE && k < tier->raid.n; k++)
 					sh_words(out, "check_device",
 						 (const char *[]){ dev_path(plan, tier->raid.members[k]), NULL });
-				sh_words(out, "check_new_array", (const char *[]){ m->source, NULL });
+				if (tier->raid.level != ADVISOR_RAID_NONE)
+					check_array_of(out, tier);
+				for (size_t k = 0; m->volume && k < tier->volume.n; k++)
+					if (tier->volume.pv[k] >= 0)
+						sh_words(out, "check_device", (const char *[]){
+							 dev_path(plan, (size_t)tier->volume.pv[k]), NULL });
+				if (m->volume)
+					sh_words(out, "check_new_array", (const char *[]){ m->source, NULL });
 			} else {
 				sh_words(out, "check_device", (const char *[]){ m->source, NULL });
 			}
@@ -380,23 +419,64 @@ static void script_checks(FILE *out, const struct advisor_plan *plan)
 	fputs("echo 'checks passed'\n", out);
 }
 
-/* mdadm --create for the tier's array (m is its mount). */
+/* mdadm --create for the tier's array, at md (/dev/md/NAME). */
 static void script_array(FILE *out, const struct advisor_plan *plan,
-			 const struct advisor_plan_tier *tier, const struct advisor_mount *m)
+			 const struct advisor_plan_tier *tier, const char *md)
 {
 	const char *level = advisor_raid_name(tier->raid.level);
 
 	fputs("# ", out);
 	put_comment(out, tier->raid.tradeoff);
 	fprintf(out, "\nrun mdadm --create ");
-	sh_quote(out, m->source);
+	sh_quote(out, md);
 	fprintf(out, " --run --level=%s --raid-devices=%zu", level ? level + 4 : "?", tier->raid.n);
 	for (size_t k = 0; k < tier->raid.n; k++) {
 		fputc(' ', out);
 		sh_quote(out, dev_path(plan, tier->raid.members[k]));
 	}
 	fputc('\n', out);
-	sh_words(out, "md_conf", (const char *[]){ m->source, NULL });
+	sh_words(out, "md_conf", (const char *[]){ md, NULL });
+}
+
+/* The physical volume k of the tier's volume: a device node or the array. */
+static const char *pv_path(const struct advisor_plan *plan, const struct advisor_plan_tier *tier,
+			   size_t k, const char *md)
+{
+	return tier->volume.pv[k] < 0 ? md : dev_path(plan, (size_t)tier->volume.pv[k]);
+}
+
+/* The tier's array if any, then pvcreate, vgcreate and lvcreate. */
+static void script_volume(FILE *out, const struct advisor_plan *plan,
+			  const struct advisor_plan_tier *tier)
+{
+	const struct advisor_volume *v = &tier->volume;
+	char *md = NULL;
+
+	if (tier->raid.level != ADVISOR_RAID_NONE) {
+		if (asprintf(&md, "/dev/md/%s", tier->raid.name) < 0)
+			return;
+		script_array(out, plan, tier, md);
+	}
+	fputs("# ", out);
+	put_comment(out, v->why);
+	fputc('\n', out);
+	for (size_t k = 0; k < v->n; k++)
+		sh_words(out, "make_pv", (const char *[]){ pv_path(plan, tier, k, md), NULL });
+	fputs("run vgcreate ", out);
+	sh_quote(out, v->vg);
+	for (size_t k = 0; k < v->n; k++) {
+		fputc(' ', out);
+		sh_quote(out, pv_path(plan, tier, k, md));
+	}
+	fputs("\nrun lvcreate --yes --name ", out);
+	sh_quote(out, v->lv);
+	fputs(" --extents 100%FREE", out);
+	if (v->striped)
+		fprintf(out, " --stripes %zu --stripesize 256k", v->n);
+	fputc(' ', out);
+	sh_quote(out, v->vg);
+	fputc('\n', out);
+	free(md);
 }
 
 /* mdadm and mkfs for every new array and filesystem. */
@@ -404,7 +484,7 @@ static void script_make(FILE *out, const struct advisor_plan *plan)
 {
 	bool any = false;
 
-	fputs("\n# ---- 2. md arrays and new filesystems\n", out);
+	fputs("\n# ---- 2. md arrays, LVM volumes and new filesystems\n", out);
 	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
 		const struct advisor_plan_tier *tier = &plan->tiers[t];
 
@@ -414,7 +494,9 @@ static void script_make(FILE *out, const struct advisor_plan *plan)
 			if (!makes_fs(m) || !actionable(plan, tier, m))
 				continue;
 			if (m->raid)
-				script_array(out, plan, tier, m);
+				script_array(out, plan, tier, m->source);
+			if (m->volume)
+				script_volume(out, plan, tier);
 			fputs("# ", out);
 			put_comment(out, m->why);
 			fputc('\n', out);

@@ -6,7 +6,8 @@ set -euo pipefail
 PKGS=(gcc make cmake pkg-config
       liburing-dev libnvme-dev libjson-c-dev libyaml-dev libjansson-dev
       libblkid-dev libatasmart-dev libcmocka-dev
-      util-linux e2fsprogs xfsprogs jq python3 python3-jsonschema fio
+      libglpk-dev                                          # advisor/optimize.c: the plan's integer programme
+      util-linux e2fsprogs xfsprogs jq python3 python3-jsonschema fio time
       groff-base man-db dpkg-dev                           # tests/cli/package.sh: man page, .deb
       mdadm lvm2 dmsetup fdisk procps valgrind             # tests/cli/guard.sh, hostile.sh, memcheck.sh
       clang libclang-rt-14-dev                             # scripts/fuzz --smoke (libFuzzer)

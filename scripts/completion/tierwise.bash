@@ -19,7 +19,7 @@ _tierwise_options()
 	score) echo '--policy --policies --prices --json --help' ;;
 	explain) echo '--policy --vs --format --policies --prices --help' ;;
 	plan) echo '--policies --need --inventory --no-inventory --mount --fill --prices
-		--format --include-removable --help' ;;
+		--format --include-removable --time-limit --buy --budget --max-each --margin --help' ;;
 	report) echo '--output -o --plan --no-plan --policies --help' ;;
 	compare) echo '--policies --prices --format --help' ;;
 	esac
@@ -115,7 +115,7 @@ _tierwise_value()
 		compare) _tierwise_words 'text md json' ;;
 		*) _tierwise_words 'text md' ;;
 		esac ;;
-	--seconds|--ramp|--sustained-seconds|--latency-target|--threads|--size|--need|--fill|--vs) ;;
+	--seconds|--ramp|--sustained-seconds|--latency-target|--threads|--size|--need|--fill|--vs|--time-limit|--budget|--max-each|--margin) ;;
 	*) return 1 ;;
 	esac
 	return 0

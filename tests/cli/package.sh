@@ -155,7 +155,7 @@ fi
 if [ -n "${deb:-}" ]; then
 	dpkg-deb --info "$deb" >"$tmp/info"
 	for f in "Package: tierwise" "Version: $version" "Section: utils" "Maintainer: " \
-		"Description: " "Depends: " "liburing2" "libnvme1" "libjansson4"; do
+		"Description: " "Depends: " "liburing2" "libnvme1" "libjansson4" "libglpk40"; do
 		expect "dpkg-deb --info" "$tmp/info" "$f"
 	done
 	dpkg-deb --contents "$deb" >"$tmp/contents"

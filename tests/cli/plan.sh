@@ -80,7 +80,7 @@ jq_true "18 GB model on the array" \
 jq '.devices |= [.[] | select(.id == "pm9a1-1t")] + [range(4) as $i | .[] | select(.id == "ironwolf12t") | .id = "iw\($i)"]
 	+ [range(2) as $i | .[] | select(.id == "optane905p") | .id = "opt\($i)"]' "$ex" >"$tmp/arrays.json"
 check "arrays" 0 plan "$tmp/arrays.json" --format json \
-	--need archive=20T,vector-db=700G,logs-metadata=0,checkpoints=0,model-loading=500G
+	--need archive=19T,vector-db=700G,logs-metadata=0,checkpoints=0,model-loading=500G
 jq_true "cold raid6 of four" '.tiers[2].raid.level == "raid6" and (.tiers[2].raid.devices | length) == 4'
 jq_true "raid6 capacity: two disks' worth" '.tiers[2].raid.capacity_bytes == 24000000000000'
 jq_true "raid6 trade-off" '.tiers[2].raid.tradeoff | test("two disk losses")'
@@ -99,7 +99,7 @@ cat >"$tmp/inv.json" <<'JSON'
   "uuid": "0b7c1e6a-3f1e-4c55-9d0e-2b8a6c4d5e6f", "label": "backup", "pttype": null,
   "mountpoints": [], "holders": [], "partitions": [], "swap": false, "root": false}]}
 JSON
-check "existing fs" 0 "$tw" plan "$tmp/data.json" --policies "$pol" --inventory "$tmp/inv.json" --format json
+check "existing fs" 0 "$tw" plan "$tmp/data.json" --policies "$pol" --inventory "$tmp/inv.json" --format json --need archive=9T
 jq_true "reused, not reformatted" '[.tiers[2].mounts[] | select(.source == "/dev/sdz") | .reuse and .uuid == "0b7c1e6a-3f1e-4c55-9d0e-2b8a6c4d5e6f" and .fs == "xfs"] == [true]'
 jq_true "data warning" '[.warnings[] | select(.kind == "data") | .device] == ["ironwolf12t"]'
 sed 's/"fstype": "xfs"/"fstype": "LVM2_member"/' "$tmp/inv.json" >"$tmp/inv-lvm.json"
@@ -122,10 +122,110 @@ for fmt in text md; do
 	[ "$fmt" = md ] || expect "escape shown as ?" "$tmp/out" "Evil?[2J?]0;pwned? Drive"
 done
 
+# --- needs first (issue 15): two 512 GB drives, only warm needs 800 GB ---
+jq '.devices |= [.[] | select(.id == "pm9a1-512-a")] + [.[] | select(.id == "pm9a1-512-a") | .id = "pm9a1-512-twin"]' \
+	"$ex" >"$tmp/two.json"
+check "needs first" 0 plan "$tmp/two.json" --format json \
+	--need vector-db=0,logs-metadata=0,model-loading=800G,checkpoints=0,archive=0
+jq_true "both drives in warm, none in hot" '.tiers[1].devices | sort == ["pm9a1-512-a", "pm9a1-512-twin"]'
+jq_true "warm: their raid0 (820 GB usable)" '.tiers[1].raid.level == "raid0" and .needs_met == 1 and .needs == 1'
+jq_true "hot is a directory" '.tiers[0].devices == [] and .tiers[0].shared_with != null'
+check "published warm" 0 plan "$ex" --format json
+jq_true "published plan unchanged: warm" '.tiers[1].devices == ["pm9a1-1t", "980pro-2t", "980-1t"] and .needs_met == 3'
+jq_true "exact: bound = score" '.exact and .bound == .score'
+
+# --- scale (issue 15): 200 jittered copies, no device cap; a time limit gives a bound ---
+jq '.devices as $d | .devices = [range(200) as $i | $d[$i % ($d | length)] | .id = "\(.id)-\($i)"
+	| .capacity_bytes = (.capacity_bytes * (0.9 + (($i * 37) % 21) / 100) | floor)
+	| .results |= with_entries(.value |= (if type == "object" and .mbps != null then .mbps *= (0.9 + (($i * 53) % 21) / 100) else . end))]' \
+	"$ex" >"$tmp/many.json"
+check "200 devices" 0 plan "$tmp/many.json" --format json
+jq_true "200 devices: proven" '.exact and (.tiers | map(.devices | length) | add) > 3 and .needs_met == 3'
+check "time limit" 0 plan "$tmp/many.json" --format json --time-limit 0.001
+jq_true "stopped: a bound, said in a note" '(.exact | not) and .bound >= .score and ([.notes[] | test("time limit.*score at most")] | any)'
+check "bad time limit" 2 plan "$ex" --time-limit soon
+check "zero time limit" 2 plan "$ex" --time-limit 0
+
+# --- money (issue 15): prices per TB give each tier its cost and the plan a total ---
+printf '%s\n' 'Intel Optane 905P 960GB = 1000' 'Samsung PM9A1 1TB = 90' 'Samsung 980 PRO 2TB = 85' \
+	'Samsung 980 1TB = 70' 'Seagate IronWolf 12TB = 20' 'WD Red Pro 10TB = 22' >"$tmp/prices"
+check "plan with prices" 0 plan "$ex" --prices "$tmp/prices" --format json
+cp "$tmp/out" "$tmp/priced.json"
+optane_tb=$(jq '.devices[] | select(.id == "optane905p") | .capacity_bytes / 1e12' "$ex")
+jq_true "hot cost = 1,000 × the Optane's TB" "(.tiers[0].cost - 1000 * $optane_tb | fabs) < 1e-6"
+jq_true "hot per usable TB = 1,000 ÷ 80 %" '(.tiers[0].cost_per_usable_tb | round) == 1250'
+jq_true "cold cost = 20 × 12 + 22 × 10" '(.tiers[2].cost | round) == 460'
+jq_true "total = Σ tiers" '(.cost_total - ([.tiers[].cost] | add) | fabs) < 1e-6 and .cost_total > 1700'
+check "plan text with prices" 0 plan "$ex" --prices "$tmp/prices"
+expect "text: hot cost" "$tmp/out" "score 98.9; cost 960 (1,250 per usable TB)"
+expect "text: total" "$tmp/out" "Cost: 1,752 in all"
+check "plan md with prices" 0 plan "$ex" --prices "$tmp/prices" --format md
+expect "md: total" "$tmp/out" "**Cost: 1,752 in all"
+check "plan without prices" 0 plan "$ex" --format json
+jq_true "no prices: costs null" '.cost_total == null and ([.tiers[].cost] | all(. == null))'
+check "plan text without prices" 0 plan "$ex"
+grep -q "Cost" "$tmp/out" && { echo "FAIL: text without prices talks cost"; fail=1; }
+head -1 "$tmp/prices" >"$tmp/prices1"
+check "plan, the Optane priced alone" 0 plan "$ex" --prices "$tmp/prices1" --format json
+jq_true "one tier known, the total not" '(.tiers[0].cost | round) == 960 and .tiers[1].cost == null and .cost_total == null'
+check "plan text, the Optane priced alone" 0 plan "$ex" --prices "$tmp/prices1"
+expect "text: unknown said" "$tmp/out" "cost unknown (3 devices without a price per TB)"
+
+# --- what to buy (issue 15): catalog models bought up to --max-each times ---
+printf '%s\n' 'Biwin NVMe 1TB = 60' 'Lexar NM6A1 512GB = 65' >>"$tmp/prices"
+check "buy, no budget" 0 plan "$ex" --prices "$tmp/prices" --buy --format json
+cp "$tmp/out" "$tmp/buy.json"
+jq_true "the Optane for the vector DB" '[.buy[] | select(.tier == "hot") | .id] == ["optane905p"]'
+jq_true "buy lines add up" '(([.buy[].cost] | add) - .cost_total | fabs) < 1e-6 and ([.buy[] | (.count * .price - .cost | fabs) < 1e-6] | all)'
+jq_true "needs met, proven" '.needs_met == 3 and .exact and .budget == null and .unassigned == []'
+jq_true "within the margin of the best, said" '[.notes[] | test("cheapest plan within 5.0 points of the best score")] | any'
+jq_true "what the Optane buys against the best NAND" \
+	'[.tiers[0].notes[] | test("optane905p rather than pm9a1-1t.*vector search 0.119 s against 0.452 s")] | any'
+jq_true "unpriced models not for sale" '[.notes[] | test("not for sale here.*pc601-a")] | any'
+check "buy text" 0 plan "$ex" --prices "$tmp/prices" --buy
+expect "text: a buy line" "$tmp/out" "  buy 1 × Intel Optane 905P 960GB (optane905p) at 960 = 960"
+check "buy, budget 1,200" 0 plan "$ex" --prices "$tmp/prices" --buy --budget 1200 --format json
+jq_true "a small budget gets NAND for hot" '[.buy[] | select(.tier == "hot") | .id] == ["pm9a1-1t"]'
+jq_true "within the budget, every need met" '.cost_total <= 1200 and .needs_met == 3 and .budget == 1200'
+check "buy, budget 500" 0 plan "$ex" --prices "$tmp/prices" --buy --budget 500 --format json
+jq_true "what is missing and what budget would do" \
+	'.cost_total <= 500 and .needs_met < 3 and ([.notes[] | test("budget of 500 meets [0-9] of the needs; 3 can be met, from a budget of [0-9]+")] | any)'
+jq_true "what is missing: the tier note" '[.tiers[].notes[] | test("needs [0-9.]+ TB, [0-9.]+ (TB|GB) available")] | any'
+check "buy, one of each" 0 plan "$ex" --prices "$tmp/prices" --buy --max-each 1 --format json
+jq_true "max-each 1: counts of 1" '[.buy[].count] | all(. == 1)'
+check "--budget without --buy" 2 plan "$ex" --budget 100
+check "--max-each 0" 2 plan "$ex" --buy --max-each 0
+check "--budget lots" 2 plan "$ex" --buy --budget lots
+
+# --- one volume per tier (issue 15): unlike devices in one LVM volume ---
+check "published volumes" 0 plan "$ex" --format json
+jq_true "warm: tw-models over its three devices" \
+	'.tiers[1].volume.vg == "tw-models" and .tiers[1].volume.devices == ["pm9a1-1t", "980pro-2t", "980-1t"] and (.tiers[1].mounts | length) == 1 and .tiers[1].mounts[0].source == "/dev/tw-models/models"'
+jq_true "linear: the sum" '.tiers[1].volume.capacity_bytes == 1023275958272 + 2000381018112 + 999653638144'
+jq_true "hot, one device: no volume" '.tiers[0].volume == null'
+jq_true "cold volume: no redundancy, said" '[.tiers[2].notes[] | test("tw-archive has no redundancy")] | any'
+jq '.devices |= [.[] | select(.id == "pm9a1-1t" or .id == "980-1t") | if .id == "980-1t" then .results.seq_read.mbps = 6000 else . end]' \
+	"$ex" >"$tmp/stripe.json"
+check "alike unlike devices" 0 plan "$tmp/stripe.json" --format json \
+	--need model-loading=1.5T,checkpoints=0,vector-db=0,logs-metadata=0,archive=0
+jq_true "striped, two × the smallest" '.tiers[1].volume.layout == "striped" and .tiers[1].volume.capacity_bytes == 2 * 999653638144'
+jq_true "striped: why" '.tiers[1].volume.why | test("alike in size and sequential read")'
+jq '.devices |= [.[] | select(.id == "pm9a1-512-a" or .id == "980-1t")] + [.[] | select(.id == "pm9a1-512-a") | .id = "pm9a1-512-twin"]' \
+	"$ex" >"$tmp/arrvol.json"
+check "array in a volume" 0 plan "$tmp/arrvol.json" --format json \
+	--need model-loading=1.5T,checkpoints=0,vector-db=0,logs-metadata=0,archive=0
+jq_true "the md array is one physical volume" '.tiers[1].raid.level == "raid0" and (.tiers[1].volume.devices | sort) == ["980-1t", "md-models"]'
+check "array in a volume: script" 0 plan "$tmp/arrvol.json" --format script \
+	--need model-loading=1.5T,checkpoints=0,vector-db=0,logs-metadata=0,archive=0
+bash -n "$tmp/out" || { echo "FAIL: array in a volume: bash -n"; fail=1; }
+
 # --- every JSON plan above against docs/tierwise.plan-1.schema.json ---
 if python3 -c 'from jsonschema import Draft202012Validator' 2>/dev/null; then
-	for f in "$ex" "$tmp/nohdd.json" "$tmp/one.json" "$tmp/twins.json" "$tmp/zram.json"; do
-		plan "$f" --format json >"$tmp/plan.json"
+	for f in "$ex" "$tmp/nohdd.json" "$tmp/one.json" "$tmp/twins.json" "$tmp/zram.json" "$tmp/two.json" "$tmp/arrvol.json" "$tmp/stripe.json" priced buy; do
+		case $f in
+		priced|buy) cp "$tmp/$f.json" "$tmp/plan.json" ;;
+		*) plan "$f" --format json >"$tmp/plan.json" ;;
+		esac
 		python3 - "$src/docs/tierwise.plan-1.schema.json" "$tmp/plan.json" <<'PY' || fail=1
 import json, sys
 from jsonschema import Draft202012Validator

@@ -150,6 +150,7 @@ for l in "$B" "$C"; do
 	grep -q "^note: $l is not blank" "$tmp/out" || bad "forced dry run: no note on $l: $(cat "$tmp/out")"
 	grep -q "^would run: mkfs\.[a-z0-9]* -[fF] $l\$" "$tmp/out" ||
 		grep -q "^would run: mdadm --create .* --run .*$l" "$tmp/out" ||
+		grep -q "^would run: pvcreate -ff -y $l\$" "$tmp/out" ||
 		bad "forced dry run: $l not formatted with -f/-F: $(cat "$tmp/out")"
 done
 bash "$tmp/new.sh" --bogus >/dev/null 2>&1
@@ -176,7 +177,9 @@ shimmed bash "$tmp/evil.sh" >"$tmp/out" 2>"$tmp/err" || bad "evil script dry run
 [ ! -e "$tmp/pwned" ] || bad "the script executed a mount point"
 [ ! -e "$tmp/a b" ] || bad "the dry run created a mount point"
 [ ! -e "$tmp/calls" ] || bad "evil dry run called: $(cat "$tmp/calls")"
-plan --inventory "$tmp/inv.json" --mount "warm=/srv/a"$'\n'"b" --format fstab >"$tmp/out" 2>"$tmp/err"
+# needs each disk can meet, so that warm has a device (and a line) of its own
+plan --inventory "$tmp/inv.json" --need vector-db=100G,logs-metadata=0,model-loading=100G,checkpoints=0,archive=100G \
+	--mount "warm=/srv/a"$'\n'"b" --format fstab >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ "$rc" -ne 0 ] || bad "a newline in a mount point: fstab exit 0: $(cat "$tmp/out")"
 [ ! -s "$tmp/out" ] || bad "a newline in a mount point: partial fstab printed"

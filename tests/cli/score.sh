@@ -49,6 +49,19 @@ expect "explain Optane search" "$tmp/out" "0.12 s"
 expect "explain PM9A1 search" "$tmp/out" "0.45 s"
 expect "explain sequential read" "$tmp/out" "0.41×"
 
+grep -q "^Money" "$tmp/out" && { echo "FAIL: explain without prices talks money"; fail=1; }
+# with prices (issue 15): money beside the ratios, in the policy's own terms
+printf 'Intel Optane 905P 960GB = 1000\nSamsung PM9A1 1TB = 90\n' >"$tmp/prices"
+check "explain with prices" 0 "$tw" explain optane905p --policy vector-db --vs pm9a1-1t "$ex" \
+	--policies "$pol" --prices "$tmp/prices"
+expect "price row" "$tmp/out" "price_per_tb                    1,000 per TB      90 per TB         11.1×"
+expect "money: per TB" "$tmp/out" "Money: optane905p costs 1,000 per TB, pm9a1-1t 90 (11.1×); a whole optane905p 960, a whole pm9a1-1t 92."
+expect "money: what the difference buys" "$tmp/out" \
+	"Per TB, the 910 more for optane905p buys: a 10,000-read vector search in 0.12 s instead of 0.45 s (3.8× faster, 0.33 s less each)."
+check "explain, cheaper first" 0 "$tw" explain pm9a1-1t --policy model-loading --vs optane905p "$ex" \
+	--policies "$pol" --prices "$tmp/prices"
+expect "money: what the saving gives" "$tmp/out" "Per TB, pm9a1-1t saves 910 and gives: an 18 GB model in 2.9 s instead of 7.0 s (2.4× faster"
+
 check "explain --format md" 0 "$tw" explain optane905p --policy vector-db "$ex" \
 	--policies "$pol" --format md
 expect "md header" "$tmp/out" "| metric | optane905p |"

@@ -1,0 +1,212 @@
+/* volume.c — one volume per tier: an LVM volume group over unlike devices.
+ *
+ * A tier with two or more new units — its md array (like devices), and each
+ * blank device outside it (not the root disk, no data to keep, not a scratch
+ * file) — gets one LVM volume group "tw-<dir>" over them and one logical
+ * volume "<dir>" using all of it, mounted once at the tier's mount point,
+ * instead of /srv/models, /srv/models-2, /srv/models-3.  The volume is
+ * striped when its units are alike in size and sequential read (within
+ * STRIPE_TOLERANCE): every stripe then fills and runs at the same rate;
+ * otherwise linear: striping would stop at the smallest unit and run every
+ * request at the slowest one's pace.  Devices with data to keep stay mounts
+ * of their own.  Method in docs/advisor.md ("One volume per tier").
+ */
+#include "plan_priv.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STRIPE_TOLERANCE 0.15
+#define STRIPE_KIB 256		/* lvcreate -I: 256 KiB stripes, as md's 512 KiB chunk order */
+
+static bool in_raid(const struct advisor_plan_tier *t, size_t d)
+{
+	for (size_t i = 0; t->raid.level != ADVISOR_RAID_NONE && i < t->raid.n; i++)
+		if (t->raid.members[i] == d)
+			return true;
+	return false;
+}
+
+/* A device LVM may take whole: new, not the root disk, a block device. */
+static bool pv_ok(const struct advisor_plan_device *pd)
+{
+	return !pd->excluded && !pd->has_data && !(pd->disk && pd->disk->root) &&
+	       pd->p->transport != PROFILE_TR_FILE;
+}
+
+/* Capacity and sequential read of unit k (-1: the array). */
+static void unit_figures(const struct advisor_plan *plan, const struct advisor_plan_tier *t,
+			 ptrdiff_t d, double *cap, double *rd)
+{
+	if (d < 0) {
+		*cap = t->raid.capacity_bytes > 0 ? (double)t->raid.capacity_bytes : NAN;
+		*rd = t->raid.seq_read_mbps;
+		return;
+	}
+	*cap = plan->devs[d].p->capacity_bytes > 0 ? (double)plan->devs[d].p->capacity_bytes : NAN;
+	*rd = plan->devs[d].p->io[PROFILE_SEQ_READ].mbps;
+}
+
+static bool within(double a, double b)
+{
+	return !isnan(a) && !isnan(b) && fabs(a - b) <= STRIPE_TOLERANCE * fmax(a, b);
+}
+
+/* "tw-models" / "models" from the tier's mount point: [A-Za-z0-9._-]. */
+static int names(const struct advisor_plan *plan, struct advisor_plan_tier *t)
+{
+	const char *dir = strrchr(plan->mount_point[t->tier], '/');
+	const char *base = dir && dir[1] ? dir + 1 : advisor_tier_name(t->tier);
+	struct advisor_volume *v = &t->volume;
+
+	if (asprintf(&v->vg, "tw-%s", base) < 0) {
+		v->vg = NULL;
+		return -ENOMEM;
+	}
+	if (!(v->lv = strdup(base)))
+		return -ENOMEM;
+	for (char *c = v->vg; *c; c++)
+		if (!isalnum((unsigned char)*c) && !strchr("._-", *c))
+			*c = '_';
+	for (char *c = v->lv; *c; c++)
+		if (!isalnum((unsigned char)*c) && !strchr("._-", *c))
+			*c = '_';
+	if (v->lv[0] == '-' || v->lv[0] == '.')	/* LVM names never start so */
+		v->lv[0] = '_';
+	return 0;
+}
+
+/* Linear or striped, and the one-line reason. */
+static int layout(const struct advisor_plan *plan, struct advisor_plan_tier *t)
+{
+	struct advisor_volume *v = &t->volume;
+	double cap0, rd0, cap, rd, sum = 0.0, min = INFINITY;
+	bool alike = true;
+
+	unit_figures(plan, t, v->pv[0], &cap0, &rd0);
+	for (size_t k = 0; k < v->n; k++) {
+		unit_figures(plan, t, v->pv[k], &cap, &rd);
+		alike = alike && within(cap, cap0) && within(rd, rd0);
+		sum += isnan(cap) ? 0.0 : cap;
+		min = isnan(cap) ? min : fmin(min, cap);
+	}
+	v->striped = alike;
+	v->capacity_bytes = (int64_t)(alike ? min * (double)v->n : sum);
+	if (alike)
+		return asprintf(&v->why, "striped over %zu devices (%d KiB stripes): they are alike "
+				"in size and sequential read (within %.0f %%), so every stripe fills "
+				"and reads at the same rate", v->n, STRIPE_KIB,
+				STRIPE_TOLERANCE * 100) < 0 ? (v->why = NULL, -ENOMEM) : 0;
+	return asprintf(&v->why, "linear over %zu devices: they differ in size or sequential "
+			"read, and a striped volume would stop at the smallest and run every "
+			"request at the slowest one's pace; linear uses all of each",
+			v->n) < 0 ? (v->why = NULL, -ENOMEM) : 0;
+}
+
+/*
+ * Which policy's data goes where: each policy's best device in the tier.
+ * When they differ, one volume still, with how to pin a policy's files.
+ */
+static int placement_note(struct advisor_plan *plan, struct advisor_plan_tier *t)
+{
+	char list[512] = "";
+	size_t at = 0;
+	ptrdiff_t first = -1;
+	bool differ = false;
+
+	if (t->n_policies < 2)
+		return 0;
+	for (size_t k = 0; k < t->n_policies; k++) {
+		ptrdiff_t best = -1;
+		double top = -1.0;
+
+		for (size_t i = 0; i < t->n_devices; i++) {
+			struct model_score s;
+
+			if (model_score_device(t->policies[k], plan->devs[t->devices[i]].p, &s))
+				return -ENOMEM;
+			if (s.eligible && !isnan(s.score) && s.score > top) {
+				top = s.score;
+				best = (ptrdiff_t)t->devices[i];
+			}
+			model_score_clear(&s);
+		}
+		if (best < 0)
+			continue;
+		differ = differ || (first >= 0 && best != first);
+		if (first < 0)
+			first = best;
+		if (at < sizeof(list))
+			at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s on %s (%.1f)",
+					       at ? ", " : "", t->policies[k]->name,
+					       plan->devs[best].p->id, top);
+	}
+	if (!at)
+		return 0;
+	if (!differ)
+		return plan_strv_add(&t->notes, &t->n_notes,
+				     "one volume for all its policies: the best device for each is "
+				     "the same (%s)", list);
+	return plan_strv_add(&t->notes, &t->n_notes,
+			     "one volume for all its policies (simpler to fill and to grow), "
+			     "though their best devices differ: %s; to keep the first policy's "
+			     "files on its device, give it a logical volume of its own on that "
+			     "physical volume (lvcreate -n NAME -L SIZE %s DEVICE)", list,
+			     t->volume.vg);
+}
+
+int plan_volume_make(struct advisor_plan *plan, struct advisor_plan_tier *t)
+{
+	struct advisor_volume *v = &t->volume;
+	int ret;
+
+	memset(v, 0, sizeof(*v));
+	if (t->shared || t->n_devices < 2)
+		return 0;
+	v->pv = calloc(t->n_devices + 1, sizeof(*v->pv));
+	if (!v->pv)
+		return -ENOMEM;
+	if (t->raid.level != ADVISOR_RAID_NONE)
+		v->pv[v->n++] = -1;	/* the md array, one physical volume */
+	for (size_t i = 0; i < t->n_devices; i++)
+		if (!in_raid(t, t->devices[i]) && pv_ok(&plan->devs[t->devices[i]]))
+			v->pv[v->n++] = (ptrdiff_t)t->devices[i];
+	if (v->n < 2) {
+		plan_volume_clear(v);
+		return 0;
+	}
+	ret = names(plan, t);
+	if (!ret)
+		ret = layout(plan, t);
+	if (!ret)
+		ret = placement_note(plan, t);
+	if (!ret && t->tier != ADVISOR_WARM)	/* the trade-off a tier that keeps data makes */
+		ret = plan_strv_add(&t->notes, &t->n_notes,
+				    "the volume %s has no redundancy of its own: a failed device "
+				    "loses the filesystem on it (an md array inside keeps its own); "
+				    "back it up, or mount the devices apart", v->vg);
+	return ret;
+}
+
+void plan_volume_clear(struct advisor_volume *v)
+{
+	if (!v)
+		return;
+	free(v->pv);
+	free(v->vg);
+	free(v->lv);
+	free(v->why);
+	memset(v, 0, sizeof(*v));
+}
+
+bool advisor_volume_has(const struct advisor_plan_tier *t, size_t d)
+{
+	for (size_t k = 0; k < t->volume.n; k++)
+		if (t->volume.pv[k] == (ptrdiff_t)d)
+			return true;
+	return false;
+}
