@@ -1,9 +1,9 @@
 /* The measurement run: the test table, and one target's tests into a profile.
  *
  * Failures of a test become notes and the other tests still run; a test
- * that stalls (I/O still in flight after the job's drain grace, -ETIMEDOUT
- * from the job) skips the target's remaining tests, each with a note, so
- * that a dead device costs one test's time, not all of them.
+ * that stalls (I/O still in flight and none completing for the job's stall
+ * time, -ETIMEDOUT from the job) skips the target's remaining tests, each
+ * with a note, so that a dead device costs one test's time, not all of them.
  *
  * Test hook: TIERWISE_FAULT (see probe_fault_parse, docs/reliability.md)
  * puts the fault engine around the chosen engine for the targets it names;

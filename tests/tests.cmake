@@ -22,3 +22,7 @@ tw_cli_test(score)
 include(${CMAKE_CURRENT_SOURCE_DIR}/unit/plan_tests.cmake OPTIONAL)
 include(${CMAKE_CURRENT_SOURCE_DIR}/unit/report_tests.cmake OPTIONAL)
 include(${CMAKE_CURRENT_SOURCE_DIR}/unit/hardening_tests.cmake OPTIONAL)
+# Throughput- and IOPS-capped loop devices (blk-throttle in a cgroup) are
+# slow, not stalled: every test completes.  Root; SKIP without blk-throttle.
+tw_cli_test(slow_device)
+set_tests_properties(cli.slow_device PROPERTIES TIMEOUT 300 LABELS device)
