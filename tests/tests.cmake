@@ -26,3 +26,4 @@ include(${CMAKE_CURRENT_SOURCE_DIR}/unit/hardening_tests.cmake OPTIONAL)
 # slow, not stalled: every test completes.  Root; SKIP without blk-throttle.
 tw_cli_test(slow_device)
 set_tests_properties(cli.slow_device PROPERTIES TIMEOUT 300 LABELS device)
+tw_cli_test(policies_builtin)
