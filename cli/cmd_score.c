@@ -118,8 +118,11 @@ static int load_profiles(struct score_inputs *in, char *const *files, size_t n)
 	if (!in->devs)
 		return TW_EXIT_SYSTEM;
 	for (size_t i = 0; i < in->n_profiles; i++)
-		for (size_t j = 0; j < in->profiles[i]->n_devices; j++)
+		for (size_t j = 0; j < in->profiles[i]->n_devices; j++) {
+			/* figures read from unwritten blocks count as missing */
+			model_drop_unwritten(&in->profiles[i]->devices[j]);
 			in->devs[in->n_devs++] = &in->profiles[i]->devices[j];
+		}
 	return TW_EXIT_OK;
 }
 

@@ -27,3 +27,7 @@ include(${CMAKE_CURRENT_SOURCE_DIR}/unit/hardening_tests.cmake OPTIONAL)
 tw_cli_test(slow_device)
 set_tests_properties(cli.slow_device PROPERTIES TIMEOUT 300 LABELS device)
 tw_cli_test(policies_builtin)
+# A blank loop device: zero reads noted once per test and scored as missing
+# (read-only); written before the reads with --destructive.  Root.
+tw_cli_test(blank_disk)
+set_tests_properties(cli.blank_disk PROPERTIES TIMEOUT 120 LABELS device)
