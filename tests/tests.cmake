@@ -31,3 +31,4 @@ tw_cli_test(policies_builtin)
 # (read-only); written before the reads with --destructive.  Root.
 tw_cli_test(blank_disk)
 set_tests_properties(cli.blank_disk PROPERTIES TIMEOUT 120 LABELS device)
+tw_cli_test(no_nan)
