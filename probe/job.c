@@ -879,21 +879,28 @@ static void merge_left(struct probe_job_result *res, struct worker *w)
 	res->bytes += atomic_load_explicit(&w->live_bytes, memory_order_relaxed);
 }
 
-/* Why the job failed when workers were left behind by a quiet device. */
+/*
+ * Why the job failed when workers were left behind by a quiet device.  A
+ * message too long for errmsg is cut (the numbers come first).
+ */
 static void stall_msg(struct probe_job_result *res, const struct shared *sh)
 {
 	const unsigned n = sh->threads * sh->job->qd;
 	char rate[64] = "no completion during the test";
+	int len;
 
-	if (sh->rate > 0)
-		snprintf(rate, sizeof(rate), "%u I/Os take %.2f s at its %.0f IOPS",
-			 n, n / sh->rate, sh->rate);
-	snprintf(res->errmsg, sizeof(res->errmsg),
-		 "I/O still in flight %.1f s after the end of the test, none "
-		 "completed for %.1f s (the device stalled; %s); %u of %u "
-		 "thread%s left to finish in the background", sh->drain_s,
-		 sh->quiet_s, rate, sh->left, sh->threads,
-		 sh->threads > 1 ? "s" : "");
+	if (sh->rate > 0 &&
+	    snprintf(rate, sizeof(rate), "%u I/Os take %.2f s at its %.0f IOPS",
+		     n, n / sh->rate, sh->rate) >= (int)sizeof(rate))
+		snprintf(rate, sizeof(rate), "%u I/Os in flight", n);
+	len = snprintf(res->errmsg, sizeof(res->errmsg),
+		       "I/O still in flight %.1f s after the end of the test, none "
+		       "completed for %.1f s (the device stalled; %s); %u of %u "
+		       "thread%s left in the background", sh->drain_s,
+		       sh->quiet_s, rate, sh->left, sh->threads,
+		       sh->threads > 1 ? "s" : "");
+	if (len < 0)
+		snprintf(res->errmsg, sizeof(res->errmsg), "the device stalled");
 }
 
 /* Merge the workers' figures and the job's outcome (under sh->lock). */
