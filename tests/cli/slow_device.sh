@@ -3,10 +3,13 @@
 # a loop device capped by the block layer's throttling (blk-throttle through
 # a cgroup: v1 blkio.throttle.*, or v2 io.max), as QEMU's throttling caps
 # the lab's disks:
-#   20 MB/s    seq_read drains 32 x 1 MiB in 1.7 s (the old 1 s drain grace
-#              called that a stall), rand_read_qd32, the sweep to QD128
-#   150 IOPS   rand_read_qd32 and the sweep to QD128 (0.85 s to drain)
-#   20 MB/s    --destructive: the fill, seq_write and seq_read
+#   20 MB/s    read-only: seq_read drains 32 x 1 MiB in 1.7 s (the old 1 s
+#              drain grace called that a stall), rand_read_qd1,
+#              rand_read_qd32, the sweep to QD128
+#   150 IOPS   --destructive, every default test (the fill, seq_write,
+#              seq_read, rand_read_qd1, rand_read_qd32, the sweep to QD128:
+#              0.85 s to drain, mixed_70_30)
+#   20 MB/s    --destructive, every default test
 # Root only (loop devices, cgroups); SKIP without blk-throttle.
 tw=$1
 fail=0
@@ -41,7 +44,7 @@ else
 fi
 mkdir "$cg" || { cg=""; echo "SKIP: cannot create the cgroup"; exit 77; }
 
-# limit RBPS WBPS RIOPS — cap the loop device (0 = no limit).
+# limit RBPS WBPS RIOPS WIOPS — cap the loop device (0 = no limit).
 limit() {
 	local mm
 	mm=$(cat "/sys/block/${loop#/dev/}/dev")
@@ -49,10 +52,12 @@ limit() {
 		echo "$mm $1" >"$cg/blkio.throttle.read_bps_device"
 		echo "$mm $2" >"$cg/blkio.throttle.write_bps_device"
 		echo "$mm $3" >"$cg/blkio.throttle.read_iops_device"
+		echo "$mm $4" >"$cg/blkio.throttle.write_iops_device"
 	else
-		local r=$1 w=$2 i=$3
-		[ "$r" = 0 ] && r=max; [ "$w" = 0 ] && w=max; [ "$i" = 0 ] && i=max
-		echo "$mm rbps=$r wbps=$w riops=$i" >"$cg/io.max"
+		local r=$1 w=$2 i=$3 o=$4
+		[ "$r" = 0 ] && r=max; [ "$w" = 0 ] && w=max
+		[ "$i" = 0 ] && i=max; [ "$o" = 0 ] && o=max
+		echo "$mm rbps=$r wbps=$w riops=$i wiops=$o" >"$cg/io.max"
 	fi
 }
 
@@ -68,47 +73,53 @@ no_stall() {
 	fi
 }
 
-# 64 MiB of data, so that reads come from written blocks.
+# 64 MiB of data, so that read-only reads come from written blocks.
 head -c 64M /dev/urandom >"$tmp/disk.img"
 loop=$(losetup -f --show "$tmp/disk.img") || { echo "SKIP: no loop device"; exit 77; }
-tests=seq_read,rand_read_qd32,qd_sweep
+sweep='[.devices[0].results.qd_sweep[].qd] == [1,2,4,8,16,32,64,128]'
 
-limit 20000000 20000000 0
-throttled probe "$loop" --tests "$tests" --quiet --json "$tmp/bps.json" >/dev/null 2>"$tmp/err"
-rc=$?
-[ "$rc" -eq 0 ] || { echo "FAIL: 20 MB/s: exit $rc, wanted 0"; cat "$tmp/err"; fail=1; }
-no_stall "20 MB/s" "$tmp/bps.json"
-jq -e '.devices[0].results.seq_read.mbps | . > 14 and . < 24' "$tmp/bps.json" >/dev/null ||
-	{ echo "FAIL: 20 MB/s: seq_read $(jq '.devices[0].results.seq_read.mbps' "$tmp/bps.json") MB/s"; fail=1; }
-jq -e '[.devices[0].results.qd_sweep[].qd] == [1,2,4,8,16,32,64,128]' "$tmp/bps.json" >/dev/null ||
-	{ echo "FAIL: 20 MB/s: sweep $(jq -c '[.devices[0].results.qd_sweep[].qd]' "$tmp/bps.json")"; fail=1; }
-echo "20 MB/s: seq_read $(jq '.devices[0].results.seq_read.mbps' "$tmp/bps.json") MB/s," \
-	"rand_read_qd32 $(jq '.devices[0].results.rand_read_qd32.iops' "$tmp/bps.json") IOPS"
+# probe NAME ARGS... — tierwise probe of the loop device in the cgroup into
+# $tmp/NAME.json: exit 0, no test stalled or failed, the whole sweep
+probe() {
+	local name=$1 rc; shift
+	throttled probe "$loop" --quiet --json "$tmp/$name.json" "$@" >/dev/null 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 0 ] || { echo "FAIL: $name: exit $rc, wanted 0"; cat "$tmp/err"; fail=1; }
+	no_stall "$name" "$tmp/$name.json"
+	jq -e "$sweep" "$tmp/$name.json" >/dev/null ||
+		{ echo "FAIL: $name: sweep $(jq -c '[.devices[0].results.qd_sweep[]?.qd]' "$tmp/$name.json")"; fail=1; }
+}
+# within NAME FILTER LOW HIGH — the figure is in (LOW, HIGH)
+within() {
+	jq -e --argjson lo "$3" --argjson hi "$4" "$2 | . > \$lo and . < \$hi" "$tmp/$1.json" >/dev/null ||
+		{ echo "FAIL: $1: $2 = $(jq "$2" "$tmp/$1.json"), wanted $3..$4"; fail=1; }
+}
+# show NAME — the figures, one line
+show() {
+	echo "$1: $(jq -r '.devices[0].results | [
+		"seq_read \(.seq_read.mbps // "-") MB/s", "seq_write \(.seq_write.mbps // "-") MB/s",
+		"rand_read_qd1 \(.rand_read_qd1.iops // "-")", "rand_read_qd32 \(.rand_read_qd32.iops // "-")",
+		"mixed_70_30 \(.mixed_70_30.iops // "-") IOPS"] | join(", ")' "$tmp/$1.json")"
+}
 
-limit 0 0 150
-throttled probe "$loop" --tests "$tests" --quiet --json "$tmp/iops.json" >/dev/null 2>"$tmp/err"
-rc=$?
-[ "$rc" -eq 0 ] || { echo "FAIL: 150 IOPS: exit $rc, wanted 0"; cat "$tmp/err"; fail=1; }
-no_stall "150 IOPS" "$tmp/iops.json"
-jq -e '.devices[0].results.rand_read_qd32.iops | . > 120 and . < 180' "$tmp/iops.json" >/dev/null ||
-	{ echo "FAIL: 150 IOPS: rand_read_qd32 $(jq '.devices[0].results.rand_read_qd32.iops' "$tmp/iops.json") IOPS"; fail=1; }
-jq -e '[.devices[0].results.qd_sweep[].qd] == [1,2,4,8,16,32,64,128]' "$tmp/iops.json" >/dev/null ||
-	{ echo "FAIL: 150 IOPS: sweep $(jq -c '[.devices[0].results.qd_sweep[].qd]' "$tmp/iops.json")"; fail=1; }
-echo "150 IOPS: rand_read_qd32 $(jq '.devices[0].results.rand_read_qd32.iops' "$tmp/iops.json") IOPS," \
-	"seq_read $(jq '.devices[0].results.seq_read.mbps' "$tmp/iops.json") MB/s"
+limit 20000000 20000000 0 0
+probe bps-ro --tests seq_read,rand_read_qd1,rand_read_qd32,qd_sweep
+within bps-ro .devices[0].results.seq_read.mbps 14 24
+show bps-ro
 
 # destructive: a blank device (no signature) the probe may write
 dd if=/dev/zero of="$loop" bs=1M count=1 conv=notrunc oflag=direct status=none
-limit 20000000 20000000 0
-throttled probe "$loop" --destructive --yes --tests seq_write,seq_read --quiet \
-	--json "$tmp/wr.json" >/dev/null 2>"$tmp/err"
-rc=$?
-[ "$rc" -eq 0 ] || { echo "FAIL: 20 MB/s destructive: exit $rc, wanted 0"; cat "$tmp/err"; fail=1; }
-no_stall "20 MB/s destructive" "$tmp/wr.json"
-jq -e '.devices[0].results.seq_write.mbps | . > 14 and . < 24' "$tmp/wr.json" >/dev/null ||
-	{ echo "FAIL: 20 MB/s destructive: seq_write $(jq '.devices[0].results.seq_write.mbps' "$tmp/wr.json") MB/s"; fail=1; }
-echo "20 MB/s destructive: seq_write $(jq '.devices[0].results.seq_write.mbps' "$tmp/wr.json") MB/s," \
-	"seq_read $(jq '.devices[0].results.seq_read.mbps' "$tmp/wr.json") MB/s"
+limit 0 0 150 150
+probe iops-wr --destructive --yes
+within iops-wr .devices[0].results.rand_read_qd32.iops 120 180
+within iops-wr .devices[0].results.mixed_70_30.iops 120 330
+show iops-wr
+
+limit 20000000 20000000 0 0
+probe bps-wr --destructive --yes
+within bps-wr .devices[0].results.seq_write.mbps 14 24
+within bps-wr .devices[0].results.seq_read.mbps 14 24
+show bps-wr
 
 [ "$fail" -eq 0 ] && echo "PASS"
 exit "$fail"
