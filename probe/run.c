@@ -568,8 +568,8 @@ static bool wants_fill(const struct run *r, unsigned mask)
 
 /*
  * Write the span with incompressible data (sequential 1 MiB at QD32, the
- * seq_write shape) before any read, so that reads come from the media, not
- * from never-written blocks.  At most FILL_QUICK_S (FILL_FULL_S with
+ * seq_write shape) before the first test that reads, so that reads come
+ * from the media, not from never-written blocks.  At most FILL_QUICK_S (FILL_FULL_S with
  * --full): when that is not enough, the tests run over the part written.
  * Returns 0, -ECANCELED or -EIO (a note says why).
  */
@@ -605,12 +605,9 @@ static int fill_span(struct run *r)
 static int run_tests(struct run *r, unsigned mask)
 {
 	int hot = thermal_test(r, mask);
+	bool fill = wants_fill(r, mask);
 	int ret = 0;
 
-	if (wants_fill(r, mask))
-		ret = fill_span(r);
-	if (ret == -EIO)
-		ret = 0;	/* noted; the tests still run */
 	for (int t = 0; t < PROBE_TEST_COUNT && ret != -ECANCELED && ret != -ENOMEM; t++) {
 		if (!(mask & (1u << t)))
 			continue;
@@ -618,6 +615,14 @@ static int run_tests(struct run *r, unsigned mask)
 			note(r->dev, "%s: skipped: read-only target (give a directory for a "
 			     "scratch file, or --destructive for an unused device)", tests[t].name);
 			continue;
+		}
+		/* the fill comes right before the first test that reads: the
+		 * seq_write burst before it still finds the drive as it was */
+		if (fill && tests[t].read_pct > 0 && !r->stalled) {
+			fill = false;
+			if ((ret = fill_span(r)) == -ECANCELED)
+				break;
+			ret = 0;	/* a failed fill is noted; the tests still run */
 		}
 		if (r->stalled) {
 			note(r->dev, "%s: skipped: the device stalled in an earlier test",
