@@ -167,8 +167,18 @@ static double get_cap(const struct profile_device *d)
 	return d->capacity_bytes > 0 ? (double)d->capacity_bytes : NAN;
 }
 
+/* A rate for the basis text: whole MB/s, or "unknown" (never "nan"). */
+static const char *mbps_str(char buf[32], double v)
+{
+	if (isnan(v))
+		return "unknown";
+	snprintf(buf, 32, "%.0f", v);
+	return buf;
+}
+
 static int describe(struct advisor_plan *plan, struct advisor_plan_tier *t)
 {
+	char rds[32], wrs[32];
 	struct advisor_raid *r = &t->raid;
 	const size_t k = data_disks(r->level, r->n);
 	const char *dir = strrchr(plan->mount_point[t->tier], '/');
@@ -186,8 +196,9 @@ static int describe(struct advisor_plan *plan, struct advisor_plan_tier *t)
 	for (char *c = r->name; *c; c++)	/* a name for /dev/md/: [A-Za-z0-9._-] */
 		if (!isalnum((unsigned char)*c) && !strchr("._-", *c))
 			*c = '_';
-	if (asprintf(&r->basis, "%zu × the slowest member (%s %.0f MB/s, write %.0f MB/s)%s",
-		     k, plan->devs[r->members[0]].p->model, rd, wr,
+	if (asprintf(&r->basis, "%zu × the slowest member (%s %s MB/s, write %s MB/s)%s",
+		     k, plan->devs[r->members[0]].p->model, mbps_str(rds, rd),
+		     mbps_str(wrs, wr),
 		     mirror ? "; md RAID1 reads one stream from one disk" : "") < 0) {
 		r->basis = NULL;
 		return -ENOMEM;

@@ -362,6 +362,42 @@ static bool check_burst(const struct advisor_plan_device *d, struct msg *m)
 	return true;
 }
 
+/* The tests read mostly from unwritten blocks; appends names, returns how many. */
+static size_t add_unwritten_tests(const struct profile_device *p, struct msg *m)
+{
+	size_t n = 0;
+
+	for (int t = 0; t < PROFILE_IO_COUNT; t++) {
+		if (!p->io[t].present || !profile_unwritten(p, p->io[t].unwritten))
+			continue;
+		msg_add(m, "%s%s", n ? ", " : "", profile_io_test_name(t));
+		n++;
+	}
+	if (p->lat_target.present && profile_unwritten(p, p->lat_target.unwritten)) {
+		msg_add(m, "%sqd_sweep", n ? ", " : "");
+		n++;
+	}
+	return n;
+}
+
+/* Read figures taken from never-written blocks (dropped before scoring,
+ * model_drop_unwritten): say which, and how to measure them for real. */
+static bool check_unwritten(const struct advisor_plan_device *d, struct msg *m)
+{
+	struct msg names = { .len = 0 };
+	size_t n = add_unwritten_tests(d->p, &names);
+
+	if (!n)
+		return false;
+	msg_add(m, "%s: %s read mostly never-written blocks, which can skip the media"
+		" (a blank disk): scored as missing. For real figures probe it with"
+		" `tierwise probe %s --destructive` (it writes the disk first; only on"
+		" a disk whose data you do not need), or probe a scratch file on a"
+		" filesystem of it that holds data", d->p->id, names.s,
+		d->p->path ? d->p->path : d->p->id);
+	return true;
+}
+
 /* ---- the table and the driver --------------------------------------- */
 
 struct warn_check {
@@ -379,6 +415,7 @@ static const struct warn_check warn_checks[] = {
 	{ "health", check_health },
 	{ "usb", check_usb },
 	{ "burst", check_burst },
+	{ "unwritten", check_unwritten },
 };
 
 /* Run every checker on device i.  Returns 0 or -ENOMEM. */

@@ -106,7 +106,7 @@ struct score_inputs {
 
 /*
  * Read the profiles files[0..n), the policies of policy_dir (NULL: ./policies,
- * else $TW_SRCDIR/policies, else the installed share/tierwise/policies) and the price list (NULL = none).  Problems go to
+ * else $TW_SRCDIR/policies, else the installed share/tierwise/policies, else the built-in ones) and the price list (NULL = none).  Problems go to
  * stderr as FILE:LINE:COLUMN: key: message.  Returns TW_EXIT_OK, or the exit
  * code to return (in is then empty).  Free with cli_score_inputs_free().
  */

@@ -307,13 +307,25 @@ static void probe_all(struct probe_cli *c)
 		probe_dir(c, points[i]);
 }
 
+/* v with prec decimals, or "-" when it was not measured (NAN): never "nan". */
+static const char *num(char *buf, size_t len, double v, int prec)
+{
+	if (isnan(v) || isinf(v))
+		return "-";
+	snprintf(buf, len, "%.*f", prec, v);
+	return buf;
+}
+
 static void print_summary(FILE *out, const struct profile *p)
 {
+	char a[32], b[32], c[32], e[32], f[32];
+
 	for (size_t i = 0; i < p->n_devices; i++) {
 		const struct profile_device *d = &p->devices[i];
 
-		fprintf(out, "%s  %s  (%s, %.1f s)\n", d->id, d->model,
-			profile_target_name(d->probe.target), d->probe.seconds);
+		fprintf(out, "%s  %s  (%s, %s s)\n", d->id, d->model,
+			profile_target_name(d->probe.target),
+			num(a, sizeof(a), d->probe.seconds, 1));
 		fprintf(out, "  %-16s %12s %10s %10s %10s %6s %s\n", "TEST", "IOPS", "MB/s",
 			"p50 us", "p99 us", "SEC", "STEADY");
 		for (int t = 0; t < PROFILE_IO_COUNT; t++) {
@@ -321,31 +333,39 @@ static void print_summary(FILE *out, const struct profile *p)
 
 			if (!io->present)
 				continue;
-			fprintf(out, "  %-16s %12.0f %10.1f %10.1f %10.1f %6.1f %s", profile_io_test_name(t),
-				io->iops, io->mbps, io->lat.v[PROFILE_LAT_P50],
-				io->lat.v[PROFILE_LAT_P99], io->seconds,
+			fprintf(out, "  %-16s %12s %10s %10s %10s %6s %s", profile_io_test_name(t),
+				num(a, sizeof(a), io->iops, 0), num(b, sizeof(b), io->mbps, 1),
+				num(c, sizeof(c), io->lat.v[PROFILE_LAT_P50], 1),
+				num(e, sizeof(e), io->lat.v[PROFILE_LAT_P99], 1),
+				num(f, sizeof(f), io->seconds, 1),
 				io->steady < 0 ? "-" : io->steady ? "yes" : "no");
 			if (!isnan(io->spread_pct))
 				fprintf(out, " ±%.1f%%", io->spread_pct);
 			fputc('\n', out);
 		}
 		for (size_t s = 0; s < d->n_sweep; s++)
-			fprintf(out, "  qd_sweep qd=%-4ld %12.0f %10s %10.1f %10.1f\n", d->sweep[s].qd,
-				d->sweep[s].iops, "", d->sweep[s].lat.v[PROFILE_LAT_P50],
-				d->sweep[s].lat.v[PROFILE_LAT_P99]);
+			fprintf(out, "  qd_sweep qd=%-4ld %12s %10s %10s %10s\n", d->sweep[s].qd,
+				num(a, sizeof(a), d->sweep[s].iops, 0), "",
+				num(c, sizeof(c), d->sweep[s].lat.v[PROFILE_LAT_P50], 1),
+				num(e, sizeof(e), d->sweep[s].lat.v[PROFILE_LAT_P99], 1));
 		if (d->lat_target.present)
 			fprintf(out, "  latency target p99 <= %.0f us: %s\n", d->lat_target.p99_us,
 				d->lat_target.qd > 0 ? "met" : "not met at any depth");
 		if (d->lat_target.qd > 0)
-			fprintf(out, "    best: QD %ld, %.0f IOPS\n", d->lat_target.qd, d->lat_target.iops);
+			fprintf(out, "    best: QD %ld, %s IOPS\n", d->lat_target.qd,
+				num(a, sizeof(a), d->lat_target.iops, 0));
 		if (d->sustained.present && !isnan(d->sustained.mbps))
-			fprintf(out, "  sustained_write: %.0f MB/s at start, %.0f MB/s %s\n",
-				d->sustained.initial_mbps, d->sustained.mbps,
+			fprintf(out, "  sustained_write: %s MB/s at start, %s MB/s %s\n",
+				num(a, sizeof(a), d->sustained.initial_mbps, 0),
+				num(b, sizeof(b), d->sustained.mbps, 0),
 				isnan(d->sustained.cliff_after_gb) ? "throughout (no cliff)" :
 				"after the cliff");
 		if (d->sustained.present && !isnan(d->sustained.cliff_after_gb))
 			fprintf(out, "    cache cliff after %.1f GB\n", d->sustained.cliff_after_gb);
-		if (!isnan(d->thermal.idle_c))
+		if (!isnan(d->thermal.idle_c) && isnan(d->thermal.load_c))
+			fprintf(out, "  temperature: idle %.0f C, peak not measured (%s)\n",
+				d->thermal.idle_c, d->thermal.source ? d->thermal.source : "?");
+		else if (!isnan(d->thermal.idle_c))
 			fprintf(out, "  temperature: idle %.0f C, peak %.0f C (%s)%s\n", d->thermal.idle_c,
 				d->thermal.load_c, d->thermal.source ? d->thermal.source : "?",
 				d->thermal.throttle_events > 0 ? ", THROTTLING SEEN" : "");

@@ -21,7 +21,8 @@ static void score_usage(FILE *out)
 	      "  --policy NAME   only this policy\n"
 	      "  --policies DIR  the policy directory (default: ./policies, else\n"
 	      "                  $TW_SRCDIR/policies, else the installed\n"
-	      "                  PREFIX/share/tierwise/policies)\n"
+	      "                  PREFIX/share/tierwise/policies, else the ones\n"
+	      "                  built into tierwise)\n"
 	      "  --prices FILE   prices per TB for devices without one: lines of\n"
 	      "                  MODEL = PRICE (or ID = PRICE, or a tab for '=')\n"
 	      "  --json          tierwise.score/1 JSON on stdout\n\n"
@@ -70,11 +71,10 @@ static const char *installed_policy_dir(char *buf, size_t len)
 }
 
 /* --policies, else ./policies, else $TW_SRCDIR/policies, else the installed
- * policies, else "policies" (so that the error names it); into buf. */
+ * policies (into buf); NULL when none: the built-in policies. */
 static const char *policy_dir(const char *given, char *buf, size_t len)
 {
 	const char *top = getenv("TW_SRCDIR");
-	const char *inst;
 
 	if (given)
 		return given;
@@ -84,8 +84,7 @@ static const char *policy_dir(const char *given, char *buf, size_t len)
 		snprintf(buf, len, "%s/policies", top);
 		return buf;
 	}
-	inst = installed_policy_dir(buf, len);
-	return inst ? inst : "policies";
+	return installed_policy_dir(buf, len);
 }
 
 /* Print a load failure: diagnostics, or the errno for path. */
@@ -119,8 +118,11 @@ static int load_profiles(struct score_inputs *in, char *const *files, size_t n)
 	if (!in->devs)
 		return TW_EXIT_SYSTEM;
 	for (size_t i = 0; i < in->n_profiles; i++)
-		for (size_t j = 0; j < in->profiles[i]->n_devices; j++)
+		for (size_t j = 0; j < in->profiles[i]->n_devices; j++) {
+			/* figures read from unwritten blocks count as missing */
+			model_drop_unwritten(&in->profiles[i]->devices[j]);
 			in->devs[in->n_devs++] = &in->profiles[i]->devices[j];
+		}
 	return TW_EXIT_OK;
 }
 
@@ -153,9 +155,10 @@ int cli_score_inputs_load(struct score_inputs *in, char *const *files, size_t n,
 	memset(in, 0, sizeof(*in));
 	rc = load_profiles(in, files, n);
 	if (rc == TW_EXIT_OK) {
-		ret = model_policy_load_dir(dir, &in->policies, &d);
+		ret = dir ? model_policy_load_dir(dir, &in->policies, &d)
+			  : model_policy_load_builtin(&in->policies, &d);
 		if (ret < 0)
-			rc = load_failed(ret, dir, &d);
+			rc = load_failed(ret, dir ? dir : MODEL_POLICY_BUILTIN, &d);
 	}
 	if (rc == TW_EXIT_OK && prices)
 		rc = apply_prices(in, prices);

@@ -288,7 +288,7 @@ const struct plan_render_ops plan_render_text = { .name = "text", .print = text_
 
 static void md_tier(FILE *out, const struct advisor_plan *plan, const struct advisor_plan_tier *t)
 {
-	char pol[256], need[32], use[32], e[256], cost[128];
+	char pol[256], need[32], use[32], e[256], cost[128], rd[32];
 
 	bytes_str(need, sizeof(need), (double)t->need_bytes);
 	bytes_str(use, sizeof(use), (double)t->usable_bytes);
@@ -311,10 +311,12 @@ static void md_tier(FILE *out, const struct advisor_plan *plan, const struct adv
 		fprintf(out, "\n**Volume** `%s/%s`: %s LVM volume over %zu devices (%s).\n",
 			t->volume.vg, t->volume.lv, t->volume.striped ? "a striped" : "a linear",
 			t->volume.n, t->volume.why);
-	if (t->raid.level != ADVISOR_RAID_NONE)
-		fprintf(out, "\n**Array** `%s`: %s of %zu devices, sequential read ≈ %.0f MB/s "
+	if (t->raid.level != ADVISOR_RAID_NONE) {
+		cli_score_value(rd, sizeof(rd), t->raid.seq_read_mbps, NULL);
+		fprintf(out, "\n**Array** `%s`: %s of %zu devices, sequential read ≈ %s MB/s "
 			"(%s). %s.\n", t->raid.name, advisor_raid_name(t->raid.level), t->raid.n,
-			t->raid.seq_read_mbps, t->raid.basis, t->raid.tradeoff);
+			rd, t->raid.basis, t->raid.tradeoff);
+	}
 	fputc('\n', out);
 	for (size_t i = 0; i < t->n_est; i++) {
 		est_str(e, sizeof(e), &t->est[i]);

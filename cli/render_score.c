@@ -73,8 +73,12 @@ static void text_row(FILE *out, size_t rank, const struct model_score *s)
 			s->dev->id, est, s->failed[0].key, s->failed[0].msg);
 		return;
 	}
-	fprintf(out, "  %3zu  %-14s  %5.1f  %4.2f  %-10s", rank, s->dev->id, s->score,
-		s->confidence, est);
+	if (isnan(s->score))	/* no figure the policy weighs was measured */
+		fprintf(out, "  %3zu  %-14s      -  %4.2f  %-10s", rank, s->dev->id,
+			s->confidence, est);
+	else
+		fprintf(out, "  %3zu  %-14s  %5.1f  %4.2f  %-10s", rank, s->dev->id,
+			s->score, s->confidence, est);
 	for (size_t i = 0; i < s->n_missing; i++)
 		fprintf(out, "%s%s", i ? ", " : "  missing: ", s->missing[i]);
 	fputc('\n', out);

@@ -132,6 +132,18 @@ int model_policy_load_file(const char *path, struct model_policy **out,
 int model_policy_load_dir(const char *dir, struct model_policy_set **out,
 			  struct tw_diags *diags);
 
+/* How diagnostics and policy files name the built-in policies. */
+#define MODEL_POLICY_BUILTIN "(built-in policies)"
+
+/*
+ * Load the default policies built into the binary (every policies/NAME.yaml at
+ * build time), as model_policy_load_dir() loads a directory; diagnostics
+ * name them "(built-in policies)/NAME.yaml".  Same returns and ownership
+ * (an error is a build bug: unit.test_policy loads them).
+ */
+int model_policy_load_builtin(struct model_policy_set **out,
+			      struct tw_diags *diags);
+
 /* The policy called name in set, or NULL.  NULL-safe. */
 const struct model_policy *model_policy_set_find(const struct model_policy_set *set,
 						 const char *name);

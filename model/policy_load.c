@@ -197,3 +197,47 @@ void model_policy_set_free(struct model_policy_set *set)
 	free(set->v);
 	free(set);
 }
+
+/* Parse one text into the set; returns 0, -EINVAL or -ENOMEM. */
+static int load_text(const struct model_policy_text *t, const char *origin,
+		     struct model_policy_set *s, struct tw_diags *d)
+{
+	struct model_policy *p;
+	char *label;
+	int ret;
+
+	if (asprintf(&label, "%s/%s", origin, t->name) < 0)
+		return -ENOMEM;
+	ret = model_policy_parse(t->text, t->len, label, &p, d);
+	if (ret == 0)
+		s->v[s->n++] = p;
+	free(label);
+	return ret;
+}
+
+int model_policy_load_texts(const struct model_policy_text *t, size_t n,
+			    const char *origin, struct model_policy_set **out,
+			    struct tw_diags *diags)
+{
+	struct model_policy_set *s = set_new(n);
+	int ret = 0;
+
+	*out = NULL;
+	if (!s)
+		return -ENOMEM;
+	for (size_t i = 0; i < n && ret != -ENOMEM; i++) {
+		int r = load_text(&t[i], origin, s, diags);
+
+		if (r < 0 && ret == 0)
+			ret = r;
+		else if (r == -ENOMEM)
+			ret = r;
+	}
+	ret = check_set(s, origin, ret, diags);
+	if (ret < 0) {
+		model_policy_set_free(s);
+		return ret;
+	}
+	*out = s;
+	return 0;
+}

@@ -149,4 +149,24 @@ bool policy_want_metric(struct pctx *c, const struct pnode *n, const char *path,
 bool policy_want_media(struct pctx *c, const struct pnode *n, const char *path,
 		       unsigned *out);
 
+/* ---- the built-in policies (generated policy_builtin_data.c) ---- */
+
+/* One policy text: a file name of policies/ and its NUL-terminated bytes. */
+struct model_policy_text {
+	const char *name;
+	const char *text;
+	size_t len;		/* without the NUL */
+};
+
+extern const struct model_policy_text model_builtin_policies[];
+extern const size_t model_builtin_policies_n;
+
+/*
+ * Parse the n texts, labelled "ORIGIN/NAME" in diagnostics, into a set and
+ * check it as model_policy_load_dir() does.  Same returns and ownership.
+ */
+int model_policy_load_texts(const struct model_policy_text *t, size_t n,
+			    const char *origin, struct model_policy_set **out,
+			    struct tw_diags *diags);
+
 #endif

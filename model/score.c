@@ -433,3 +433,31 @@ void model_prices_free(struct model_prices *pr)
 	free(pr->v);
 	free(pr);
 }
+
+/* Drop the figures of one I/O test: bs, qd, the share and the label stay. */
+static void drop_io(struct profile_io *io)
+{
+	io->mbps = io->iops = io->read_iops = io->write_iops = NAN;
+	io->lat = profile_lat_none();
+}
+
+size_t model_drop_unwritten(struct profile_device *d)
+{
+	size_t n = 0;
+
+	for (int t = 0; t < PROFILE_IO_COUNT; t++) {
+		if (!d->io[t].present || !profile_unwritten(d, d->io[t].unwritten))
+			continue;
+		drop_io(&d->io[t]);
+		n++;
+	}
+	if (d->lat_target.present && profile_unwritten(d, d->lat_target.unwritten)) {
+		d->lat_target.iops = NAN;
+		for (size_t i = 0; i < d->n_sweep; i++) {
+			d->sweep[i].iops = NAN;
+			d->sweep[i].lat = profile_lat_none();
+		}
+		n++;
+	}
+	return n;
+}

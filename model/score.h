@@ -93,6 +93,18 @@ void model_ranking_free(struct model_ranking *r);
 const struct model_score *model_ranking_find(const struct model_ranking *r,
 					     const char *id);
 
+/* ---- figures read from unwritten blocks ---- */
+
+/*
+ * Treat d's figures that were read mostly from never-written blocks
+ * (profile_unwritten() of a test's `unwritten` share) as missing before
+ * scoring and planning: that I/O test's figures become NAN, and for the
+ * sweep, latency_target.iops and every sweep point's IOPS and latency.
+ * The shares stay, so that a plan can say why a figure is missing.
+ * Returns how many tests were dropped (0..PROFILE_IO_COUNT + 1).
+ */
+size_t model_drop_unwritten(struct profile_device *d);
+
 /* ---- prices per TB, for profiles that do not carry them ---- */
 
 struct model_prices;

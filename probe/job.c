@@ -10,7 +10,12 @@
  *
  * A slow or stalled device must not hold the end of a test: once the time
  * is up the workers stop submitting and reap what is in flight, and the
- * controller waits for them at most DRAIN_GRACE_NS.  A worker still
+ * controller waits for them as long as completions keep coming: it gives
+ * up when none came for probe_job_stall_s() — what is in flight at the
+ * rate the device showed, times PROBE_JOB_STALL_FACTOR, at least
+ * PROBE_JOB_STALL_FLOOR_S (a 20 MB/s disk takes 1.7 s to drain 32 MiB;
+ * that is slow, not stalled).  After an error or a cancel it waits
+ * CANCEL_GRACE_NS at most.  A worker still
  * waiting then is left behind (detached): its buffers must outlive its
  * I/Os, so it finishes and frees them on its own whenever the device
  * answers.  For that the state the workers use — struct shared with a copy
@@ -40,8 +45,9 @@
 #define NS 1000000000.0
 #define STAMP_STEP 4096u	/* a fresh 8-byte stamp every 4 KiB written */
 #define CANCEL_POLL_NS 50000000u	/* the controller polls *cancel */
-#define DRAIN_GRACE_NS 1000000000u	/* the end of a test waits this long
-					 * for I/Os in flight, at most */
+#define CANCEL_GRACE_NS 1000000000u	/* after an error or a cancel, the
+					 * end waits this long for I/O in
+					 * flight, at most */
 
 /* ---- engine selection ------------------------------------------------ */
 
@@ -129,11 +135,14 @@ struct shared {
 	char errmsg[PROBE_ENGINE_MSG];
 	_Atomic uint64_t m_start, m_stop;	/* the measured span, ns */
 	atomic_bool stop;	/* workers: stop submitting */
+	/* The drain (controller only): how long it waited, and why it quit. */
+	double drain_s, quiet_s, stall_s, rate;
 };
 
 struct worker {
 	/* Written by the worker only, read by the controller: own line. */
 	_Alignas(64) _Atomic uint64_t live_ios, live_bytes;
+	_Atomic uint64_t live_reaped;	/* every reap, counted or not */
 	_Alignas(64) struct shared *sh;
 	unsigned id;
 	pthread_t tid;
@@ -154,6 +163,7 @@ struct worker {
 	uint64_t quota, issued;	/* measured submissions; UINT64_MAX = no cap */
 	/* results */
 	uint64_t ios, bytes, rios, wios, nreads, zero_samples, zero_reads;
+	uint64_t reaped;	/* every reaped I/O, ramp and drain included */
 	uint64_t end_ns;	/* last counted reap */
 	struct probe_hist rlat, wlat;
 };
@@ -468,6 +478,8 @@ static void reap(struct worker *w, unsigned n, uint64_t now)
 		w->ios++;
 		w->bytes += io->len;
 	}
+	w->reaped += n;
+	atomic_store_explicit(&w->live_reaped, w->reaped, memory_order_relaxed);
 	if (counting) {
 		w->end_ns = now;
 		atomic_store_explicit(&w->live_ios, w->ios, memory_order_relaxed);
@@ -867,6 +879,30 @@ static void merge_left(struct probe_job_result *res, struct worker *w)
 	res->bytes += atomic_load_explicit(&w->live_bytes, memory_order_relaxed);
 }
 
+/*
+ * Why the job failed when workers were left behind by a quiet device.  A
+ * message too long for errmsg is cut (the numbers come first).
+ */
+static void stall_msg(struct probe_job_result *res, const struct shared *sh)
+{
+	const unsigned n = sh->threads * sh->job->qd;
+	char rate[64] = "no completion during the test";
+	int len;
+
+	if (sh->rate > 0 &&
+	    snprintf(rate, sizeof(rate), "%u I/Os take %.2f s at its %.0f IOPS",
+		     n, n / sh->rate, sh->rate) >= (int)sizeof(rate))
+		snprintf(rate, sizeof(rate), "%u I/Os in flight", n);
+	len = snprintf(res->errmsg, sizeof(res->errmsg),
+		       "I/O still in flight %.1f s after the end of the test, none "
+		       "completed for %.1f s (the device stalled; %s); %u of %u "
+		       "thread%s left in the background", sh->drain_s,
+		       sh->quiet_s, rate, sh->left, sh->threads,
+		       sh->threads > 1 ? "s" : "");
+	if (len < 0)
+		snprintf(res->errmsg, sizeof(res->errmsg), "the device stalled");
+}
+
 /* Merge the workers' figures and the job's outcome (under sh->lock). */
 static void finish(struct probe_job_result *res, struct shared *sh,
 		   struct worker *w, uint64_t m_start, uint64_t stop,
@@ -907,27 +943,79 @@ static void finish(struct probe_job_result *res, struct shared *sh,
 	else if (sh->cancelled)
 		snprintf(res->errmsg, sizeof(res->errmsg), "cancelled");
 	else if (sh->left)
-		snprintf(res->errmsg, sizeof(res->errmsg),
-			 "I/O still in flight %.1f s after the end of the test "
-			 "(the device stalled); %u of %u thread%s left to finish "
-			 "in the background", DRAIN_GRACE_NS / NS, sh->left,
-			 sh->threads, sh->threads > 1 ? "s" : "");
+		stall_msg(res, sh);
 	pthread_mutex_unlock(&sh->lock);
 }
 
+double probe_job_stall_s(double inflight, double rate)
+{
+	double t;
+
+	if (!(rate > 0) || !isfinite(rate) || !(inflight > 0) ||
+	    !isfinite(inflight))
+		return PROBE_JOB_STALL_FLOOR_S;
+	t = PROBE_JOB_STALL_FACTOR * inflight / rate;
+	if (t < PROBE_JOB_STALL_FLOOR_S)
+		return PROBE_JOB_STALL_FLOOR_S;
+	return t > PROBE_JOB_STALL_CAP_S ? PROBE_JOB_STALL_CAP_S : t;
+}
+
+static uint64_t reaped_total(const struct shared *sh, const struct worker *w)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < sh->threads; i++)
+		n += atomic_load_explicit(&w[i].live_reaped, memory_order_relaxed);
+	return n;
+}
+
 /*
- * Join the n started workers, waiting for them until deadline (ns); those
- * still running then are detached and marked left (they free what they
- * own and drop their reference when their I/Os complete).
+ * Under sh->lock: wait until every started worker (n) finished, or no I/O
+ * completed for sh->stall_s (CANCEL_GRACE_NS once an error or a cancel is
+ * seen).  Polls every CANCEL_POLL_NS for completions and *cancel.
+ */
+static void wait_drain(struct shared *sh, struct worker *w, unsigned n,
+		       uint64_t start)
+{
+	uint64_t seen = reaped_total(sh, w), quiet = start, now = start;
+
+	while (sh->done < n) {
+		const uint64_t grace = pending(sh) == WAKE_EVENT
+			? CANCEL_GRACE_NS : (uint64_t)(sh->stall_s * NS);
+		const uint64_t cur = reaped_total(sh, w);
+		struct timespec ts;
+
+		if (cur != seen) {
+			seen = cur;
+			quiet = now;
+		}
+		if (now - quiet >= grace)
+			break;
+		ts = to_ts(now + CANCEL_POLL_NS);
+		pthread_cond_timedwait(&sh->ctl_cv, &sh->lock, &ts);
+		now = now_ns();
+	}
+	sh->drain_s = (double)(now - start) / NS;
+	sh->quiet_s = (double)(now - quiet) / NS;
+}
+
+/*
+ * Join the n started workers once they finish or the device goes quiet
+ * (wait_drain); those still running then are detached and marked left
+ * (they free what they own and drop their reference when their I/Os
+ * complete).  t0 is the release of the workers, stop the end of the test:
+ * the rate between them sets the stall time.
  */
 static void join_workers(struct shared *sh, struct worker *w, unsigned n,
-			 uint64_t deadline)
+			 uint64_t t0, uint64_t stop)
 {
-	struct timespec ts = to_ts(deadline);
+	const double ran = (double)(stop - t0) / NS;
 
 	pthread_mutex_lock(&sh->lock);
-	while (sh->done < n && now_ns() < deadline)
-		pthread_cond_timedwait(&sh->ctl_cv, &sh->lock, &ts);
+	sh->rate = ran > 0 ? (double)reaped_total(sh, w) / ran : 0.0;
+	sh->stall_s = probe_job_stall_s((double)sh->threads * sh->job->qd,
+					sh->rate);
+	wait_drain(sh, w, n, now_ns());
 	for (unsigned i = 0; i < n; i++) {
 		w[i].left = !w[i].finished;
 		sh->left += w[i].left;
@@ -968,7 +1056,7 @@ static int run_started(struct shared *sh, struct worker *w, double window,
 	stop = control(sh, w, window, res, cap, &done);
 	atomic_store(&sh->m_stop, stop);
 	atomic_store(&sh->stop, true);
-	join_workers(sh, w, sh->threads, now_ns() + DRAIN_GRACE_NS);
+	join_workers(sh, w, sh->threads, t0, stop);
 	finish(res, sh, w, atomic_load(&sh->m_start), stop, done);
 	if (res->error)
 		return res->error;

@@ -33,6 +33,9 @@
 #define PROBE_JOB_MAX_THREADS 256u
 #define PROBE_JOB_ZERO_SAMPLE 64u	/* 1 read in this many is checked */
 #define PROBE_JOB_DEFAULT_WINDOW 0.5
+#define PROBE_JOB_STALL_FLOOR_S 5.0	/* never called stalled sooner */
+#define PROBE_JOB_STALL_FACTOR 4.0	/* times the drain at the shown rate */
+#define PROBE_JOB_STALL_CAP_S 120.0	/* never waits longer for one completion */
 
 enum probe_pattern {
 	PROBE_SEQ,	/* sequential, wrapping at the end of the span */
@@ -100,13 +103,26 @@ struct probe_job_result {
  * initialised, even on failure; release its arrays with
  * probe_job_result_free.  Returns 0; -ECANCELED when *cancel stopped it;
  * the -errno of the first failed I/O (res->error, error_op, error_offset);
- * -EINVAL for a bad job; -ETIMEDOUT when I/Os were still in flight 1 s
- * after the end (a stalled device: the workers are detached and free their
- * own buffers when it answers); or another -errno when setup failed
+ * -EINVAL for a bad job; -ETIMEDOUT when, after the end, I/Os were still
+ * in flight and none completed for probe_job_stall_s() (a stalled device:
+ * the workers are detached and free their own buffers when it answers);
+ * or another -errno when setup failed
  * (engine, memory, threads).  On every error res->errmsg says what happened and the
  * figures measured so far are kept.
  */
 int probe_job_run(const struct probe_job *job, struct probe_job_result *res);
+
+/*
+ * How long the end of a job waits without any completion before it calls
+ * the device stalled, in seconds: PROBE_JOB_STALL_FACTOR times the time
+ * the I/Os in flight take at the rate the device showed during the job
+ * (inflight / rate; every I/O of a job has the same size, so I/Os and
+ * bytes give the same time), at least PROBE_JOB_STALL_FLOOR_S, at most
+ * PROBE_JOB_STALL_CAP_S; the floor when the rate is unknown (0, negative
+ * or not finite: nothing completed).  The wait restarts at every
+ * completion.  Pure.
+ */
+double probe_job_stall_s(double inflight, double rate);
 
 /* Free the window arrays of res; it stays valid, with no windows.  NULL-safe. */
 void probe_job_result_free(struct probe_job_result *res);

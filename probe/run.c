@@ -1,9 +1,9 @@
 /* The measurement run: the test table, and one target's tests into a profile.
  *
  * Failures of a test become notes and the other tests still run; a test
- * that stalls (I/O still in flight after the job's drain grace, -ETIMEDOUT
- * from the job) skips the target's remaining tests, each with a note, so
- * that a dead device costs one test's time, not all of them.
+ * that stalls (I/O still in flight and none completing for the job's stall
+ * time, -ETIMEDOUT from the job) skips the target's remaining tests, each
+ * with a note, so that a dead device costs one test's time, not all of them.
  *
  * Test hook: TIERWISE_FAULT (see probe_fault_parse, docs/reliability.md)
  * puts the fault engine around the chosen engine for the targets it names;
@@ -29,6 +29,8 @@
 #define KIB 1024u
 #define MIB (1024u * 1024u)
 #define SWEEP_MAX_QD 128u
+#define FILL_QUICK_S 60.0	/* the destructive fill's time limit, quick */
+#define FILL_FULL_S 600.0	/* and --full */
 
 /* One row per test: its shape and its quick-mode time limits. */
 struct test_def {
@@ -63,6 +65,8 @@ struct run {
 	bool sampling;			/* this test feeds ser */
 	bool noticed;			/* engine fallback noted once */
 	char engine[PROBE_ENGINE_MSG];	/* the engine setup last noted */
+	uint64_t span;			/* bytes the tests touch, from 0 */
+	uint64_t zero_samples, zero_reads;	/* this test, all its jobs */
 	bool stalled;			/* a test stalled: skip the rest */
 	bool faulty;			/* TIERWISE_FAULT applies: use fault */
 	struct probe_fault_opts fault;
@@ -159,7 +163,7 @@ static void job_for(const struct run *r, const struct test_def *def, unsigned qd
 	memset(job, 0, sizeof(*job));
 	job->fd = r->t->fd;
 	job->offset = 0;
-	job->length = r->t->span_bytes;
+	job->length = r->span;
 	job->bs = def->bs < r->t->align ? r->t->align : def->bs;
 	job->align = r->t->align;
 	job->threads = threads;
@@ -210,7 +214,8 @@ static void lat_from_hist(const struct probe_hist *h, struct profile_lat *lat)
 /*
  * Notes every run result may carry: the engine's setup (when it differs
  * from the last one noted for this device: flags, fixed file and buffers,
- * for whoever compares profiles), engine fallback, zero reads.
+ * for whoever compares profiles), engine fallback.  Zero reads are added
+ * up per test (every depth of the sweep, every retry): see zero_note().
  */
 static void job_notes(struct run *r, const struct test_def *def,
 		      const struct probe_job_result *res)
@@ -223,11 +228,34 @@ static void job_notes(struct run *r, const struct test_def *def,
 		note(r->dev, "%s", res->notice);
 		r->noticed = true;
 	}
-	if (res->zero_samples && res->zero_reads * 2 >= res->zero_samples)
-		note(r->dev, "%s: %llu of %llu sampled reads returned only zeros: the region "
-		     "may be never written or trimmed, and such reads can skip the media "
-		     "and inflate the result", def->name, (unsigned long long)res->zero_reads,
-		     (unsigned long long)res->zero_samples);
+	r->zero_samples += res->zero_samples;
+	r->zero_reads += res->zero_reads;
+	(void)def;
+}
+
+/*
+ * After a test that read: the share of its sampled reads that returned
+ * only zeros into *share (NAN when none was sampled), and one note when it
+ * is PROFILE_UNWRITTEN_MIN or more: what it means for this device, and
+ * how to get a real figure.
+ */
+static void zero_note(struct run *r, const char *test, double *share)
+{
+	const unsigned long long n = r->zero_samples, z = r->zero_reads;
+
+	*share = n ? (double)z / (double)n : NAN;
+	if (!n || !(*share >= PROFILE_UNWRITTEN_MIN))
+		return;
+	if (!profile_unwritten(r->dev, *share))
+		note(r->dev, "%s: %llu of %llu sampled reads returned only zeros (blocks never "
+		     "written): a hard disk reads them from the platter all the same, so the "
+		     "figures count", test, z, n);
+	else
+		note(r->dev, "%s: %llu of %llu sampled reads returned only zeros (never-written "
+		     "or trimmed blocks, which can skip the media): kept as unwritten %.2f, "
+		     "scored as missing; for a real figure probe with --destructive (the "
+		     "span is written first) or a scratch file on a filesystem holding data",
+		     test, z, n, *share);
 }
 
 /* Run one job; failures become notes.  Returns 0, -ECANCELED or -EIO. */
@@ -512,9 +540,72 @@ static bool is_write_test(enum probe_test t)
 	return tests[t].read_pct < 100;
 }
 
+/* Record the zero-read share of test t where its figures are. */
+static void keep_unwritten(struct run *r, enum probe_test t)
+{
+	double share;
+
+	if (!tests[t].read_pct)
+		return;
+	zero_note(r, tests[t].name, &share);
+	if (tests[t].slot >= 0 && r->dev->io[tests[t].slot].present)
+		r->dev->io[tests[t].slot].unwritten = share;
+	else if (t == PROBE_TEST_QD_SWEEP && r->dev->lat_target.present)
+		r->dev->lat_target.unwritten = share;
+}
+
+/* Whether the destructive fill applies: a raw device probed with
+ * --destructive, not a hard disk, and a test that reads. */
+static bool wants_fill(const struct run *r, unsigned mask)
+{
+	bool reads = false;
+
+	for (int t = 0; t < PROBE_TEST_COUNT; t++)
+		reads |= (mask & (1u << t)) && tests[t].read_pct > 0;
+	return reads && r->t->writable && r->t->kind != PROBE_TARGET_SCRATCH &&
+	       r->dev->media != PROFILE_MEDIA_HDD && r->t->span_bytes >= MIB;
+}
+
+/*
+ * Write the span with incompressible data (sequential 1 MiB at QD32, the
+ * seq_write shape) before the first test that reads, so that reads come
+ * from the media, not from never-written blocks.  At most FILL_QUICK_S (FILL_FULL_S with
+ * --full): when that is not enough, the tests run over the part written.
+ * Returns 0, -ECANCELED or -EIO (a note says why).
+ */
+static int fill_span(struct run *r)
+{
+	static const struct test_def def = { "fill", -1, PROBE_SEQ, 0, MIB, 32, false,
+					     0, 0, FILL_QUICK_S };
+	const uint64_t span = r->span;
+	struct probe_job_result res;
+	struct probe_job job;
+	int ret;
+
+	job_for(r, &def, def.qd, &job);
+	job.ramp_s = 0;
+	job.min_s = job.max_s = r->o->full ? FILL_FULL_S : FILL_QUICK_S;
+	job.stop_on_steady = false;
+	job.max_ios = span / MIB;
+	ret = run_job(r, &def, &job, &res);
+	if (ret == 0 && res.bytes >= job.max_ios * MIB) {
+		note(r->dev, "fill: wrote the whole span (%.2f GiB) with incompressible data "
+		     "in %.1f s (%.0f MB/s) before the read tests", span / 1073741824.0,
+		     res.seconds, res.mbps);
+	} else if (ret == 0) {
+		r->span = res.bytes - res.bytes % r->t->align;
+		note(r->dev, "fill: wrote %.2f of %.2f GiB in the %.0f s allowed (%.0f MB/s); "
+		     "the tests ran over that part", r->span / 1073741824.0,
+		     span / 1073741824.0, job.max_s, res.mbps);
+	}
+	probe_job_result_free(&res);
+	return ret;
+}
+
 static int run_tests(struct run *r, unsigned mask)
 {
 	int hot = thermal_test(r, mask);
+	bool fill = wants_fill(r, mask);
 	int ret = 0;
 
 	for (int t = 0; t < PROBE_TEST_COUNT && ret != -ECANCELED && ret != -ENOMEM; t++) {
@@ -525,6 +616,14 @@ static int run_tests(struct run *r, unsigned mask)
 			     "scratch file, or --destructive for an unused device)", tests[t].name);
 			continue;
 		}
+		/* the fill comes right before the first test that reads: the
+		 * seq_write burst before it still finds the drive as it was */
+		if (fill && tests[t].read_pct > 0 && !r->stalled) {
+			fill = false;
+			if ((ret = fill_span(r)) == -ECANCELED)
+				break;
+			ret = 0;	/* a failed fill is noted; the tests still run */
+		}
 		if (r->stalled) {
 			note(r->dev, "%s: skipped: the device stalled in an earlier test",
 			     tests[t].name);
@@ -533,7 +632,9 @@ static int run_tests(struct run *r, unsigned mask)
 		}
 		r->sampling = t == hot &&
 			probe_series_begin(&r->ser, (size_t)test_budget(r, t) + 3) == 0;
+		r->zero_samples = r->zero_reads = 0;
 		ret = run_one(r, t);
+		keep_unwritten(r, t);
 		if (r->sampling) {
 			probe_series_end(&r->ser, r->dev);
 			keep_series(r, t);
@@ -621,7 +722,7 @@ int probe_run(const struct probe_target *t, const struct probe_options *o,
 	      struct profile *prof, char *err, size_t errlen)
 {
 	struct profile_device *d = profile_add_device(prof, t->id);
-	struct run r = { .t = t, .o = o, .dev = d };
+	struct run r = { .t = t, .o = o, .dev = d, .span = t->span_bytes };
 	double start = now_s();
 	int ret;
 

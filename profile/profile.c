@@ -115,8 +115,10 @@ static void device_init(struct profile_device *d)
 		io->seconds = io->spread_pct = NAN;
 		io->steady = -1;
 		io->threads = -1;
+		io->unwritten = NAN;
 	}
 	d->lat_target.p99_us = d->lat_target.iops = NAN;
+	d->lat_target.unwritten = NAN;
 	d->lat_target.qd = -1;
 	d->sustained.mbps = d->sustained.initial_mbps = NAN;
 	d->sustained.cliff_after_gb = d->sustained.seconds = NAN;
@@ -189,4 +191,9 @@ void profile_free(struct profile *p)
 	free(p->tool_name);
 	free(p->tool_version);
 	free(p);
+}
+
+bool profile_unwritten(const struct profile_device *d, double share)
+{
+	return share >= PROFILE_UNWRITTEN_MIN && d->media != PROFILE_MEDIA_HDD;
 }

@@ -34,6 +34,14 @@ enum profile_target {
 	PROFILE_TGT_RAW_DESTRUCTIVE, PROFILE_TGT_CATALOG, PROFILE_TGT_COUNT
 };
 
+/*
+ * A read figure whose sampled reads returned only zeros this often or more
+ * (the `unwritten` share) was taken mostly from never-written or trimmed
+ * blocks, which flash and thin or sparse storage answer without touching
+ * the media: see profile_unwritten().
+ */
+#define PROFILE_UNWRITTEN_MIN 0.5
+
 /* Latency summary in microseconds; NAN = absent. */
 enum profile_lat_field { PROFILE_LAT_MEAN, PROFILE_LAT_P50, PROFILE_LAT_P90,
 			 PROFILE_LAT_P99, PROFILE_LAT_P999, PROFILE_LAT_MAX,
@@ -57,6 +65,7 @@ struct profile_io {
 	double spread_pct;		/* ± % of the last windows around their mean */
 	long threads;			/* rings/threads used, -1 = absent */
 	char *label;			/* "burst, fresh" / "sustained", or NULL */
+	double unwritten;		/* share of sampled reads all zeros, NAN */
 };
 
 /* The highest IOPS of the sweep whose p99 stays under a latency target. */
@@ -65,6 +74,7 @@ struct profile_lat_target {
 	double p99_us;			/* the target */
 	long qd;			/* best depth, -1 = none met the target */
 	double iops;			/* its IOPS, NAN = none */
+	double unwritten;		/* the sweep's share of zero reads, NAN */
 };
 
 struct profile_point {
@@ -179,6 +189,14 @@ struct profile_device *profile_add_device(struct profile *p, const char *id);
 
 /* Append a copy of note to dev.  Returns 0 or -ENOMEM. */
 int profile_device_add_note(struct profile_device *dev, const char *note);
+
+/*
+ * Whether a read figure of d with this `unwritten` share (NAN = not
+ * checked) counts as read from unwritten blocks: share >=
+ * PROFILE_UNWRITTEN_MIN, unless d is a hard disk (media "hdd"), which
+ * reads never-written sectors from the platter all the same.
+ */
+bool profile_unwritten(const struct profile_device *d, double share);
 
 /* Free a profile and everything it owns.  NULL-safe. */
 void profile_free(struct profile *p);

@@ -111,6 +111,7 @@ static const struct pf_field io_f[] = {
 	{ "spread_pct", PF_NONNEG, IO(spread_pct), 0, 0, 0 },
 	{ "threads", PF_POSINT, IO(threads), 0, 0, 0 },
 	{ "label", PF_STR, IO(label), 0, 0, 0 },
+	{ "unwritten", PF_FRAC, IO(unwritten), 0, 0, 0 },
 };
 TABLE(pf_io, io_f);
 
@@ -118,6 +119,7 @@ static const struct pf_field lat_target_f[] = {
 	{ "p99_us", PF_POS, offsetof(struct profile_lat_target, p99_us), PF_REQUIRED, 0, 0 },
 	{ "qd", PF_POSINT, offsetof(struct profile_lat_target, qd), PF_NULLOUT, 0, 0 },
 	{ "iops", PF_POS, offsetof(struct profile_lat_target, iops), PF_NULLOUT, 0, 0 },
+	{ "unwritten", PF_FRAC, offsetof(struct profile_lat_target, unwritten), 0, 0, 0 },
 };
 TABLE(pf_lat_target, lat_target_f);
 

@@ -19,6 +19,7 @@ enum pf_kind {
 	PF_POS,		/* number > 0 or null (double, NAN = null) */
 	PF_NONNEG,	/* number >= 0 or null (double, NAN = null) */
 	PF_TEMP,	/* number in [-50, 200] or null (double, NAN = null) */
+	PF_FRAC,	/* number in [0, 1] or null (double, NAN = null) */
 	PF_ENUM,	/* one of names[] (int-sized enum) */
 	PF_LAT,		/* latency summary object (struct profile_lat) */
 	PF_OBJ,		/* nested object described by sub (NULL allowed if optional) */

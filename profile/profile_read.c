@@ -222,6 +222,10 @@ static void decode_field(struct rctx *c, const struct pf_field *f,
 		if (want_number(c, path, v, -50, false, 200, &x))
 			*(double *)at = x;
 		break;
+	case PF_FRAC:
+		if (want_number(c, path, v, 0, false, 1, &x))
+			*(double *)at = x;
+		break;
 	case PF_ENUM:
 		if (!json_is_string(v))
 			bad(c, path, "must be a string, not %s", type_name(v));

@@ -59,6 +59,7 @@ static json_t *field_json(const struct pf_field *f, const void *base)
 	case PF_POS:
 	case PF_NONNEG:
 	case PF_TEMP:
+	case PF_FRAC:
 		x = *(const double *)at;
 		return isnan(x) ? NULL : num(x);
 	case PF_ENUM:

@@ -26,3 +26,13 @@ include(${CMAKE_CURRENT_SOURCE_DIR}/unit/hardening_tests.cmake OPTIONAL)
 tw_cli_test(outputs)
 tw_cli_test(removable)
 tw_cli_test(plan_volume)
+# Throughput- and IOPS-capped loop devices (blk-throttle in a cgroup) are
+# slow, not stalled: every test completes.  Root; SKIP without blk-throttle.
+tw_cli_test(slow_device)
+set_tests_properties(cli.slow_device PROPERTIES TIMEOUT 300 LABELS device)
+tw_cli_test(policies_builtin)
+# A blank loop device: zero reads noted once per test and scored as missing
+# (read-only); written before the reads with --destructive.  Root.
+tw_cli_test(blank_disk)
+set_tests_properties(cli.blank_disk PROPERTIES TIMEOUT 120 LABELS device)
+tw_cli_test(no_nan)

@@ -106,7 +106,7 @@ def problems(doc):
 examples = sorted(glob.glob(os.path.join(srcdir, "examples", "*.json")))
 if not examples:
     fail("no examples/*.json found")
-for path in examples:
+for path in examples + sorted(glob.glob(os.path.join(srcdir, "tests", "fixtures", "profiles", "*.json"))):
     try:
         doc = load(path)
     except ValueError as e:

@@ -4,7 +4,8 @@
  * case each, psync and io_uring on a file in $TMPDIR.  Asserts what the job
  * reports: the injected error and where, bytes counted only for completed
  * I/Os, and that slow completions cannot hold a test past its time limit
- * by more than the job's drain grace (1 s).
+ * by more than the job's stall time (5 s at least; a slow device that
+ * keeps completing is waited for).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -282,10 +283,37 @@ static void test_slow_measured(void **state)
 }
 
 /*
- * 3 s per completion after the 20th, 1 s test: the job ends within the
- * time limit plus the 1 s drain grace, fails with -ETIMEDOUT and keeps the
- * 20 completions it counted; the worker left behind finishes by itself
- * later and closes the job's duplicate of the fd.
+ * 2 s per completion, a 2.5 s test: 8 I/Os complete at 2 s, the next 8 at
+ * 4 s, 1.5 s after the end.  A slow device, not a stalled one (the old
+ * 1 s drain grace called it stalled): 8 in flight at the 3.2 I/O/s shown
+ * may take 10 s.  The job succeeds when the last ones complete.
+ */
+static void test_slow_drain_not_stall(void **state)
+{
+	struct probe_fault_opts o = null_fault(PROBE_FAULT_SLOW, 0, 0);
+	int fd = devnull();
+	struct probe_job job = fault_job(fd, &o);
+	struct probe_job_result res;
+	double t0 = now_s(), dt;
+
+	(void)state;
+	o.delay_ns = 2000000000u;
+	job.max_s = 2.5;
+	assert_int_equal(probe_job_run(&job, &res), 0);
+	dt = now_s() - t0;
+	assert_true(dt >= 3.9 && dt < 4.6);
+	assert_string_equal(res.errmsg, "");
+	assert_int_equal(res.ios, 8);	/* those that completed in the 2.5 s */
+	probe_job_result_free(&res);
+	close(fd);
+}
+
+/*
+ * 8 s per completion after the 20th, 1 s test: the job ends within the
+ * time limit plus the 5 s stall floor (20 I/Os in 1 s: 8 in flight would
+ * take 0.4 s, times 4 is below the floor), fails with -ETIMEDOUT and keeps
+ * the 20 completions it counted; the worker left behind finishes by
+ * itself later and closes the job's duplicate of the fd.
  */
 static void test_slow_stall_bounded(void **state)
 {
@@ -297,13 +325,14 @@ static void test_slow_stall_bounded(void **state)
 	double t0 = now_s(), dt;
 
 	(void)state;
-	o.delay_ns = 3000000000u;
+	o.delay_ns = 8000000000u;
 	job.max_s = 1.0;
 	assert_int_equal(probe_job_run(&job, &res), -ETIMEDOUT);
 	dt = now_s() - t0;
-	assert_true(dt >= 1.9 && dt < 2.6);
+	assert_true(dt >= 5.9 && dt < 6.6);
 	assert_int_equal(res.error, 0);	/* no I/O failed: it stalled */
 	assert_non_null(strstr(res.errmsg, "the device stalled"));
+	assert_non_null(strstr(res.errmsg, "none completed for 5.0 s"));
 	assert_int_equal(res.ios, 20);
 	assert_int_equal(res.bytes, 20ull * job.bs);
 	assert_false(res.cancelled);
@@ -390,6 +419,7 @@ int main(void)
 		cmocka_unit_test(test_short_and_eagain),
 		cmocka_unit_test(test_inner_error_passes),
 		cmocka_unit_test(test_slow_measured),
+		cmocka_unit_test(test_slow_drain_not_stall),
 		cmocka_unit_test(test_slow_stall_bounded),
 		cmocka_unit_test(test_slow_cancel),
 		cmocka_unit_test(test_real_engines),

@@ -700,6 +700,37 @@ static void test_fallback_seccomp(void **state)
 	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
+/*
+ * The stall time: 4 x what is in flight at the rate shown, 5 s at least,
+ * 120 s at most, the floor when the rate is unknown.
+ */
+static void test_stall_s(void **state)
+{
+	const double mib_at_20mbs = 20e6 / 1048576.0;	/* 19.07 I/O/s */
+
+	(void)state;
+	/* 32 x 1 MiB at 20 MB/s drain in 1.68 s: 6.71 s, not 1 s */
+	assert_float_equal(probe_job_stall_s(32, mib_at_20mbs), 6.711, 0.001);
+	/* QD128 x 1 MiB at 20 MB/s: 6.7 s to drain, 26.8 s allowed */
+	assert_float_equal(probe_job_stall_s(128, mib_at_20mbs), 26.844, 0.001);
+	/* 32 x 1 MiB at 40 MB/s (0.84 s): the floor */
+	assert_float_equal(probe_job_stall_s(32, 2 * mib_at_20mbs), 5.0, 1e-9);
+	/* 150 IOPS at QD128: 0.85 s to drain, 3.4 s: the floor */
+	assert_float_equal(probe_job_stall_s(128, 150), 5.0, 1e-9);
+	/* 10 IOPS at QD32: 12.8 s */
+	assert_float_equal(probe_job_stall_s(32, 10), 12.8, 1e-9);
+	/* fast devices: the floor */
+	assert_float_equal(probe_job_stall_s(32, 1e6), 5.0, 1e-9);
+	/* nothing completed, or no rate: the floor */
+	assert_float_equal(probe_job_stall_s(32, 0), 5.0, 1e-9);
+	assert_float_equal(probe_job_stall_s(32, -1), 5.0, 1e-9);
+	assert_float_equal(probe_job_stall_s(32, NAN), 5.0, 1e-9);
+	assert_float_equal(probe_job_stall_s(32, INFINITY), 5.0, 1e-9);
+	assert_float_equal(probe_job_stall_s(0, 100), 5.0, 1e-9);
+	/* one I/O every 100 s: capped */
+	assert_float_equal(probe_job_stall_s(32, 0.01), 120.0, 1e-9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -720,6 +751,7 @@ int main(void)
 		cmocka_unit_test(test_engine_find),
 		cmocka_unit_test(test_fallback_option),
 		cmocka_unit_test(test_fallback_seccomp),
+		cmocka_unit_test(test_stall_s),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -761,10 +761,54 @@ static void test_garbage(void **state)
 	expect_invalid(buf, 64, NULL);	/* NUL bytes */
 }
 
+/*
+ * The built-in policies load without a diagnostic (an error would be a
+ * build bug) and are the shipped files, policy for policy: name, tier,
+ * metrics with their figures, constraints, need and estimates.
+ */
+static void test_builtin(void **state)
+{
+	struct tw_diags d = { 0 };
+	struct model_policy_set *bi, *dir;
+	char *path = src_path("policies");
+
+	(void)state;
+	assert_int_equal(model_policy_load_builtin(&bi, &d), 0);
+	if (d.n)
+		dump(&d);
+	assert_int_equal(d.n, 0);
+	assert_int_equal(model_policy_load_dir(path, &dir, &d), 0);
+	assert_int_equal(bi->n, dir->n);
+	for (size_t i = 0; i < bi->n; i++) {
+		const struct model_policy *a = bi->v[i], *b = dir->v[i];
+
+		assert_string_equal(a->name, b->name);
+		assert_string_equal(a->tier, b->tier);
+		assert_string_equal(a->description, b->description);
+		assert_int_equal(a->n_metrics, b->n_metrics);
+		for (size_t m = 0; m < a->n_metrics; m++) {
+			assert_int_equal(a->metrics[m].better, b->metrics[m].better);
+			assert_true(a->metrics[m].good == b->metrics[m].good);
+			assert_true(a->metrics[m].poor == b->metrics[m].poor);
+			assert_true(a->metrics[m].weight == b->metrics[m].weight);
+		}
+		assert_memory_equal(&a->constraints, &b->constraints,
+				    sizeof(a->constraints));
+		assert_int_equal(a->need_bytes, b->need_bytes);
+		assert_int_equal(a->n_estimates, b->n_estimates);
+		assert_string_equal(strrchr(a->file, '/'), strrchr(b->file, '/'));
+		assert_non_null(strstr(a->file, MODEL_POLICY_BUILTIN "/"));
+	}
+	model_policy_set_free(bi);
+	model_policy_set_free(dir);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shipped),
+		cmocka_unit_test(test_builtin),
 		cmocka_unit_test(test_vector_db),
 		cmocka_unit_test(test_model_loading),
 		cmocka_unit_test(test_utility),

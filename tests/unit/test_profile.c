@@ -39,7 +39,8 @@ static struct profile *build(void)
 	d->io[PROFILE_RAND_READ_QD1].spread_pct = 1.25;
 	d->io[PROFILE_RAND_READ_QD1].threads = 1;
 	d->io[PROFILE_RAND_READ_QD1].label = strdup("burst, fresh");
-	d->lat_target = (struct profile_lat_target){ true, 1000, 16, 540000 };
+	d->lat_target = (struct profile_lat_target){ true, 1000, 16, 540000, 0.25 };
+	d->io[PROFILE_RAND_READ_QD1].unwritten = 1;
 	d->io[PROFILE_RAND_READ_QD1].lat.v[PROFILE_LAT_P50] = 11;
 	d->io[PROFILE_RAND_READ_QD1].lat.v[PROFILE_LAT_P99] = 22.5;
 	d->sustained.present = true;
@@ -118,6 +119,9 @@ static void test_roundtrip_built(void **state)
 	assert_true(d->lat_target.present);
 	assert_int_equal(d->lat_target.qd, 16);
 	assert_float_equal(d->lat_target.iops, 540000, 0);
+	assert_float_equal(d->lat_target.unwritten, 0.25, 0);
+	assert_float_equal(d->io[PROFILE_RAND_READ_QD1].unwritten, 1, 0);
+	assert_true(isnan(q->devices[1].io[PROFILE_RAND_READ_QD1].unwritten));
 	assert_int_equal(d->sustained.n_series, 2);
 	assert_float_equal(d->sustained.series[0].temp_c, 41, 0);
 	assert_true(isnan(d->sustained.series[1].temp_c));
@@ -214,6 +218,10 @@ static const struct bad_case bad_cases[] = {
 	{ HEAD DEV(",\n \"results\": {\"rand_read_qd1\": {\"bs\": 4096, \"qd\": 1, "
 		  "\"lat_us\": {\"p50\": 40, \"p99\": 20}}}") "]}",
 	  7, 82, "devices[0].results.rand_read_qd1.lat_us.p99", "percentiles must not decrease" },
+	{ HEAD DEV(",\n \"results\": {\"seq_read\": {\"bs\": 1048576, \"qd\": 32, \"unwritten\": 1.5}}") "]}",
+	  7, 65, "devices[0].results.seq_read.unwritten", "above the maximum" },
+	{ HEAD DEV(",\n \"results\": {\"latency_target\": {\"p99_us\": 1000, \"unwritten\": -0.1}}") "]}",
+	  7, 62, "devices[0].results.latency_target.unwritten", "must not be negative" },
 	{ HEAD DEV(",\n \"thermal\": {\"load_c\": 900}") "]}", 7, 24,
 	  "devices[0].thermal.load_c", "above the maximum" },
 	{ HEAD DEV(",\n \"notes\": [\"ok\", 5]") "]}", 7, 18, "devices[0].notes[1]",

@@ -77,10 +77,16 @@ static void test_writable_all_tests(void **state)
 	assert_true(isnan(d->sustained.series[0].temp_c));	/* no sensor */
 	assert_true(isnan(d->thermal.load_c));
 	assert_int_equal(d->thermal.throttle_events, -1);	/* unknown, not 0 */
-	/* the engine's setup once (every test ran on the same one) */
-	assert_int_equal(d->n_notes, 2);
+	/* the engine's setup once (every test ran on the same one); the
+	 * destructive fill of the whole span before the reads */
+	assert_int_equal(d->n_notes, 3);
 	assert_non_null(strstr(d->notes[0], "thermal: no block device known"));
 	assert_non_null(strstr(d->notes[1], "engine: null (latency 0 ns)"));
+	assert_non_null(strstr(d->notes[2], "fill: wrote the whole span (1.00 GiB)"));
+	/* the null engine leaves the read buffers as they were: no zeros */
+	assert_float_equal(d->io[PROFILE_SEQ_READ].unwritten, 0, 0);
+	assert_float_equal(d->lat_target.unwritten, 0, 0);
+	assert_true(isnan(d->io[PROFILE_SEQ_WRITE].unwritten));	/* no reads */
 
 	/* what the runner writes, the reader accepts */
 	json = profile_write_string(p);

@@ -381,6 +381,49 @@ static void test_burst(void **state)
 	profile_free(p);
 }
 
+/* Read figures from unwritten blocks: one warning per device naming the
+ * tests and how to measure them; none on a hard disk or below half. */
+static void test_unwritten(void **state)
+{
+	struct profile *p = profile_new();
+	struct profile_device *d;
+	struct advisor_plan *plan;
+
+	(void)state;
+	d = profile_add_device(p, "blank");
+	d->path = strdup("/dev/nvme1n1");
+	d->media = PROFILE_MEDIA_NAND;
+	set_seq(d, 3000, 2800);
+	d->io[PROFILE_SEQ_READ].unwritten = 1.0;
+	d->io[PROFILE_SEQ_WRITE].unwritten = NAN;
+	d->io[PROFILE_RAND_READ_QD1].present = true;
+	d->io[PROFILE_RAND_READ_QD1].unwritten = 0.98;
+	d->lat_target.present = true;
+	d->lat_target.unwritten = 0.97;
+	d = profile_add_device(p, "half-written");
+	set_seq(d, 3000, 2800);
+	d->io[PROFILE_SEQ_READ].unwritten = 0.3;
+	d = profile_add_device(p, "blank-hdd");
+	d->media = PROFILE_MEDIA_HDD;
+	d->rotational = true;
+	set_seq(d, 250, 240);
+	d->io[PROFILE_SEQ_READ].unwritten = 1.0;
+	plan = plan_over(p);
+	assert_int_equal(advisor_warnings_make(plan), 0);
+	assert_contains(warning(plan, "blank", "unwritten"),
+			"blank: seq_read, rand_read_qd1, qd_sweep read mostly never-written"
+			" blocks");
+	assert_contains(warning(plan, "blank", "unwritten"), "scored as missing");
+	assert_contains(warning(plan, "blank", "unwritten"),
+			"`tierwise probe /dev/nvme1n1 --destructive`");
+	assert_contains(warning(plan, "blank", "unwritten"), "scratch file");
+	assert_int_equal(n_warnings_of(plan, "blank"), 1);	/* one, for every test */
+	assert_null(warning(plan, "half-written", "unwritten"));
+	assert_null(warning(plan, "blank-hdd", "unwritten"));
+	plan_done(plan);
+	profile_free(p);
+}
+
 static void test_thresholds(void **state)
 {
 	struct profile *p = profile_new();
@@ -524,6 +567,7 @@ int main(void)
 		cmocka_unit_test(test_health),
 		cmocka_unit_test(test_throttling),
 		cmocka_unit_test(test_burst),
+		cmocka_unit_test(test_unwritten),
 		cmocka_unit_test(test_thresholds),
 		cmocka_unit_test(test_appends),
 		cmocka_unit_test(test_usb),
