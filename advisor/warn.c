@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "plan_priv.h"
+#include "tw_util.h"
 
 /* Sequential write below this share of sequential read: an OEM write trap
  * (SK hynix PC601: ~3,100 MB/s read, ~840 MB/s write). */
@@ -425,7 +426,7 @@ static int warn_device(struct advisor_plan *plan, size_t i)
 
 	if (!d->p)
 		return 0;
-	for (size_t k = 0; k < sizeof(warn_checks) / sizeof(warn_checks[0]); k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(warn_checks); k++) {
 		struct msg m = { .len = 0 };
 		int rc;
 

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "compare.h"
+#include "tw_util.h"
 
 static void compare_usage(FILE *out)
 {
@@ -41,7 +42,7 @@ static const struct compare_render_ops *find_render(const char *name)
 		&compare_render_text, &compare_render_md, &compare_render_json,
 	};
 
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
 		if (!strcmp(all[i]->name, name))
 			return all[i];
 	return NULL;

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "score.h"
+#include "tw_util.h"
 
 static void explain_usage(FILE *out)
 {
@@ -26,7 +27,7 @@ static void explain_usage(FILE *out)
 static const char *const context[] = { "rand_read_qd1.iops", "rand_read_qd1.lat_us.p50",
 	"rand_read_qd1.lat_us.p99", "seq_read.mbps", "sustained_write.mbps",
 	"capacity_bytes" };
-#define N_CONTEXT (sizeof(context) / sizeof(context[0]))
+#define N_CONTEXT (ARRAY_SIZE(context))
 
 struct row {
 	char what[96];
@@ -49,7 +50,7 @@ static void add_row(struct explain *x, const char *what, double a, double b,
 {
 	struct row *r;
 
-	if (x->n >= sizeof(x->rows) / sizeof(x->rows[0]))
+	if (x->n >= ARRAY_SIZE(x->rows))
 		return;
 	r = &x->rows[x->n++];
 	snprintf(r->what, sizeof(r->what), "%s", what);

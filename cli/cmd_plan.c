@@ -13,6 +13,7 @@
 #include "score.h"
 #include "tw_size.h"
 #include "tw_outfile.h"
+#include "tw_util.h"
 
 #define MAX_NEEDS 32
 
@@ -137,7 +138,7 @@ static int parse_mount(struct plan_opts *o, const char *arg)
 
 static int parse_format(struct plan_opts *o, const char *arg)
 {
-	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
 		if (!strcmp(formats[i]->name, arg)) {
 			o->render = formats[i];
 			return 0;

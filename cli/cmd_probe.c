@@ -13,6 +13,7 @@
 #include "engine.h"
 #include "tw_size.h"
 #include "tw_outfile.h"
+#include "tw_util.h"
 
 struct probe_cli {
 	struct probe_options o;
@@ -223,7 +224,7 @@ static bool fs_already_probed(struct probe_cli *c, const char *dir)
 				"(one scratch file per filesystem)\n", dir, c->fs_seen_at[i]);
 			return true;
 		}
-	if (c->n_fs < sizeof(c->fs_seen) / sizeof(c->fs_seen[0])) {
+	if (c->n_fs < ARRAY_SIZE(c->fs_seen)) {
 		c->fs_seen[c->n_fs] = st.st_dev;
 		c->fs_seen_at[c->n_fs++] = dir;
 	}

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "compare.h"
+#include "tw_util.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* The figures that matter in a swap, in the order they are shown. */
 static const struct {

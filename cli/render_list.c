@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "tw_util.h"
 
 enum { COL_NAME, COL_TRAN, COL_MEDIA, COL_ROT, COL_SIZE, COL_SECTOR, COL_MODEL,
        COL_SERIAL, COL_FW, COL_CTRL, COL_TEMP, COL_CONTENT, COL_MOUNTS, COL_RO, COL_RW,
@@ -17,21 +18,7 @@ static const char *const headers[NCOL] = { "NAME", "TRAN", "MEDIA", "ROT", "SIZE
 
 void cli_human_size(char *buf, size_t len, double bytes)
 {
-	static const char units[] = "BKMGTPE";
-	int u = 0;
-
-	if (bytes < 0) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	while (bytes >= 1024 && u < 6) {
-		bytes /= 1024;
-		u++;
-	}
-	if (u == 0 || bytes >= 100 || bytes == (double)(long long)bytes)
-		snprintf(buf, len, "%.0f%c", bytes, units[u]);
-	else
-		snprintf(buf, len, "%.1f%c", bytes, units[u]);
+	tw_fmt_bytes(buf, len, bytes, TW_BYTES_BINARY);
 }
 
 static void append(char *buf, size_t len, const char *sep, const char *s)

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "render_plan.h"
+#include "tw_util.h"
 
 static const char *dev_id(const struct advisor_plan *plan, size_t i)
 {
@@ -18,12 +19,7 @@ static const char *dev_id(const struct advisor_plan *plan, size_t i)
 
 static void bytes_str(char *buf, size_t len, double b)
 {
-	if (b < 0 || isnan(b))
-		snprintf(buf, len, "-");
-	else if (b >= 1e12)
-		snprintf(buf, len, "%.1f TB", b / 1e12);
-	else
-		snprintf(buf, len, "%.0f GB", b / 1e9);
+	tw_fmt_bytes(buf, len, b, TW_BYTES_DECIMAL);
 }
 
 static void est_str(char *buf, size_t len, const struct advisor_plan_estimate *e)

@@ -33,6 +33,11 @@ void plan_print_udev_rules(FILE *out, const struct advisor_plan *plan);
  */
 int plan_print_fstab(FILE *out, const struct advisor_plan *plan);
 
+/* Print s for a comment (fstab, udev, script): control characters (a newline
+ * would end the comment and start a line of its own) become '?'.  NULL
+ * prints "-". */
+void plan_put_comment(FILE *out, const char *s);
+
 /*
  * The fstab fields of one mount ("UUID=… /srv/models xfs noatime,… 0 0",
  * or "<new-uuid>" as the first field of a filesystem still to be made),

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "render_plan.h"
+#include "tw_util.h"
 
 
 /* read_ahead_kb for the warm tier's devices (see warm_comment). */
@@ -26,9 +27,7 @@
 
 /* ---- text that goes into comments ------------------------------------- */
 
-/* Print s for a comment: control characters (a newline would end the
- * comment and start a line of its own) become '?'.  NULL prints "-". */
-static void put_comment(FILE *out, const char *s)
+void plan_put_comment(FILE *out, const char *s)
 {
 	for (s = s ? s : "-"; *s; s++)
 		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
@@ -71,7 +70,7 @@ static int fsck_pass(const char *fs)
 {
 	static const char *const checked[] = { "ext2", "ext3", "ext4", "vfat" };
 
-	for (size_t i = 0; i < sizeof(checked) / sizeof(checked[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(checked); i++)
 		if (!strcmp(fs, checked[i]))
 			return 2;
 	return 0;
@@ -169,21 +168,21 @@ static void fstab_mount(FILE *out, const struct advisor_mount *m, const char *fi
 {
 	if (m->directory) {
 		fputs("# ", out);
-		put_comment(out, m->point);
+		plan_put_comment(out, m->point);
 		fputs(": a directory on an existing filesystem, no line needed\n", out);
 	} else if (m->reuse && m->uuid) {
 		fputs("# existing filesystem on ", out);
-		put_comment(out, m->source);
+		plan_put_comment(out, m->source);
 		fprintf(out, ", kept as it is\nUUID=%s %s\n", m->uuid, fields);
 	} else if (m->reuse) {
 		fputs("# ", out);
-		put_comment(out, m->source);
+		plan_put_comment(out, m->source);
 		fputs(": existing data without a UUID tierwise knows; add its line by hand:\n"
 		      "# UUID=<its-uuid> ", out);
 		fprintf(out, "%s\n", fields);
 	} else {
 		fprintf(out, "# new %s on ", m->fs);
-		put_comment(out, m->source);
+		plan_put_comment(out, m->source);
 		fputs(": once made, replace <new-uuid> with `blkid -s UUID -o value ", out);
 		put_comment_word(out, m->source);
 		fprintf(out, "`\n# after mkfs: UUID=<new-uuid> %s\n", fields);
@@ -360,12 +359,12 @@ static void udev_device(FILE *out, const struct advisor_plan *plan,
 
 	udev_match_of(pd, &m);
 	fputs("# ", out);
-	put_comment(out, pd->p->id);
+	plan_put_comment(out, pd->p->id);
 	fprintf(out, " (%s tier", tier_label(tier->tier));
 	if (pd->p->model && *pd->p->model)
-		fputs(", ", out), put_comment(out, pd->p->model);
+		fputs(", ", out), plan_put_comment(out, pd->p->model);
 	fputs("): ", out);
-	put_comment(out, why);
+	plan_put_comment(out, why);
 	fputc('\n', out);
 	if (!m.safe) {
 		fputs("# skipped: its name or serial cannot be quoted in a udev rule\n", out);
@@ -409,7 +408,7 @@ static void udev_array(FILE *out, const struct advisor_raid *r)
 	const char *level = advisor_raid_name(r->level);
 
 	fprintf(out, "# the %s array ", level ? level : "md");
-	put_comment(out, r->name);
+	plan_put_comment(out, r->name);
 	fputs(" (warm tier): read-ahead on the array, whose page cache the\n"
 	      "# loaders use; MD_DEVNAME comes from mdadm (63-md-raid-arrays.rules runs later)\n", out);
 	if (!udev_array_ok(r)) {
@@ -428,9 +427,9 @@ static void udev_array(FILE *out, const struct advisor_raid *r)
 static void udev_volume(FILE *out, const struct advisor_volume *v)
 {
 	fputs("# the LVM volume ", out);
-	put_comment(out, v->vg);
+	plan_put_comment(out, v->vg);
 	fputc('/', out);
-	put_comment(out, v->lv);
+	plan_put_comment(out, v->lv);
 	fputs(" (warm tier): read-ahead on the volume, whose page cache the\n"
 	      "# loaders use; DM_VG_NAME and DM_LV_NAME come from 11-dm-lvm.rules\n", out);
 	if (!udev_array_ok_name(v->vg) || !udev_array_ok_name(v->lv)) {

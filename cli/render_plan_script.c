@@ -46,14 +46,6 @@ static void sh_words(FILE *out, const char *cmd, const char *const *words)
 	fputc('\n', out);
 }
 
-/* Print s inside a comment: control characters (a newline would end the
- * comment) become '?'. */
-static void put_comment(FILE *out, const char *s)
-{
-	for (s = s ? s : "-"; *s; s++)
-		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
-}
-
 /* ---- what the plan asks for -------------------------------------------- */
 
 static bool is_path(const char *s)
@@ -332,14 +324,14 @@ static void script_summary(FILE *out, const struct advisor_plan *plan)
 			const struct advisor_mount *m = &tier->mounts[i];
 
 			fprintf(out, "#   %-5s ", name ? name : "?");
-			put_comment(out, m->point);
+			plan_put_comment(out, m->point);
 			if (m->directory) {
 				fputs("  a directory on an existing filesystem", out);
 			} else {
 				fputs(m->reuse ? "  existing " : "  new ", out);
-				put_comment(out, m->fs);
+				plan_put_comment(out, m->fs);
 				fputs(" on ", out);
-				put_comment(out, m->source);
+				plan_put_comment(out, m->source);
 			}
 			fputs(actionable(plan, tier, m) ? "\n" : "  (skipped: not on this machine)\n",
 			      out);
@@ -426,7 +418,7 @@ static void script_array(FILE *out, const struct advisor_plan *plan,
 	const char *level = advisor_raid_name(tier->raid.level);
 
 	fputs("# ", out);
-	put_comment(out, tier->raid.tradeoff);
+	plan_put_comment(out, tier->raid.tradeoff);
 	fprintf(out, "\nrun mdadm --create ");
 	sh_quote(out, md);
 	fprintf(out, " --run --level=%s --raid-devices=%zu", level ? level + 4 : "?", tier->raid.n);
@@ -458,7 +450,7 @@ static void script_volume(FILE *out, const struct advisor_plan *plan,
 		script_array(out, plan, tier, md);
 	}
 	fputs("# ", out);
-	put_comment(out, v->why);
+	plan_put_comment(out, v->why);
 	fputc('\n', out);
 	for (size_t k = 0; k < v->n; k++)
 		sh_words(out, "make_pv", (const char *[]){ pv_path(plan, tier, k, md), NULL });
@@ -498,7 +490,7 @@ static void script_make(FILE *out, const struct advisor_plan *plan)
 			if (m->volume)
 				script_volume(out, plan, tier);
 			fputs("# ", out);
-			put_comment(out, m->why);
+			plan_put_comment(out, m->why);
 			fputc('\n', out);
 			sh_words(out, "make_fs", (const char *[]){ m->fs, m->source, NULL });
 			any = true;
@@ -541,7 +533,7 @@ static int script_fstab(FILE *out, const struct advisor_plan *plan)
 			if (m->directory || !actionable(plan, tier, m))
 				continue;
 			fprintf(out, "# %s: ", advisor_tier_name(tier->tier));
-			put_comment(out, m->why);
+			plan_put_comment(out, m->why);
 			fputc('\n', out);
 			if ((rc = script_mount(out, m)))
 				return rc;
@@ -597,7 +589,7 @@ static void script_mount_all(FILE *out, const struct advisor_plan *plan)
 			if (!m->directory || !actionable(plan, tier, m))
 				continue;
 			fprintf(out, "# %s: ", advisor_tier_name(tier->tier));
-			put_comment(out, m->why);
+			plan_put_comment(out, m->why);
 			fputc('\n', out);
 			sh_words(out, "run mkdir -p --", (const char *[]){ m->source, NULL });
 		}

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "tw_util.h"
 
 #define KNEE_P99_FACTOR 2.0	/* p99 more than doubles … */
 #define KNEE_IOPS_GROWTH 1.2	/* … while IOPS grows less than 20 % */
@@ -71,7 +72,7 @@ const struct report_metric report_metrics[] = {
 	{ "mixed_70_30.iops", "Mixed 70 % read / 30 % write, QD32", "mixed 70/30 IOPS", "IOPS",
 	  REPORT_HIGHER, true, get_mixed },
 };
-const size_t report_n_metrics = sizeof(report_metrics) / sizeof(report_metrics[0]);
+const size_t report_n_metrics = ARRAY_SIZE(report_metrics);
 
 /* qsort has no context argument: the order of the chart being sorted. */
 static enum report_better sort_better;

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "score.h"
+#include "tw_util.h"
 
 /* 83989 → "83,989" (whole numbers from 1,000 up). */
 static void thousands(char *buf, size_t len, double v)
@@ -40,8 +41,7 @@ void cli_score_value(char *buf, size_t len, double v, const char *unit)
 	if (isnan(v))
 		snprintf(buf, len, "-");
 	else if (unit && !strcmp(unit, "bytes"))
-		snprintf(buf, len, v >= 1e12 ? "%.1f TB" : "%.0f GB",
-			 v >= 1e12 ? v / 1e12 : v / 1e9);
+		tw_fmt_bytes(buf, len, v, TW_BYTES_DECIMAL);
 	else if (fabs(v) >= 1000)
 		thousands(buf, len, v);
 	else if (fabs(v) >= 10 || v == 0)

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "tw_outfile.h"
+#include "tw_util.h"
 
 static const int held_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 
@@ -99,7 +100,7 @@ static void hold_signals(struct tw_outfile *o)
 	sigset_t set;
 
 	sigemptyset(&set);
-	for (size_t i = 0; i < sizeof(held_signals) / sizeof(held_signals[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(held_signals); i++)
 		sigaddset(&set, held_signals[i]);
 	sigprocmask(SIG_BLOCK, &set, &o->saved);
 }

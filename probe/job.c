@@ -41,6 +41,7 @@
 
 #include "rng.h"
 #include "steady.h"
+#include "tw_util.h"
 
 #define NS 1000000000.0
 #define STAMP_STEP 4096u	/* a fresh 8-byte stamp every 4 KiB written */
@@ -57,7 +58,7 @@ const struct probe_engine_ops *probe_engine_find(const char *name)
 		&probe_engine_uring, &probe_engine_psync, &probe_engine_null,
 	};
 
-	for (size_t i = 0; name && i < sizeof(all) / sizeof(all[0]); i++)
+	for (size_t i = 0; name && i < ARRAY_SIZE(all); i++)
 		if (!strcmp(all[i]->name, name))
 			return all[i];
 	return NULL;
@@ -167,14 +168,6 @@ struct worker {
 	uint64_t end_ns;	/* last counted reap */
 	struct probe_hist rlat, wlat;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /*
  * The shared state of job, with one reference (the controller's), a copy
@@ -517,7 +510,7 @@ static int submit(struct worker *w)
 		enum probe_q q;
 
 		next_io(w, job, io);
-		io->start_ns = now = now_ns();
+		io->start_ns = now = tw_now_ns();
 		q = ops->queue(w->eng.priv, io);
 		if (q == PROBE_Q_BUSY)
 			break;
@@ -525,7 +518,7 @@ static int submit(struct worker *w)
 		w->inflight++;
 		if (q == PROBE_Q_COMPLETED) {
 			w->ev[0] = io;
-			reap(w, 1, now_ns());
+			reap(w, 1, tw_now_ns());
 			continue;
 		}
 		n++;
@@ -568,7 +561,7 @@ static void run_loop(struct worker *w)
 			ret = n;
 			break;
 		}
-		reap(w, (unsigned)n, now_ns());
+		reap(w, (unsigned)n, tw_now_ns());
 	}
 	if (ret) {
 		char msg[PROBE_ENGINE_MSG];
@@ -762,7 +755,7 @@ static enum wake sleep_until(struct shared *sh, uint64_t deadline)
 
 	pthread_mutex_lock(&sh->lock);
 	while ((why = pending(sh)) == WAKE_DEADLINE &&
-	       (now = now_ns()) < deadline) {
+	       (now = tw_now_ns()) < deadline) {
 		struct timespec ts = to_ts(deadline - now > CANCEL_POLL_NS
 						   ? now + CANCEL_POLL_NS
 						   : deadline);
@@ -780,7 +773,7 @@ struct sample {
 static struct sample take_sample(const struct shared *sh,
 				 const struct worker *w)
 {
-	struct sample s = { .ns = now_ns() };
+	struct sample s = { .ns = tw_now_ns() };
 
 	for (unsigned i = 0; i < sh->threads; i++) {
 		s.ios += atomic_load_explicit(&w[i].live_ios,
@@ -843,7 +836,7 @@ static uint64_t control(struct shared *sh, struct worker *w, double window,
 			why = sleep_until(sh, next < end ? next : end);
 		if (why != WAKE_DEADLINE) {
 			*done = why == WAKE_DONE;
-			return now_ns();
+			return tw_now_ns();
 		}
 		cur = take_sample(sh, w);
 		if (cur.ns >= next && res->n_windows < cap) {
@@ -993,7 +986,7 @@ static void wait_drain(struct shared *sh, struct worker *w, unsigned n,
 			break;
 		ts = to_ts(now + CANCEL_POLL_NS);
 		pthread_cond_timedwait(&sh->ctl_cv, &sh->lock, &ts);
-		now = now_ns();
+		now = tw_now_ns();
 	}
 	sh->drain_s = (double)(now - start) / NS;
 	sh->quiet_s = (double)(now - quiet) / NS;
@@ -1015,7 +1008,7 @@ static void join_workers(struct shared *sh, struct worker *w, unsigned n,
 	sh->rate = ran > 0 ? (double)reaped_total(sh, w) / ran : 0.0;
 	sh->stall_s = probe_job_stall_s((double)sh->threads * sh->job->qd,
 					sh->rate);
-	wait_drain(sh, w, n, now_ns());
+	wait_drain(sh, w, n, tw_now_ns());
 	for (unsigned i = 0; i < n; i++) {
 		w[i].left = !w[i].finished;
 		sh->left += w[i].left;
@@ -1050,7 +1043,7 @@ static int run_started(struct shared *sh, struct worker *w, double window,
 		 e->info.desc);
 	if (e->fell_back)
 		snprintf(res->notice, sizeof(res->notice), "%s", e->msg);
-	t0 = now_ns();
+	t0 = tw_now_ns();
 	atomic_store(&sh->m_start, t0 + (uint64_t)(sh->job->ramp_s * NS));
 	release(sh, false);
 	stop = control(sh, w, window, res, cap, &done);
