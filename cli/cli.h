@@ -88,4 +88,24 @@ void cli_pad(FILE *out, const char *s, int width);
 /* A value in its metric's unit for people: "83,989", "0.12", "1.0 TB". */
 void cli_score_value(char *buf, size_t len, double v, const char *unit);
 
+/* ---- errors about paths (paths.c) ---- */
+
+/* Print "tierwise[ CMD]: [OPT ]PATH: cannot WHAT: strerror(err)[ (FIX)]": the
+ * path as tried, the option that named it (NULL: an argument) and the fix;
+ * cmd NULL: a global option. */
+void cli_path_error(const char *cmd, const char *opt, const char *path,
+		    const char *what, int err, const char *fix);
+
+/* cli_path_error() for an output file that could not be created (err from
+ * fopen): when its directory is missing, the fix says so. */
+void cli_output_error(const char *cmd, const char *opt, const char *path, int err);
+
+/* Before any work: TW_EXIT_OK when path ("-" and NULL: stdout) can be created
+ * as far as its directory goes; else prints why and returns TW_EXIT_SYSTEM. */
+int cli_check_output(const char *cmd, const char *opt, const char *path);
+
+/* TW_EXIT_OK when sysroot is NULL or a directory; else prints the error
+ * (what --sysroot wants) and returns TW_EXIT_SYSTEM. */
+int cli_check_sysroot(const char *cmd, const char *sysroot);
+
 #endif

@@ -40,6 +40,8 @@ static int list_run(int argc, char **argv, struct tw_global *g)
 	}
 	if (optind < argc)
 		return cli_usage_error("list", "unexpected argument '%s'", argv[optind]);
+	if (cli_check_sysroot("list", g->sysroot))
+		return TW_EXIT_SYSTEM;
 	ret = probe_inventory_scan(g->sysroot, &inv, err, sizeof(err));
 	if (ret < 0) {
 		fprintf(stderr, "tierwise list: %s\n", err[0] ? err : strerror(-ret));

@@ -239,11 +239,18 @@ static void probe_dir(struct probe_cli *c, const char *dir)
 static void probe_arg(struct probe_cli *c, const char *arg)
 {
 	struct stat st;
+	int found = stat(arg, &st) == 0, missing = !found && errno == ENOENT;
 
-	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
+	if (found && S_ISDIR(st.st_mode)) {
 		probe_dir(c, arg);
-	else
+	} else if (missing && strchr(arg, '/') && strncmp(arg, "/dev/", 5)) {
+		cli_path_error("probe", NULL, arg, "probe", ENOENT, "a TARGET is a directory on "
+			       "a mounted filesystem, or a whole block device that `tierwise list` "
+			       "shows, e.g. nvme0n1 or /dev/nvme0n1");
+		c->failed++;
+	} else {
 		probe_device(c, arg);
+	}
 }
 
 static bool seen(char **v, size_t n, const char *s)
@@ -332,7 +339,7 @@ static int probe_finish(struct probe_cli *c)
 	if (c->json) {
 		ret = profile_write_file(c->prof, c->json);
 		if (ret < 0) {
-			fprintf(stderr, "tierwise probe: %s: %s\n", c->json, strerror(-ret));
+			cli_output_error("probe", "--json", c->json, -ret);
 			return TW_EXIT_SYSTEM;
 		}
 	}
@@ -376,6 +383,8 @@ static int probe_cmd(int argc, char **argv, struct tw_global *g)
 	ret = check_fault_hook();
 	if (ret)
 		return ret;
+	if (cli_check_output("probe", "--json", c.json))	/* before minutes of measuring */
+		return TW_EXIT_SYSTEM;
 	if (!c.quiet && isatty(STDERR_FILENO))
 		c.o.progress = show_progress;
 	c.o.sysroot = g->sysroot;

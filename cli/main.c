@@ -71,6 +71,8 @@ int main(int argc, char **argv)
 		default: return cli_usage_error(NULL, "unknown option");
 		}
 	}
+	if (cli_check_sysroot(NULL, g.sysroot))
+		return TW_EXIT_SYSTEM;
 	if (optind >= argc) {
 		optind = 0;
 		return cli_default_job(&g);

@@ -96,7 +96,9 @@ int probe_target_open_device(const struct probe_inventory *inv, const char *name
 	target_init(t);
 	if (!d || (strncmp(name, "/dev/", 5) ? strcmp(d->name, name) :
 		   strcmp(d->name, name + 5))) {
-		snprintf(err, errlen, "%s: not a whole block device in the inventory", name);
+		snprintf(err, errlen, "%s: not a whole block device in the inventory "
+			 "(`tierwise list` shows them; a directory is probed with a scratch file)",
+			 name);
 		return -ENODEV;
 	}
 	if (!d->safe_readonly) {
