@@ -17,7 +17,7 @@ BUILD=(gcc libc6-dev make cmake pkg-config
 TEST=(libcmocka-dev                                         # tests/unit
       util-linux e2fsprogs xfsprogs jq python3 python3-jsonschema
       fio                                                   # bench/: side by side with fio
-      groff-base man-db dpkg-dev                            # tests/cli/package.sh: man page, .deb (dpkg-shlibdeps)
+      groff-base man-db dpkg-dev file                       # tests/cli/package.sh: man page, .deb (dpkg-shlibdeps)
       mdadm lvm2 dmsetup fdisk procps valgrind              # tests/cli/guard.sh, hostile.sh, memcheck.sh
       clang libclang-rt-14-dev                              # the Release clang build, scripts/fuzz --smoke (libFuzzer)
       chromium                                              # tests/cli/report.sh renders the HTML report

@@ -155,7 +155,8 @@ if [ -n "${deb:-}" ]; then
 		expect "dpkg-deb --info" "$tmp/info" "$f"
 	done
 	# dpkg-shlibdeps: the exact libraries and versions the binary links.
-	if grep -q '^TW_DPKG_SHLIBDEPS:FILEPATH=/' "$build/CMakeCache.txt"; then
+	if grep -q '^TW_DPKG_SHLIBDEPS:FILEPATH=/' "$build/CMakeCache.txt" &&
+	   grep -q '^TW_FILE:FILEPATH=/' "$build/CMakeCache.txt"; then
 		for f in "libc6 (>= " "liburing2 (>= " "libnvme1 (>= " "libblkid1 (>= "; do
 			expect "dpkg-deb --info (dpkg-shlibdeps)" "$tmp/info" "$f"
 		done
