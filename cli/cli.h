@@ -60,13 +60,6 @@ int cli_probe_everything(const struct cli_probe_req *r, struct tw_global *g);
 int cli_plan_profile(const char *profile, const char *format, const char *save_json,
 		     struct tw_global *g);
 
-/*
- * Refuse an output path that is not a regular file or a new path (a device,
- * a directory, a socket), before anything runs: prints "tierwise CMD: OPT
- * PATH: why" and returns TW_EXIT_USAGE (TW_EXIT_SYSTEM when its directory
- * does not exist); 0 when path may be written.
- */
-int cli_check_output(const char *cmd, const char *opt, const char *path);
 
 /* Print "tierwise CMD: message" and the --help hint to stderr; returns TW_EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -126,5 +119,30 @@ void cli_pad(FILE *out, const char *s, int width);
 
 /* A value in its metric's unit for people: "83,989", "0.12", "1.0 TB". */
 void cli_score_value(char *buf, size_t len, double v, const char *unit);
+
+/* ---- errors about paths (paths.c) ---- */
+
+/* Print "tierwise[ CMD]: [OPT ]PATH: cannot WHAT: strerror(err)[ (FIX)]": the
+ * path as tried, the option that named it (NULL: an argument) and the fix;
+ * cmd NULL: a global option. */
+void cli_path_error(const char *cmd, const char *opt, const char *path,
+		    const char *what, int err, const char *fix);
+
+/* cli_path_error() for an output file that could not be created (err from
+ * fopen): when its directory is missing, the fix says so. */
+void cli_output_error(const char *cmd, const char *opt, const char *path, int err);
+
+/*
+ * Before any work: TW_EXIT_OK when path may be written as an output file
+ * ("-" is stdout; a regular file or a new path in an existing directory).
+ * A device, a directory or a socket is refused: prints "tierwise CMD: OPT
+ * PATH: why" and returns TW_EXIT_USAGE; a missing directory prints the fix
+ * and returns TW_EXIT_SYSTEM.
+ */
+int cli_check_output(const char *cmd, const char *opt, const char *path);
+
+/* TW_EXIT_OK when sysroot is NULL or a directory; else prints the error
+ * (what --sysroot wants) and returns TW_EXIT_SYSTEM. */
+int cli_check_sysroot(const char *cmd, const char *sysroot);
 
 #endif

@@ -38,6 +38,8 @@ static int list_run(int argc, char **argv, struct tw_global *g)
 	}
 	if (optind < argc)
 		return cli_usage_error("list", "unexpected argument '%s'", argv[optind]);
+	if (cli_check_sysroot("list", g->sysroot))
+		return TW_EXIT_SYSTEM;
 	return cli_list_print(g, r, stdout);
 }
 

@@ -299,10 +299,14 @@ static int load_disks(const struct plan_opts *o, const struct tw_global *g,
 		ret = plan_disks_load_json(o->inventory, disks, err, sizeof(err));
 		if (ret == -ENOMEM)
 			return TW_EXIT_SYSTEM;
-		if (ret) {
-			fprintf(stderr, "tierwise plan: %s\n", ret == -EINVAL ? err : strerror(-ret));
+		if (ret == -EINVAL)
+			fprintf(stderr, "tierwise plan: %s\n", err);
+		else if (ret)
+			cli_path_error("plan", "--inventory", o->inventory, "read", -ret,
+				       "write it with `tierwise list --json > FILE`, "
+				       "or plan with --no-inventory");
+		if (ret)
 			return TW_EXIT_INVALID;
-		}
 		return TW_EXIT_OK;
 	}
 	ret = probe_inventory_scan(g->sysroot, &inv, err, sizeof(err));

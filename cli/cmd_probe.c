@@ -260,11 +260,18 @@ static void probe_device(struct probe_cli *c, const char *name)
 static void probe_arg(struct probe_cli *c, const char *arg)
 {
 	struct stat st;
+	int found = stat(arg, &st) == 0, missing = !found && errno == ENOENT;
 
-	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
+	if (found && S_ISDIR(st.st_mode)) {
 		probe_dir(c, arg);
-	else
+	} else if (missing && strchr(arg, '/') && strncmp(arg, "/dev/", 5)) {
+		cli_path_error("probe", NULL, arg, "probe", ENOENT, "a TARGET is a directory on "
+			       "a mounted filesystem, or a whole block device that `tierwise list` "
+			       "shows, e.g. nvme0n1 or /dev/nvme0n1");
+		c->failed++;
+	} else {
 		probe_device(c, arg);
+	}
 }
 
 static bool seen(char **v, size_t n, const char *s)
@@ -415,27 +422,6 @@ static int probe_finish(struct probe_cli *c)
 	return c->failed ? TW_EXIT_PARTIAL : TW_EXIT_OK;
 }
 
-/*
- * An output path is checked before anything is measured: a device, a
- * directory or a socket is refused (exit 2), so that `--json /dev/sdb` can
- * never write a profile over a disk.  Returns 0 or TW_EXIT_USAGE.
- */
-int cli_check_output(const char *cmd, const char *opt, const char *path)
-{
-	char err[256];
-	struct stat st;
-	int ret = tw_outfile_check(path, err, sizeof(err));
-
-	if (ret == 0)
-		return 0;
-	fprintf(stderr, "tierwise%s%s: %s %s: %s; nothing was written\n", cmd ? " " : "",
-		cmd ? cmd : "", opt, path, err);
-	if ((!cmd || !strcmp(cmd, "probe")) && stat(path, &st) == 0 && S_ISBLK(st.st_mode))
-		fprintf(stderr, "(%s names the file to write; to measure %s, give it as a target "
-			"without %s)\n", opt, path, opt);
-	/* the wrong kind of path is a usage error; a missing directory a system one */
-	return ret == -EINVAL || ret == -EISDIR || ret == -ELOOP ? TW_EXIT_USAGE : TW_EXIT_SYSTEM;
-}
 
 /*
  * The test hook TIERWISE_FAULT (docs/reliability.md): refuse a bad spec

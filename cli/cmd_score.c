@@ -93,7 +93,9 @@ static int load_failed(int ret, const char *path, struct tw_diags *d)
 	if (d->n)
 		print_diags(d);
 	else
-		fprintf(stderr, "%s: cannot read: %s\n", path, strerror(-ret));
+		fprintf(stderr, "%s: cannot read: %s%s\n", path, strerror(-ret),
+			ret == -ENOENT ? " (a PROFILE argument: a tierwise.profile/1 file, "
+			"as `tierwise probe --json FILE` writes it)" : "");
 	tw_diags_clear(d);
 	return ret == -ENOMEM ? TW_EXIT_SYSTEM : TW_EXIT_INVALID;
 }
@@ -132,6 +134,12 @@ static int apply_prices(struct score_inputs *in, const char *path)
 	struct model_prices *pr;
 	int ret = model_prices_load_file(path, &pr, &d);
 
+	if (ret < 0 && ret != -EINVAL && ret != -ENOMEM) {	/* unreadable: say which option */
+		cli_path_error(NULL, "--prices", path, "read", -ret,
+			       "give a file of MODEL = PRICE lines, see `tierwise score --help`");
+		tw_diags_clear(&d);
+		return TW_EXIT_INVALID;
+	}
 	if (ret < 0) {
 		print_diags(&d);
 		tw_diags_clear(&d);

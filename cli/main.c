@@ -110,6 +110,8 @@ static int dispatch(int argc, char **argv, struct tw_global *g)
 
 	if (i < 0)
 		return -i - 1;
+	if (cli_check_sysroot(NULL, g->sysroot))
+		return TW_EXIT_SYSTEM;
 	optind = 0;	/* getopt starts afresh for the command's own parsing */
 	if (i >= argc || argv[i][0] == '-') {	/* the default job and its options */
 		argv[i - 1] = argv[0];

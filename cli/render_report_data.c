@@ -176,20 +176,19 @@ static double t_at_gb(const struct profile_sustained *s, double gb)
 	return NAN;
 }
 
-/* The first sample i ≥ 1 below bar whose rest stays below it on average. */
-static bool first_drop(const struct profile_sustained *s, double bar, size_t *at)
+/* The first sample i ≥ 1 below bar whose rest stays below it on average:
+ * its index, or 0 when there is none. */
+static size_t first_drop(const struct profile_sustained *s, double bar)
 {
 	double tail = 0;
-	bool found = false;
+	size_t at = 0;
 
 	for (size_t i = s->n_series; i-- > 1;) {
 		tail += s->series[i].mbps;
-		if (s->series[i].mbps < bar && tail / (double)(s->n_series - i) < bar) {
-			*at = i;
-			found = true;
-		}
+		if (s->series[i].mbps < bar && tail / (double)(s->n_series - i) < bar)
+			at = i;
 	}
-	return found;
+	return at;
 }
 
 bool report_sustained_cliff(const struct profile_sustained *s, double *t, const char **basis)
@@ -207,7 +206,7 @@ bool report_sustained_cliff(const struct profile_sustained *s, double *t, const 
 		initial += s->series[i].mbps / (double)k;
 	if (s->initial_mbps > 0)
 		initial = s->initial_mbps;
-	if (!first_drop(s, CLIFF_RATIO * initial, &at))
+	if (!(at = first_drop(s, CLIFF_RATIO * initial)))
 		return false;
 	*t = s->series[at].t;
 	*basis = "below 70 % of the initial rate";

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "plan.h"
 #include "report.h"
@@ -436,22 +437,37 @@ static int j_doc(struct jctx *c, json_t *doc)
 	return ret ? ret : j_warnings(c, doc);
 }
 
+static bool is_dir(FILE *f)
+{
+	struct stat st;
+
+	return fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 int report_plan_from_json(const char *path, struct report_plan **out, char *err, size_t errlen)
 {
-	struct jctx c = { .rp = rp_new(), .err = err, .errlen = errlen };
+	struct jctx c = { .rp = NULL, .err = err, .errlen = errlen };
+	FILE *f = fopen(path, "r");
 	json_error_t jerr;
 	int ret;
 
 	*out = NULL;
-	if (!c.rp)
+	if (!f || is_dir(f)) {
+		ret = f ? -EISDIR : -errno;
+		snprintf(err, errlen, "%s", strerror(-ret));
+		if (f)
+			fclose(f);
+		return ret;
+	}
+	if (!(c.rp = rp_new())) {
+		fclose(f);
 		return -ENOMEM;
-	c.rp->owned_json = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	}
+	c.rp->owned_json = json_loadf(f, JSON_REJECT_DUPLICATES, &jerr);
 	c.rp->source = path;
+	fclose(f);
 	if (!c.rp->owned_json) {
-		ret = json_error_code(&jerr) == json_error_cannot_open_file ? -ENOENT
-		      : jfail(&c, "%d:%d: %s", jerr.line, jerr.column, jerr.text);
-		if (ret == -ENOENT)
-			snprintf(err, errlen, "%s", jerr.text);
+		ret = jfail(&c, "%d:%d: %s", jerr.line, jerr.column, jerr.text);
 		report_plan_free(c.rp);
 		return ret;
 	}

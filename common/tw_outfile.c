@@ -77,7 +77,9 @@ int tw_outfile_check(const char *path, char *err, size_t len)
 {
 	struct stat st;
 
-	if (!path || !*path)
+	if (!path)
+		return 0;	/* no output file asked for */
+	if (!*path)
 		return fail(err, len, -EINVAL, "an empty file name");
 	if (std_stream(path))
 		return 0;

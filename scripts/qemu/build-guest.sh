@@ -51,7 +51,7 @@ outdir=$(cd "$outdir" && pwd)
 GUEST_MODULES="crc64_rocksoft_generic crct10dif_generic nvme ahci sd_mod drivetemp"
 
 for t in dpkg-deb cpio depmod modprobe ldd xz sha256sum; do
-	command -v "$t" >/dev/null || die "$t not found (run scripts/deps.sh)"
+	command -v "$t" >/dev/null || die "$t not found (run scripts/deps.sh --test)"
 done
 busybox=${BUSYBOX:-$(command -v busybox || true)}
 [ -n "$busybox" ] || die "busybox not found (install busybox-static)"

@@ -53,7 +53,7 @@ if [ ! -f "$KERNEL" ] || [ ! -f "$INITRD" ]; then
 	die "kernel or initramfs missing in $outdir: run build-guest.sh"
 fi
 [ -f "$script" ] || die "$script: no such file"
-command -v "$qemu" >/dev/null || die "$qemu not found (run scripts/deps.sh)"
+command -v "$qemu" >/dev/null || die "$qemu not found (run scripts/deps.sh --test)"
 
 mkdir -p "$resultdir"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tw-run-guest.XXXXXX")
