@@ -7,13 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cliff.h"
 #include "report.h"
 #include "tw_util.h"
 
 #define KNEE_P99_FACTOR 2.0	/* p99 more than doubles … */
 #define KNEE_IOPS_GROWTH 1.2	/* … while IOPS grows less than 20 % */
-#define CLIFF_RATIO 0.70	/* MB/s below 70 % of the initial rate … */
-#define CLIFF_INITIAL 3		/* … the mean of the first 3 samples, if not given */
 
 static double io_mbps(const struct profile_device *d, enum profile_io_test t)
 {
@@ -176,25 +175,11 @@ static double t_at_gb(const struct profile_sustained *s, double gb)
 	return NAN;
 }
 
-/* The first sample i ≥ 1 below bar whose rest stays below it on average:
- * its index, or 0 when there is none. */
-static size_t first_drop(const struct profile_sustained *s, double bar)
-{
-	double tail = 0;
-	size_t at = 0;
-
-	for (size_t i = s->n_series; i-- > 1;) {
-		tail += s->series[i].mbps;
-		if (s->series[i].mbps < bar && tail / (double)(s->n_series - i) < bar)
-			at = i;
-	}
-	return at;
-}
-
 bool report_sustained_cliff(const struct profile_sustained *s, double *t, const char **basis)
 {
-	double initial = 0;
-	size_t k = s->n_series < CLIFF_INITIAL ? s->n_series : CLIFF_INITIAL, at;
+	struct probe_cliff c;
+	double *v;
+	int ret;
 
 	if (!s->present || !s->n_series)
 		return false;
@@ -202,13 +187,16 @@ bool report_sustained_cliff(const struct profile_sustained *s, double *t, const 
 		*basis = "cliff_after_gb";
 		return true;
 	}
-	for (size_t i = 0; i < k; i++)
-		initial += s->series[i].mbps / (double)k;
-	if (s->initial_mbps > 0)
-		initial = s->initial_mbps;
-	if (!(at = first_drop(s, CLIFF_RATIO * initial)))
+	/* the probe's own rule (probe/cliff.c), so that report and profile agree */
+	if (!(v = malloc(s->n_series * sizeof(*v))))
 		return false;
-	*t = s->series[at].t;
+	for (size_t i = 0; i < s->n_series; i++)
+		v[i] = s->series[i].mbps;
+	ret = probe_cliff_find(v, s->n_series, &c);
+	free(v);
+	if (ret < 0 || !c.found)
+		return false;
+	*t = s->series[c.index].t;
 	*basis = "below 70 % of the initial rate";
 	return true;
 }
