@@ -2,7 +2,6 @@
  * and plan hot / warm / cold storage tiers.  main() is scaffolding only. */
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,18 +13,6 @@ static const struct tw_command *const commands[] = { &tw_cmd_list, &tw_cmd_probe
 	&tw_cmd_validate, &tw_cmd_score, &tw_cmd_explain, &tw_cmd_plan, &tw_cmd_report,
 	&tw_cmd_compare };
 #define N_COMMANDS (ARRAY_SIZE(commands))
-
-int cli_usage_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "tierwise%s%s: ", cmd ? " " : "", cmd ? cmd : "");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nTry 'tierwise %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
-	return TW_EXIT_USAGE;
-}
 
 static void usage(FILE *out)
 {
@@ -43,7 +30,8 @@ static void usage(FILE *out)
 		fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
 	fputs("\nOptions:\n"
 	      "  --sysroot DIR  read /sys, /proc and /dev under DIR (recorded machines)\n"
-	      "  -h, --help     this help; 'tierwise COMMAND --help' for a command\n"
+	      "  -h, --help     this help; 'tierwise help COMMAND' or 'tierwise COMMAND\n"
+	      "                 --help' for a command\n"
 	      "  -V, --version  print the version\n\n"
 	      "Exit codes: 0 success, 1 invalid input, 2 usage error, 3 system error,\n"
 	      "4 partial success (probe: some targets or tests failed).\n\n"
@@ -116,6 +104,16 @@ static int dispatch(int argc, char **argv, struct tw_global *g)
 	if (i >= argc || argv[i][0] == '-') {	/* the default job and its options */
 		argv[i - 1] = argv[0];
 		return cli_default_job(argc - i + 1, argv + i - 1, g);
+	}
+	if (!strcmp(argv[i], "help")) {	/* tierwise help [COMMAND] */
+		cmd = i + 1 < argc ? find_command(argv[i + 1]) : NULL;
+		if (i + 1 < argc && !cmd)
+			return cli_usage_error(NULL, "help: unknown command '%s'", argv[i + 1]);
+		if (cmd)
+			cmd->usage(stdout);
+		else
+			usage(stdout);
+		return TW_EXIT_OK;
 	}
 	cmd = find_command(argv[i]);
 	if (!cmd)

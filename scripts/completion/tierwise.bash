@@ -4,7 +4,7 @@
 # tables of cli/cmd_*.c: tests/cli/package.sh checks that every option there
 # is offered here.
 
-_tierwise_commands='list probe validate score explain plan report compare'
+_tierwise_commands='list probe validate score explain plan report compare help'
 _tierwise_tests='seq_read seq_write rand_read_qd1 rand_read_qd32 mixed_70_30 qd_sweep sustained_write'
 
 # The long options of command $1 (the global ones when $1 is empty).
