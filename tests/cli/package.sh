@@ -83,7 +83,7 @@ done
 got=$(completes tierwise pl)
 [ "$got" = "plan " ] || bad "completion 'tierwise pl': '$got'"
 got=$(completes tierwise "")
-want=$(printf '%s\n' $commands | sort | tr '\n' ' ')
+want=$(printf '%s\n' $commands help | sort | tr '\n' ' ')
 [ "$got" = "$want" ] || bad "completion 'tierwise ': '$got', wanted '$want'"
 got=$(completes tierwise plan --format "")
 [ "$got" = "fstab json md script text udev " ] || bad "completion 'plan --format': '$got'"
