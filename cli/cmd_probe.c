@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "engine.h"
 #include "tw_size.h"
 #include "tw_outfile.h"
 #include "tw_util.h"
@@ -126,7 +125,7 @@ static int parse_opts(int argc, char **argv, struct probe_cli *c)
 				return cli_usage_error("probe", "--threads takes 1 to 32");
 			break;
 		case 'e':
-			if (!probe_engine_find(optarg))
+			if (!probe_engine_known(optarg))
 				return cli_usage_error("probe", "unknown engine '%s' (io_uring, psync, null)", optarg);
 			c->o.engine = optarg;
 			break;
@@ -431,12 +430,11 @@ static int probe_finish(struct probe_cli *c)
 static int check_fault_hook(void)
 {
 	const char *spec = getenv("TIERWISE_FAULT");
-	struct probe_fault_opts fo;
 	char err[128];
 
 	if (!spec || !*spec)
 		return 0;
-	if (probe_fault_parse(spec, &fo, err, sizeof(err)) < 0) {
+	if (probe_fault_check(spec, err, sizeof(err)) < 0) {
 		fprintf(stderr, "tierwise probe: TIERWISE_FAULT: %s\n", err);
 		return TW_EXIT_USAGE;
 	}

@@ -1,4 +1,4 @@
-/* job.c — the measurement loop (see job.h) and engine selection.
+/* job.c — the measurement loop (see job.h); engine selection is engine.c.
  *
  * Threads: the caller's thread is the controller; each worker owns an
  * engine instance, its I/O slots and buffers, an rng and two histograms
@@ -49,67 +49,6 @@
 #define CANCEL_GRACE_NS 1000000000u	/* after an error or a cancel, the
 					 * end waits this long for I/O in
 					 * flight, at most */
-
-/* ---- engine selection ------------------------------------------------ */
-
-const struct probe_engine_ops *probe_engine_find(const char *name)
-{
-	static const struct probe_engine_ops *const all[] = {
-		&probe_engine_uring, &probe_engine_psync, &probe_engine_null,
-	};
-
-	for (size_t i = 0; name && i < ARRAY_SIZE(all); i++)
-		if (!strcmp(all[i]->name, name))
-			return all[i];
-	return NULL;
-}
-
-bool probe_engine_uring_refused(int err)
-{
-	return err == -EPERM || err == -EACCES || err == -ENOSYS ||
-	       err == -EOPNOTSUPP;
-}
-
-int probe_engine_open(struct probe_engine *e,
-		      const struct probe_engine_ops *preferred,
-		      const struct probe_engine_params *p, bool fallback)
-{
-	struct probe_engine_params plain = *p;
-	char why[PROBE_ENGINE_MSG];
-	int ret;
-
-	*e = (struct probe_engine){ 0 };
-	ret = preferred->init(p, &e->priv, &e->info);
-	if (!ret) {
-		e->ops = preferred;
-		return 0;
-	}
-	snprintf(e->msg, sizeof(e->msg), "%s", e->info.err);
-	if (!fallback || preferred != &probe_engine_uring ||
-	    !probe_engine_uring_refused(ret))
-		return ret;
-	snprintf(why, sizeof(why), "%s", e->info.err);
-	plain.opts = NULL;
-	ret = probe_engine_psync.init(&plain, &e->priv, &e->info);
-	if (ret) {
-		snprintf(e->msg, sizeof(e->msg), "%.80s; psync failed too: %.80s",
-			 why, e->info.err);
-		return ret;
-	}
-	e->ops = &probe_engine_psync;
-	e->fell_back = true;
-	snprintf(e->msg, sizeof(e->msg), "%.150s; using psync", why);
-	return 0;
-}
-
-void probe_engine_close(struct probe_engine *e)
-{
-	if (!e || !e->ops)
-		return;
-	e->ops->cleanup(e->priv);
-	e->ops = NULL;
-	e->priv = NULL;
-}
 
 /* ---- shared state ---------------------------------------------------- */
 
