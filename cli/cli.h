@@ -61,6 +61,23 @@ int cli_plan_profile(const char *profile, const char *format, const char *save_j
 		     struct tw_global *g);
 
 
+struct option;
+
+/*
+ * The one message for an option getopt_long() refused (call it from the
+ * '?' case; main() sets opterr = 0 so getopt prints nothing itself):
+ * "option '--policy' needs a value", "unknown option '--polcy'; did you mean
+ * '--policy'?".  Returns TW_EXIT_USAGE.
+ */
+int cli_bad_option(const char *cmd, char **argv, const struct option *opts);
+
+/* The name of names[0..n) nearest to s when it is close enough to be a
+ * typo, else NULL. */
+const char *cli_nearest(const char *s, const char *const *names, size_t n);
+
+/* Levenshtein distance of a and b ((size_t)-1 when either has 64+ chars). */
+size_t cli_edit_distance(const char *a, const char *b);
+
 /* Print "tierwise CMD: message" and the --help hint to stderr; returns TW_EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -73,7 +73,7 @@ static int compare_parse(int argc, char **argv, struct compare_opts *o)
 						       optarg);
 			break;
 		case 'h': compare_usage(stdout); return TW_EXIT_OK;
-		default: return cli_usage_error("compare", "unknown option");
+		default: return cli_bad_option("compare", argv, opts);
 		}
 	}
 	if (argc - optind != 2)

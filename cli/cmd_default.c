@@ -63,7 +63,7 @@ static int parse(struct default_job *j, int argc, char **argv)
 		case 'y': j->probe.yes = true; break;
 		case 'q': j->probe.quiet = true; break;
 		case 'h': default_usage(stdout); return TW_EXIT_OK;
-		default: return cli_usage_error(NULL, "unknown option");
+		default: return cli_bad_option(NULL, argv, opts);
 		}
 	}
 	if (optind < argc)

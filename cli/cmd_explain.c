@@ -323,7 +323,7 @@ static int explain_parse(int argc, char **argv, struct explain_opts *o)
 			o->fmt = strcmp(optarg, "md") ? FMT_TEXT : FMT_MD;
 			break;
 		case 'h': explain_usage(stdout); return TW_EXIT_OK;
-		default: return cli_usage_error("explain", "unknown option");
+		default: return cli_bad_option("explain", argv, opts);
 		}
 	}
 	if (!o->policy)

@@ -33,7 +33,7 @@ static int list_run(int argc, char **argv, struct tw_global *g)
 		case 'j': r = &list_render_json; break;
 		case 's': g->sysroot = optarg; break;
 		case 'h': list_usage(stdout); return TW_EXIT_OK;
-		default: return cli_usage_error("list", "unknown option");
+		default: return cli_bad_option("list", argv, opts);
 		}
 	}
 	if (optind < argc)

@@ -265,7 +265,7 @@ static int plan_parse(int argc, char **argv, struct plan_opts *o)
 		case 'y': o->a.buy = true; break;
 		case 'B': case 'E': case 'M': rc = parse_buy(o, c, optarg); o->buy_opt = true; break;
 		case 'h': plan_usage(stdout); return TW_EXIT_OK;
-		default: return cli_usage_error("plan", "unknown option");
+		default: return cli_bad_option("plan", argv, opts);
 		}
 	}
 	if (rc)

@@ -138,7 +138,7 @@ static int parse_opts(int argc, char **argv, struct probe_cli *c)
 		case 'y': c->yes = true; break;
 		case 'q': c->quiet = true; break;
 		case 'h': probe_usage(stdout); return -1;
-		default: return cli_usage_error("probe", "unknown option");
+		default: return cli_bad_option("probe", argv, opts);
 		}
 	}
 	return 0;

@@ -59,7 +59,7 @@ static int report_parse(int argc, char **argv, struct report_opts *o)
 		case 'P': o->policies = optarg; break;
 		case 'o': o->output = optarg; break;
 		case 'h': report_usage(stdout); return TW_EXIT_OK;
-		default: return cli_usage_error("report", "unknown option");
+		default: return cli_bad_option("report", argv, opts);
 		}
 	}
 	if (o->plan && o->no_plan)

@@ -234,7 +234,7 @@ static int score_parse(int argc, char **argv, struct score_opts *o)
 		case 'r': o->prices = optarg; break;
 		case 'j': o->render = &score_render_json; break;
 		case 'h': score_usage(stdout); return TW_EXIT_OK;
-		default: return cli_usage_error("score", "unknown option");
+		default: return cli_bad_option("score", argv, opts);
 		}
 	}
 	if (optind >= argc)

@@ -101,6 +101,7 @@ static int dispatch(int argc, char **argv, struct tw_global *g)
 	if (cli_check_sysroot(NULL, g->sysroot))
 		return TW_EXIT_SYSTEM;
 	optind = 0;	/* getopt starts afresh for the command's own parsing */
+	opterr = 0;	/* and says nothing: each command says what was wrong, once */
 	if (i >= argc || argv[i][0] == '-') {	/* the default job and its options */
 		argv[i - 1] = argv[0];
 		return cli_default_job(argc - i + 1, argv + i - 1, g);
