@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "probe.h"
+#include "tw_outfile.h"
 
 /* Exit codes, documented in --help and README.md. */
 enum tw_exit {
@@ -77,6 +78,24 @@ const char *cli_nearest(const char *s, const char *const *names, size_t n);
 
 /* Levenshtein distance of a and b ((size_t)-1 when either has 64+ chars). */
 size_t cli_edit_distance(const char *a, const char *b);
+
+/* "tierwise CMD: OLD is deprecated: use NOW …" on stderr (old spellings are
+ * kept one release). */
+void cli_deprecated(const char *cmd, const char *old, const char *now);
+
+/* The index of arg in names[0..n), or -1 after a usage error that lists the
+ * formats and the nearest one. */
+int cli_pick_format(const char *cmd, const char *arg, const char *const *names, size_t n);
+
+struct model_policy_set;
+struct model_ranking;
+
+/* "tierwise CMD: no policy "vectordb" (did you mean "vector-db"?); the
+ * policies are: …" on stderr. */
+void cli_no_policy(const char *cmd, const struct model_policy_set *set, const char *name);
+
+/* The same for a device id not in ranking r, listing the ids. */
+void cli_no_device(const char *cmd, const struct model_ranking *r, const char *id);
 
 /* Print "tierwise CMD: message" and the --help hint to stderr; returns TW_EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -157,6 +176,24 @@ void cli_output_error(const char *cmd, const char *opt, const char *path, int er
  * and returns TW_EXIT_SYSTEM.
  */
 int cli_check_output(const char *cmd, const char *opt, const char *path);
+
+/* -o FILE for a command that prints to standard output: while open, stdout
+ * goes to a temporary file beside FILE; closing renames it over FILE, or
+ * removes it when the command failed (FILE is then left as it was). */
+struct cli_output {
+	struct tw_outfile f;
+	int saved;		/* the original stdout */
+	bool active;
+	const char *cmd, *path;
+};
+
+/* Start -o path (NULL or "-": stdout, nothing to do).  Checks the path first
+ * (cli_check_output).  Returns TW_EXIT_OK or the exit code (message printed). */
+int cli_output_open(struct cli_output *o, const char *cmd, const char *path);
+
+/* Finish: commit when rc is TW_EXIT_OK and every write succeeded, else
+ * abort.  Returns rc, or TW_EXIT_SYSTEM for a write error (printed). */
+int cli_output_close(struct cli_output *o, int rc);
 
 /* TW_EXIT_OK when sysroot is NULL or a directory; else prints the error
  * (what --sysroot wants) and returns TW_EXIT_SYSTEM. */

@@ -292,7 +292,7 @@ static void explain_print(FILE *out, enum fmt f, const struct explain *x)
 /* ---- the command ---- */
 
 struct explain_opts {
-	const char *policy, *vs, *policies, *prices;
+	const char *policy, *vs, *policies, *prices, *output;
 	enum fmt fmt;
 };
 
@@ -305,12 +305,13 @@ static int explain_parse(int argc, char **argv, struct explain_opts *o)
 		{ "format", required_argument, NULL, 'f' },
 		{ "policies", required_argument, NULL, 'P' },
 		{ "prices", required_argument, NULL, 'r' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p': o->policy = optarg; break;
 		case 'v': o->vs = optarg; break;
@@ -322,6 +323,7 @@ static int explain_parse(int argc, char **argv, struct explain_opts *o)
 						       optarg);
 			o->fmt = strcmp(optarg, "md") ? FMT_TEXT : FMT_MD;
 			break;
+		case 'o': o->output = optarg; break;
 		case 'h': explain_usage(stdout); return TW_EXIT_OK;
 		default: return cli_bad_option("explain", argv, opts);
 		}
@@ -356,8 +358,10 @@ static int explain_ranked(const struct model_ranking *r, const char *id,
 	x->a = model_ranking_find(r, id);
 	x->b = x->a ? other(r, x->a, o->vs) : NULL;
 	if (!x->a || !x->b) {
-		fprintf(stderr, "tierwise explain: no device \"%s\" in the profiles\n",
-			!x->a ? id : o->vs ? o->vs : "to compare with");
+		if (!x->a || o->vs)
+			cli_no_device("explain", r, !x->a ? id : o->vs);
+		else
+			fprintf(stderr, "tierwise explain: no other device to compare %s with\n", id);
 		free(x);
 		return TW_EXIT_INVALID;
 	}
@@ -375,16 +379,20 @@ static int explain_run(int argc, char **argv, struct tw_global *g)
 	const struct model_policy *p;
 	int rc = explain_parse(argc, argv, &o);
 
+	struct cli_output out;
+
 	(void)g;
 	if (rc >= 0)
+		return rc;
+	if ((rc = cli_output_open(&out, "explain", o.output)))
 		return rc;
 	rc = cli_score_inputs_load(&in, argv + optind + 1, (size_t)(argc - optind - 1),
 				   o.policies, o.prices);
 	if (rc != TW_EXIT_OK)
-		return rc;
+		return cli_output_close(&out, rc);
 	p = model_policy_set_find(in.policies, o.policy);
 	if (!p) {
-		fprintf(stderr, "tierwise explain: no policy named \"%s\"\n", o.policy);
+		cli_no_policy("explain", in.policies, o.policy);
 		rc = TW_EXIT_INVALID;
 	} else if (model_rank(p, in.devs, in.n_devs, &r) < 0) {
 		rc = TW_EXIT_SYSTEM;
@@ -393,7 +401,7 @@ static int explain_run(int argc, char **argv, struct tw_global *g)
 	}
 	model_ranking_free(r);
 	cli_score_inputs_free(&in);
-	return rc;
+	return cli_output_close(&out, rc);
 }
 
 const struct tw_command tw_cmd_explain = {

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "tw_outfile.h"
@@ -86,4 +87,64 @@ int cli_check_sysroot(const char *cmd, const char *sysroot)
 		       "give a directory holding a machine's sys/, proc/ and dev/, "
 		       "as scripts/record-sysroot.sh records them");
 	return TW_EXIT_SYSTEM;
+}
+
+int cli_output_open(struct cli_output *o, const char *cmd, const char *path)
+{
+	char err[256];
+	int ret;
+
+	memset(o, 0, sizeof(*o));
+	o->saved = -1;
+	if (!path || !strcmp(path, "-"))
+		return TW_EXIT_OK;
+	ret = cli_check_output(cmd, "-o", path);
+	if (ret)
+		return ret;
+	if (tw_outfile_open(&o->f, path, err, sizeof(err)) < 0) {
+		fprintf(stderr, "tierwise %s: -o %s: %s\n", cmd, path, err);
+		return TW_EXIT_SYSTEM;
+	}
+	fflush(stdout);
+	o->saved = dup(STDOUT_FILENO);
+	if (o->saved < 0 || dup2(fileno(o->f.f), STDOUT_FILENO) < 0) {
+		fprintf(stderr, "tierwise %s: -o %s: %s\n", cmd, path, strerror(errno));
+		if (o->saved >= 0)
+			close(o->saved);
+		tw_outfile_abort(&o->f);
+		return TW_EXIT_SYSTEM;
+	}
+	o->cmd = cmd;
+	o->path = path;
+	o->active = true;
+	return TW_EXIT_OK;
+}
+
+int cli_output_close(struct cli_output *o, int rc)
+{
+	char err[256];
+	bool bad;
+
+	if (!o->active)
+		return rc;
+	errno = 0;
+	bad = fflush(stdout) != 0 || ferror(stdout);
+	snprintf(err, sizeof(err), "%s", strerror(errno ? errno : EIO));
+	clearerr(stdout);
+	dup2(o->saved, STDOUT_FILENO);
+	close(o->saved);
+	o->active = false;
+	if (rc || bad) {
+		tw_outfile_abort(&o->f);
+		if (bad)
+			fprintf(stderr, "tierwise %s: -o %s: %s (the file was not written)\n",
+				o->cmd, o->path, err);
+		return rc ? rc : TW_EXIT_SYSTEM;
+	}
+	if (tw_outfile_commit(&o->f, err, sizeof(err)) < 0) {
+		fprintf(stderr, "tierwise %s: -o %s: %s (the file was not written)\n", o->cmd,
+			o->path, err);
+		return TW_EXIT_SYSTEM;
+	}
+	return rc;
 }
