@@ -17,7 +17,7 @@
 struct probe_cli {
 	struct probe_options o;
 	const char *json;
-	bool destructive, yes, quiet;
+	bool destructive, yes, quiet, format_json;
 	uint64_t size;
 	struct probe_inventory *inv;
 	struct profile *prof;
@@ -40,7 +40,10 @@ static void probe_usage(FILE *out)
 	      "removable media and read-only devices only when named).\n\n"
 	      "Tests: seq_read seq_write rand_read_qd1 rand_read_qd32 mixed_70_30\n"
 	      "       qd_sweep sustained_write (not in the default set)\n\n"
-	      "  --json FILE            write the profile to FILE ('-' = stdout)\n"
+	      "  -o, --output FILE      save the profile to FILE, atomically ('-' = stdout)\n"
+	      "  --format F             what standard output gets: text (the table,\n"
+	      "                         default) or json (the profile)\n"
+	      "  --json FILE            the same as -o FILE (deprecated)\n"
 	      "  --tests LIST           comma-separated tests, 'all' or 'default'\n"
 	      "  --full                 the published recipe: 30 s per test, 120 s sustained\n"
 	      "  --seconds S            fixed measured seconds per test (no steady-state stop)\n"
@@ -59,7 +62,7 @@ static void probe_usage(FILE *out)
 	      "±5 % with no significant slope (min 2.5 s, max 4 s).\n"
 	      "Exit: 0 all measured, 4 some tests or targets failed (see notes),\n"
 	      "3 nothing could be measured, 2 usage error.\n\n"
-	      "Example: tierwise probe nvme0n1 /srv/models --json server.json\n", out);
+	      "Example: tierwise probe nvme0n1 /srv/models -o server.json\n", out);
 }
 
 static int parse_seconds(const char *s, double *out)
@@ -85,6 +88,8 @@ static int parse_opts(int argc, char **argv, struct probe_cli *c)
 {
 	static const struct option opts[] = {
 		{ "json", required_argument, NULL, 'j' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, 'f' },
 		{ "tests", required_argument, NULL, 't' },
 		{ "full", no_argument, NULL, 'F' },
 		{ "seconds", required_argument, NULL, 's' },
@@ -100,13 +105,24 @@ static int parse_opts(int argc, char **argv, struct probe_cli *c)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const char *const formats[] = { "text", "json" };
 	char err[128];
 	double v;
-	int ch;
+	int ch, f;
 
-	while ((ch = getopt_long(argc, argv, "hq", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "hqo:", opts, NULL)) != -1) {
 		switch (ch) {
-		case 'j': c->json = optarg; break;
+		case 'j':
+			cli_deprecated("probe", "--json FILE", "-o FILE (and --format json for "
+				       "standard output)");
+			c->json = optarg;
+			break;
+		case 'o': c->json = optarg; break;
+		case 'f':
+			if ((f = cli_pick_format("probe", optarg, formats, 2)) < 0)
+				return TW_EXIT_USAGE;
+			c->format_json = f == 1;
+			break;
 		case 't':
 			if (probe_tests_parse(optarg, &c->o.tests, err, sizeof(err)) < 0)
 				return cli_usage_error("probe", "--tests: %s", err);
@@ -141,6 +157,8 @@ static int parse_opts(int argc, char **argv, struct probe_cli *c)
 		default: return cli_bad_option("probe", argv, opts);
 		}
 	}
+	if (c->format_json && !c->json)
+		c->json = "-";	/* the profile on standard output */
 	return 0;
 }
 
@@ -170,10 +188,37 @@ static bool confirm(const struct probe_cli *c, const struct probe_dev *d)
 	return ok;
 }
 
+/* Ctrl-C / SIGTERM: the first one cancels the test running and stops the
+ * probe, which then says "interrupted" and keeps what was measured; a second
+ * one ends the process at once (the scratch files' fatal handlers). */
+static volatile sig_atomic_t interrupt_cancel, interrupt_sig;
+
+static void on_interrupt(int sig)
+{
+	interrupt_sig = sig;
+	interrupt_cancel = 1;
+	probe_scratch_install_handlers();	/* sigaction only: async-signal-safe */
+}
+
+static void catch_interrupts(struct probe_cli *c)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_interrupt;
+	sigfillset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	c->o.cancel = &interrupt_cancel;
+}
+
 static void probe_one(struct probe_cli *c, struct probe_target *t)
 {
 	char err[512] = "";
 	int ret;
+
+	if (interrupt_sig)
+		return;
 
 	if (!c->quiet)
 		fprintf(stderr, "probing %s (%s)\n", t->id, t->path);
@@ -405,16 +450,58 @@ static int save_profile(const struct probe_cli *c)
 	return 0;
 }
 
+/*
+ * After an interrupt: the previous file is kept as it was; what was measured
+ * goes beside it, to FILE.partial.json (or to stdout for "-").  Returns
+ * 128 + the signal, as a shell reports it.
+ */
+static int finish_interrupted(struct probe_cli *c)
+{
+	char side[4096], err[512];
+	size_t n;
+
+	if (!c->quiet && isatty(STDERR_FILENO))
+		fputs("\r\033[K", stderr);
+	fprintf(stderr, "tierwise probe: interrupted (%s)", strsignal(interrupt_sig));
+	if (c->prof->n_devices == 0 || !c->json) {
+		fprintf(stderr, c->prof->n_devices ? "; nothing saved (-o FILE saves the figures "
+			"measured before an interrupt)\n" : "; nothing was measured\n");
+		return 128 + interrupt_sig;
+	}
+	n = strlen(c->json);
+	if (!strcmp(c->json, "-"))
+		snprintf(side, sizeof(side), "-");
+	else
+		snprintf(side, sizeof(side), "%.*s.partial.json",
+			 (int)(n > 5 && !strcmp(c->json + n - 5, ".json") ? n - 5 : n), c->json);
+	if (profile_write_file(c->prof, side, err, sizeof(err)) < 0)
+		fprintf(stderr, "; %s: %s\n", side, err);
+	else
+		fprintf(stderr, "; what was measured (%zu device%s, the last one cut short) is in %s%s%s\n",
+			c->prof->n_devices, c->prof->n_devices == 1 ? "" : "s",
+			strcmp(side, "-") ? side : "standard output", strcmp(side, "-") ? "; " : "",
+			strcmp(side, "-") ? "the -o file is left as it was" : "");
+	return 128 + interrupt_sig;
+}
+
 static int probe_finish(struct probe_cli *c)
 {
-	int ret = save_profile(c);
+	char err[512];
+	int ret;
 
-	if (!c->json || strcmp(c->json, "-"))
+	if (interrupt_sig)
+		return finish_interrupted(c);
+	ret = save_profile(c);
+
+	if (c->format_json && c->json && strcmp(c->json, "-"))	/* -o FILE --format json */
+		ret = ret ? ret : profile_write_file(c->prof, "-", err, sizeof(err)) < 0 ?
+			TW_EXIT_SYSTEM : 0;
+	else if (!c->json || strcmp(c->json, "-"))
 		print_summary(c->out ? c->out : stdout, c->prof);
 	if (ret)
 		return ret;
 	if (!c->json && c->prof->n_devices)
-		fprintf(stderr, "tierwise probe: the profile was not saved: add --json FILE to "
+		fprintf(stderr, "tierwise probe: the profile was not saved: add -o FILE to "
 			"keep these figures\n");
 	if (c->failed && c->prof->n_devices == 0)
 		return TW_EXIT_SYSTEM;
@@ -453,7 +540,7 @@ static int probe_execute(struct probe_cli *c, struct tw_global *g, char **target
 	int ret = check_fault_hook();
 
 	if (!ret && c->json)
-		ret = cli_check_output("probe", "--json", c->json);
+		ret = cli_check_output("probe", "-o", c->json);
 	if (ret)
 		return ret;
 	if (!c->quiet && isatty(STDERR_FILENO))
@@ -466,7 +553,8 @@ static int probe_execute(struct probe_cli *c, struct tw_global *g, char **target
 		return TW_EXIT_SYSTEM;
 	}
 	probe_scratch_install_handlers();
-	for (int i = 0; i < n; i++)
+	catch_interrupts(c);
+	for (int i = 0; i < n && !interrupt_sig; i++)
 		probe_arg(c, targets[i]);
 	if (n == 0)
 		probe_all(c);

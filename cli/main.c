@@ -34,7 +34,8 @@ static void usage(FILE *out)
 	      "                 --help' for a command\n"
 	      "  -V, --version  print the version\n\n"
 	      "Exit codes: 0 success, 1 invalid input, 2 usage error, 3 system error,\n"
-	      "4 partial success (probe: some targets or tests failed).\n\n"
+	      "4 partial success (probe: some targets or tests failed), 130/143\n"
+	      "interrupted (SIGINT/SIGTERM; probe keeps what it measured).\n\n"
 	      "Example: tierwise list --json\n", out);
 }
 

@@ -70,7 +70,7 @@ expect "report -o CHARDEV" "$tmp/err" "is a character device"
 cp "$tmp/keep.json" "$tmp/keep.orig"
 unchanged() {
 	cmp -s "$tmp/keep.json" "$tmp/keep.orig" || { echo "FAIL: $1 changed keep.json"; fail=1; }
-	ls -A "$tmp" | grep -q '^\.keep\.json\.' && { echo "FAIL: $1 left a temporary file"; fail=1; }
+	ls -A "$tmp" | grep -q '^\.keep\.' && { echo "FAIL: $1 left a temporary file"; fail=1; }
 }
 check "probe of a missing device" 3 "$tw" probe /dev/nonexist --json "$tmp/keep.json"
 expect "probe of a missing device" "$tmp/err" "was not written"
@@ -88,7 +88,12 @@ pid=$!
 sleep 1.5
 kill -INT "$pid"
 wait "$pid"
+rc=$?
+[ "$rc" -eq 130 ] || { echo "FAIL: SIGINT: exit $rc, wanted 130"; fail=1; }
 unchanged "SIGINT in the middle of a probe"
+# what was measured before the interrupt is kept beside it (issue 20)
+[ "$(jq '.devices | length' "$tmp/keep.partial.json" 2>/dev/null)" = 1 ] ||
+	{ echo "FAIL: SIGINT: no keep.partial.json with the device measured so far"; fail=1; }
 ls -A "$tmp/scratch" | grep -q . && { echo "FAIL: SIGINT left a scratch file"; fail=1; }
 
 # 3. a partial run writes what it measured (exit 4)
