@@ -12,16 +12,16 @@ _tierwise_options()
 {
 	case $1 in
 	'') echo '--sysroot --help --version --json --format --full --quiet --destructive --yes' ;;
-	list) echo '--json --sysroot --help' ;;
-	probe) echo '--json --tests --full --seconds --ramp --sustained-seconds
+	list) echo '--format --output -o --json --sysroot --help' ;;
+	probe) echo '--output -o --format --json --tests --full --seconds --ramp --sustained-seconds
 		--latency-target --threads --engine --size --destructive --yes --quiet --help' ;;
 	validate) echo '--help' ;;
-	score) echo '--policy --policies --prices --json --help' ;;
-	explain) echo '--policy --vs --format --policies --prices --help' ;;
+	score) echo '--policy --policies --prices --format --output -o --json --help' ;;
+	explain) echo '--policy --vs --format --output -o --policies --prices --help' ;;
 	plan) echo '--policies --need --inventory --no-inventory --mount --fill --prices
-		--format --include-removable --time-limit --buy --budget --max-each --margin --help' ;;
+		--format --output -o --include-removable --time-limit --buy --budget --max-each --margin --help' ;;
 	report) echo '--output -o --plan --no-plan --policies --help' ;;
-	compare) echo '--policies --prices --format --help' ;;
+	compare) echo '--policies --prices --format --output -o --help' ;;
 	esac
 }
 

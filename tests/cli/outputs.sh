@@ -140,7 +140,7 @@ fi
 
 # 7. probe without --json says so
 check "probe without --json" 0 "$tw" probe "$tmp/scratch" "${quick[@]}"
-expect "probe without --json" "$tmp/err" "not saved: add --json FILE"
+expect "probe without --json" "$tmp/err" "not saved: add -o FILE"
 
 # 8. a full disk under `> file` is an error with its reason, for every command and format
 full() {	# DESCRIPTION COMMAND...

@@ -67,9 +67,9 @@ expect "probe device unknown" "$tmp/err" \
 
 # --json into a missing directory: refused before anything is measured.
 mkdir "$tmp/scratch"
-check "probe --json missing directory" 3 "$tw" probe "$tmp/scratch" --json "$no/p.json" --seconds 1
-expect "probe --json missing directory" "$tmp/err" \
-	"tierwise probe: --json $no/p.json: cannot create: No such file or directory (the directory $no does not exist: create it, or give --json another path)"
+check "probe -o missing directory" 3 "$tw" probe "$tmp/scratch" -o "$no/p.json" --seconds 1
+expect "probe -o missing directory" "$tmp/err" \
+	"tierwise probe: -o $no/p.json: cannot create: No such file or directory (the directory $no does not exist: create it, or give -o another path)"
 grep -q "scratch file" "$tmp/err" && bad "probe --json missing directory: it probed first: $(cat "$tmp/err")"
 [ -s "$tmp/out" ] && bad "probe --json missing directory: printed results: $(cat "$tmp/out")"
 
