@@ -3,12 +3,17 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fleet.h"
+
+#define FLEET_THREADS 8		/* threads reading profiles, at most */
 
 static double io_mbps(const struct profile_device *d, int t)
 {
@@ -244,28 +249,89 @@ static int name_hosts(struct fleet *f)
 	return 0;
 }
 
-static int load_all(struct fleet *f, const struct pathv *pv, struct tw_diags *diags)
+/* The profiles are read by a few threads: parsing dominates a fleet's time. */
+struct loader {
+	const struct pathv *pv;
+	struct fleet_host *hosts;	/* one slot per path */
+	struct tw_diags *diags;		/* one list per path */
+	int *rets;
+	atomic_size_t next;
+};
+
+static void *load_some(void *arg)
 {
-	int ret = 0, first = 0;
+	struct loader *l = arg;
+	size_t i;
 
-	if (!(f->hosts = calloc(pv->n, sizeof(*f->hosts))))
-		return -ENOMEM;
-	for (size_t i = 0; i < pv->n && ret != -ENOMEM; i++) {
-		struct fleet_host *h = &f->hosts[f->n_hosts];
+	while ((i = atomic_fetch_add(&l->next, 1)) < l->pv->n)
+		l->rets[i] = load_host(&l->hosts[i], l->pv->v[i], &l->diags[i]);
+	return NULL;
+}
 
-		ret = load_host(h, pv->v[i], diags);
-		if (ret) {		/* keep going: every bad file is named */
+static void load_parallel(struct loader *l)
+{
+	pthread_t t[FLEET_THREADS];
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t n = cpus > 1 ? (size_t)cpus : 1, started = 0;
+
+	if (n > FLEET_THREADS)
+		n = FLEET_THREADS;
+	if (n > l->pv->n / 8 + 1)	/* a thread per 8 files at least */
+		n = l->pv->n / 8 + 1;
+	while (started + 1 < n && pthread_create(&t[started], NULL, load_some, l) == 0)
+		started++;
+	load_some(l);			/* this thread too (alone when none started) */
+	while (started)
+		pthread_join(t[--started], NULL);
+}
+
+/* Keep the hosts that loaded, in path order; move every diagnostic to diags. */
+static int gather(struct fleet *f, struct loader *l, struct tw_diags *diags)
+{
+	int first = 0;
+
+	for (size_t i = 0; i < l->pv->n; i++) {
+		struct fleet_host *h = &l->hosts[i];
+
+		for (size_t k = 0; k < l->diags[i].n && first != -ENOMEM; k++) {
+			const struct tw_diag *g = &l->diags[i].v[k];
+
+			if (tw_diags_add(diags, g->file, g->line, g->col, g->key, "%s", g->msg) < 0)
+				first = -ENOMEM;
+		}
+		tw_diags_clear(&l->diags[i]);
+		if (l->rets[i]) {	/* every bad file is named; the first error returned */
 			free(h->profile_path);
 			profile_free(h->profile);
-			memset(h, 0, sizeof(*h));
-			first = first ? first : ret;
+			fleet_plan_free(h->plan);
+			first = first ? first : l->rets[i];
 			continue;
 		}
-		f->n_hosts++;
+		f->hosts[f->n_hosts++] = *h;
 		f->n_devices += h->profile->n_devices;
 		f->n_plans += h->plan != NULL;
 	}
-	return ret == -ENOMEM ? ret : first;
+	return first;
+}
+
+static int load_all(struct fleet *f, const struct pathv *pv, struct tw_diags *diags)
+{
+	struct loader l = { .pv = pv };
+	int ret = -ENOMEM;
+
+	f->hosts = calloc(pv->n, sizeof(*f->hosts));
+	l.hosts = calloc(pv->n, sizeof(*l.hosts));
+	l.diags = calloc(pv->n, sizeof(*l.diags));
+	l.rets = calloc(pv->n, sizeof(*l.rets));
+	if (f->hosts && l.hosts && l.diags && l.rets) {
+		atomic_init(&l.next, 0);
+		load_parallel(&l);
+		ret = gather(f, &l, diags);
+	}
+	free(l.hosts);
+	free(l.diags);
+	free(l.rets);
+	return ret;
 }
 
 int fleet_load(char *const *paths, size_t n, struct fleet **out, struct tw_diags *diags,
