@@ -177,7 +177,7 @@ static int expand_paths(char *const *paths, size_t n, struct pathv *pv, char *er
 	for (size_t i = 0; !ret && i < n; i++) {
 		if (stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode))
 			ret = scan_dir(paths[i], pv, err, len);
-		else
+		else if (!ends_with(paths[i], ".plan.json"))	/* a glob of a directory: its plans too */
 			ret = pathv_add(pv, strdup(paths[i]));
 	}
 	if (!ret && pv->n == 0) {

@@ -138,7 +138,7 @@ struct fleet {
 /*
  * Read a fleet: each path is a profile file or a directory, whose *.json
  * files are read as profiles (sorted by name; *.plan.json and *.fleet.json
- * are not profiles).  Each profile's plan is read from beside it when
+ * are not profiles, nor is a *.plan.json file given by name).  Each profile's plan is read from beside it when
  * present (fleet_plan_path_for()).  Then the statistics are made
  * (fleet_analyse()).
  *

@@ -1,0 +1,5 @@
+# tierwise fleet and export (issue 16): the fleet report on synthetic fleets,
+# the Prometheus export against promtool and a real node_exporter, the
+# Ansible collection against sshd instances on 127.0.0.2-4.
+tw_cli_test(fleet)
+set_tests_properties(cli.fleet PROPERTIES TIMEOUT 300 LABELS fleet)
