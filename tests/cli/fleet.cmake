@@ -3,3 +3,5 @@
 # Ansible collection against sshd instances on 127.0.0.2-4.
 tw_cli_test(fleet)
 set_tests_properties(cli.fleet PROPERTIES TIMEOUT 300 LABELS fleet)
+tw_cli_test(export)
+set_tests_properties(cli.export PROPERTIES TIMEOUT 300 LABELS fleet)
