@@ -29,7 +29,7 @@ cleanup() {
 	local p
 	for p in ${pids[@]+"${pids[@]}"}; do kill "$p" 2>/dev/null; done
 	for p in ${pids[@]+"${pids[@]}"}; do wait "$p" 2>/dev/null; done
-	rm -rf "$tmp"
+	[ -n "${TW_KEEP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"	# TW_KEEP=1: for a post-mortem
 }
 trap cleanup EXIT
 fail=0
@@ -73,7 +73,8 @@ export ANSIBLE_COLLECTIONS_PATH=$tmp/collections ANSIBLE_LOCAL_TEMP=$tmp/ansible
 export ANSIBLE_REMOTE_TMP=$tmp/ansible-remote ANSIBLE_HOST_KEY_CHECKING=False
 export ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=False ANSIBLE_FORCE_COLOR=0
 export ANSIBLE_STDOUT_CALLBACK=default ANSIBLE_DISPLAY_SKIPPED_HOSTS=False
-export ANSIBLE_TIMEOUT=10 ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3
+export ANSIBLE_TIMEOUT=10 ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3 ANSIBLE_PIPELINING=True
+
 ansible-galaxy collection install -p "$tmp/collections" "$src/ansible" >"$tmp/galaxy.log" 2>&1 ||
 	{ echo "FAIL: ansible-galaxy collection install: $(tail -5 "$tmp/galaxy.log")"; exit 1; }
 
