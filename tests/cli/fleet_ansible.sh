@@ -4,7 +4,8 @@
 # key and authorized key), and a fourth inventory host on 127.0.0.5 whose
 # sshd is not running.  Each host probes its own scratch directory (two short
 # tests) and installs tierwise under its own prefix.
-#  1. site.yml: every reachable host's profile is fetched and its plan
+#  1. site.yml: every reachable host's profile is fetched (node4's probe is
+#     partial, exit 4: one of its targets is missing; reported, not fatal) and its plan
 #     rendered (text, json, fstab, script) next to it; the down host fails
 #     alone (unreachable) while the others finish; `tierwise fleet` reads
 #     the result;
@@ -98,10 +99,12 @@ INV
 for n in 2 3 4 5; do
 	h=$tmp/host$n
 	mkdir -p "$h/scratch"
+	extra=
+	[ $n = 4 ] && extra=", $h/missing"	# node4: one target fails, the probe is partial (exit 4)
 	cat >>"$tmp/inventory.yml" <<INV
     node$n:
       ansible_host: 127.0.0.$n
-      tierwise_targets: [$h/scratch]
+      tierwise_targets: [$h/scratch$extra]
       tierwise_prefix: $h/prefix
       tierwise_remote_dir: $h/var
 INV
@@ -139,6 +142,9 @@ for n in 2 3 4; do
 	[ -s "$tmp/host$n/prefix/share/tierwise/policies/vector-db.yaml" ] || bad "node$n: no policies"
 done
 [ -e "$fleet/node5.json" ] && bad "node5 (down) has a profile"
+grep -q 'tierwise probe on node4 was partial (exit 4)' "$tmp/run1.log" ||
+	bad "node4: the partial probe (exit 4) is not reported"
+grep -q 'was partial' <(grep -v node4 "$tmp/run1.log") && bad "a host other than node4 reported as partial"
 grep -q 'plan-applied' <(ls "$tmp"/host*/var 2>/dev/null) && bad "a plan was applied without tierwise_apply"
 "$tw" fleet "$fleet" --format json >"$tmp/fleet.json" || bad "tierwise fleet on the fetched profiles failed"
 same "fleet: hosts with plans" "$(jq -c '[.summary.hosts, .summary.plans]' "$tmp/fleet.json")" "[3,3]"
