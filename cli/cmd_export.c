@@ -113,7 +113,12 @@ int cli_write_prom(const char *cmd, const char *path, const struct prom_source *
 	int ret = tw_outfile_open(&of, path, err, sizeof(err));
 
 	if (ret == 0) {
+		errno = 0;
 		ret = prom_render(of.f, src, n);
+		if (ret == -EIO) {	/* the write error itself: ENOSPC, EIO */
+			fflush(of.f);
+			ret = errno ? -errno : -EIO;
+		}
 		if (ret) {
 			snprintf(err, sizeof(err), "%s", strerror(-ret));
 			tw_outfile_abort(&of);

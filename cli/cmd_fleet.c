@@ -93,7 +93,12 @@ static int fleet_write(const char *cmd, const char *output, const struct fleet_r
 	int ret = tw_outfile_open(&of, output, err, sizeof(err));
 
 	if (ret == 0) {
+		errno = 0;
 		ret = r->print(of.f, f);
+		if (ret == -EIO) {	/* the write error itself: ENOSPC, EIO */
+			fflush(of.f);
+			ret = errno ? -errno : -EIO;
+		}
 		if (ret) {
 			snprintf(err, sizeof(err), "%s", strerror(-ret));
 			tw_outfile_abort(&of);
