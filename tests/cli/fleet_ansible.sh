@@ -26,10 +26,16 @@ sshd=$(command -v sshd || echo /usr/sbin/sshd)
 
 tmp=$(mktemp -d /var/tmp/tw-ansible.XXXXXX)	# scratch files need a disk, not tmpfs
 pids=()
+made_run_sshd=
+[ -d /run/sshd ] || made_run_sshd=1
 cleanup() {
 	local p
+	for p in "$tmp"/cp/*; do	# ansible's ssh masters (ControlPersist) end now
+		[ -S "$p" ] && ssh -S "$p" -O exit placeholder >/dev/null 2>&1
+	done
 	for p in ${pids[@]+"${pids[@]}"}; do kill "$p" 2>/dev/null; done
 	for p in ${pids[@]+"${pids[@]}"}; do wait "$p" 2>/dev/null; done
+	[ -n "$made_run_sshd" ] && rmdir /run/sshd 2>/dev/null
 	[ -n "${TW_KEEP:-}" ] && echo "kept $tmp" || rm -rf "$tmp"	# TW_KEEP=1: for a post-mortem
 }
 trap cleanup EXIT
@@ -70,6 +76,8 @@ for n in 2 3 4; do
 done
 
 # --- the collection, installed from the source tree --------------------------
+export ANSIBLE_HOME=$tmp/ansible-home ANSIBLE_SSH_CONTROL_PATH_DIR=$tmp/cp
+export ANSIBLE_GALAXY_CACHE_DIR=$tmp/galaxy-cache
 export ANSIBLE_COLLECTIONS_PATH=$tmp/collections ANSIBLE_LOCAL_TEMP=$tmp/ansible-local
 export ANSIBLE_REMOTE_TMP=$tmp/ansible-remote ANSIBLE_HOST_KEY_CHECKING=False
 export ANSIBLE_NOCOLOR=1 ANSIBLE_RETRY_FILES_ENABLED=False ANSIBLE_FORCE_COLOR=0
