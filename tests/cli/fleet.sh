@@ -182,13 +182,22 @@ if [ -z "$chrome" ]; then
 	echo "note: chromium is not installed: the rendering checks were skipped"
 	exit $fail
 fi
-timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --no-first-run \
-	--user-data-dir="$tmp/chrome" --enable-logging=stderr --v=0 \
-	--dump-dom "file://$h" >"$tmp/dom" 2>"$tmp/chrome.log" ||
-	bad "chromium --dump-dom failed: $(tail -3 "$tmp/chrome.log")"
-errs=$(grep -E ':CONSOLE[:(]|Uncaught|ERROR:.*file://' "$tmp/chrome.log" |
-	grep -vE 'dbus|gpu|viz|vaapi' || true)
+# dom PAGE LOG — headless chromium's DOM of PAGE, its console on LOG
+dom() {
+	timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --no-first-run \
+		--user-data-dir="$tmp/chrome" --enable-logging=stderr --v=0 \
+		--dump-dom "file://$1" 2>"$2" || bad "chromium --dump-dom $1 failed: $(tail -3 "$2")"
+}
+page_errors() {
+	grep -E ':CONSOLE[:(]|Uncaught|ERROR:.*file://' "$1" | grep -vE 'dbus|gpu|viz|vaapi' || true
+}
+printf '<!DOCTYPE html><p>x</p><script>deliberately_undefined()</script>\n' >"$tmp/err.html"
+dom "$tmp/err.html" "$tmp/err.log" >/dev/null
+[ -n "$(page_errors "$tmp/err.log")" ] || bad "the console-error check misses a deliberate error"
+dom "$h" "$tmp/chrome.log" >"$tmp/dom"
+errs=$(page_errors "$tmp/chrome.log")
 [ -z "$errs" ] || bad "chromium: console errors: $errs"
+grep -qi '<script' "$tmp/dom" && bad "rendered: the DOM has a <script"
 same "rendered: outlier rows" "$(grep -o '<tr class="outlier"' "$tmp/dom" | wc -l)" 7
 same "rendered: outlier dots" "$(grep -o '<circle class="odd"' "$tmp/dom" | wc -l)" 7
 same "rendered: host rows" "$(grep -o '<tr data-host="host-' "$tmp/dom" | wc -l)" 5
