@@ -11,7 +11,9 @@
 #     the result;
 #  2. a second run of the install role changes nothing;
 #  3. --check (with tierwise_apply=true) changes nothing: no file on the
-#     controller or under the hosts' directories is created or modified.
+#     controller or under the hosts' directories is created or modified;
+#  4. the install role with the .deb `cpack -G DEB` makes (when no tierwise
+#     package is installed; removed afterwards): installed, then unchanged.
 # Needs root (sshd, root logins), ansible-core and openssh-server.
 set -u
 tw=$(readlink -f "$1")
@@ -178,4 +180,33 @@ ls "$tmp"/host*/var | grep -q plan || true
 for n in 2 3 4; do
 	[ -e "$tmp/host$n/var/plan.sh" ] && bad "node$n: --check copied the plan's script"
 done
+
+# --- 4. the install role with the Debian package (as tests/cli/package.sh:
+#        only when no tierwise package is installed; removed afterwards) -------
+build=$(dirname "$(dirname "$tw")")
+if ! command -v cpack >/dev/null || [ ! -f "$build/CPackConfig.cmake" ]; then
+	echo "note: no cpack or no CPackConfig.cmake in $build: the deb install was not tried"
+elif dpkg-query -W -f='${Status}' tierwise 2>/dev/null | grep -q 'ok installed'; then
+	echo "note: a tierwise package is installed already: left alone, the deb install not tried"
+else
+	exec 9>/tmp/tierwise-package-test.lock	# one package test at a time on this machine
+	command -v flock >/dev/null && flock 9
+	if ! cpack --config "$build/CPackConfig.cmake" -G DEB -B "$tmp/cpack" >"$tmp/cpack.log" 2>&1; then
+		bad "cpack -G DEB: $(tail -3 "$tmp/cpack.log")"
+	else
+		deb=$(ls "$tmp/cpack"/tierwise_*.deb | head -n 1)
+		debvars=(--tags install --limit node2 -e tierwise_install_method=deb
+			 -e "tierwise_deb=$deb" -e "tierwise_pkg_cache=$tmp/host2/cache")
+		play "$tmp/run4.log" "${debvars[@]}"
+		same "run 4 (deb): exit" $? 0
+		[ "$(stat "$tmp/run4.log" node2 changed)" -gt 0 ] 2>/dev/null ||
+			bad "run 4 (deb): nothing changed: $(grep -A3 -E '^(fatal|failed)' "$tmp/run4.log" | head -5)"
+		/usr/bin/tierwise --version >/dev/null 2>&1 || bad "run 4 (deb): /usr/bin/tierwise does not run"
+		play "$tmp/run5.log" "${debvars[@]}"
+		same "run 5 (deb again): exit" $? 0
+		same "run 5 (deb again): changed" "$(stat "$tmp/run5.log" node2 changed)" 0
+		dpkg -r tierwise >/dev/null 2>&1 || bad "dpkg -r tierwise failed"
+	fi
+	exec 9>&-
+fi
 exit $fail
