@@ -24,6 +24,10 @@ static const char fleet_css[] =
 	"td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
 	"th{background:#eef0f3}\n"
 	"tr.outlier td{background:var(--hot)}td.none{color:#7a818c}\n"
+	"table.grid{width:auto}table.grid td.cell{text-align:center;font-size:12px}"
+	"table.grid td:first-child{white-space:nowrap}"
+	"td.tier-hot{background:var(--hot)}td.tier-warm{background:var(--warm)}"
+	"td.tier-cold{background:var(--cold)}td.odd{outline:2px solid var(--bad);color:var(--bad)}\n"
 	"svg.range{display:block}svg .span{stroke:#8a8f98;stroke-width:6;stroke-linecap:round}"
 	"svg .median{stroke:var(--ink);stroke-width:2}svg .odd{fill:var(--bad)}\n"
 	"@media print{@page{size:A4 landscape;margin:12mm}body{font-size:10pt;margin:0;max-width:none}"
@@ -53,7 +57,8 @@ static void head(FILE *out, const struct fleet *f)
 		"<p class=\"meta\" data-hosts=\"%zu\" data-devices=\"%zu\" data-outliers=\"%zu\">"
 		"%zu hosts, %zu devices, %zu models; plans for %zu of %zu hosts; %zu outlier%s.</p>\n"
 		"<nav><a href=\"#outliers\">Outliers</a><a href=\"#warnings\">Warnings</a>"
-		"<a href=\"#hosts\">Hosts</a><a href=\"#models\">Models</a></nav>\n",
+		"<a href=\"#hosts\">Hosts</a><a href=\"#grid\">Hosts &times; devices</a>"
+		"<a href=\"#models\">Models</a></nav>\n",
 		f->n_hosts, f->n_devices, f->n_outliers, f->n_hosts, f->n_devices, f->n_models,
 		f->n_plans, f->n_hosts, f->n_outliers, f->n_outliers == 1 ? "" : "s");
 }
@@ -152,6 +157,93 @@ static void hosts(FILE *out, const struct fleet *f)
 	fputs("</table>\n</section>\n", out);
 }
 
+#define GRID_MAX_COLUMNS 64	/* device ids across the fleet, for the grid */
+
+/* The device ids of the fleet in order of first appearance (at most max). */
+static size_t grid_columns(const struct fleet *f, const char **ids, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t h = 0; h < f->n_hosts; h++)
+		for (size_t i = 0; i < f->hosts[h].profile->n_devices; i++) {
+			const char *id = f->hosts[h].profile->devices[i].id;
+			size_t k = 0;
+
+			while (k < n && strcmp(ids[k], id))
+				k++;
+			if (k == n && n == max)
+				return max + 1;
+			if (k == n)
+				ids[n++] = id;
+		}
+	return n;
+}
+
+static size_t outliers_of(const struct fleet *f, size_t host, const struct profile_device *d)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < f->n_outliers; i++)
+		n += f->outliers[i].host == host && f->outliers[i].dev == d;
+	return n;
+}
+
+static void grid_cell(FILE *out, const struct fleet *f, size_t h, const char *id)
+{
+	const struct profile *p = f->hosts[h].profile;
+	const struct profile_device *d = NULL;
+	const char *tier;
+	size_t odd;
+
+	for (size_t i = 0; i < p->n_devices && !d; i++)
+		if (!strcmp(p->devices[i].id, id))
+			d = &p->devices[i];
+	if (!d) {
+		fputs("<td class=\"none\"></td>", out);
+		return;
+	}
+	tier = fleet_plan_tier_of(f->hosts[h].plan, id);
+	odd = outliers_of(f, h, d);
+	fprintf(out, "<td class=\"cell tier-%s%s\" title=\"", tier ? tier : "none", odd ? " odd" : "");
+	render_html_esc(out, d->model);
+	fprintf(out, "\">%s", tier ? tier : "&middot;");
+	if (odd)
+		fprintf(out, " <b>&#9660;%zu</b>", odd);
+	fputs("</td>", out);
+}
+
+/* Hosts x devices: each cell the tier the plan gave it, marked when odd. */
+static void grid(FILE *out, const struct fleet *f)
+{
+	const char *ids[GRID_MAX_COLUMNS];
+	size_t n = grid_columns(f, ids, GRID_MAX_COLUMNS);
+
+	fputs("<section id=\"grid\">\n<h2>Hosts &times; devices</h2>\n", out);
+	if (n > GRID_MAX_COLUMNS) {
+		fprintf(out, "<p class=\"note\">More than %d device names across the fleet: see "
+			"the JSON output for every device.</p>\n</section>\n", GRID_MAX_COLUMNS);
+		return;
+	}
+	fputs("<p class=\"note\">The tier each plan gave each device (&middot; = none or no plan); "
+	      "&#9660;N = N figures 20 % or more below the model's fleet median.</p>\n"
+	      "<div style=\"overflow-x:auto\"><table class=\"grid\">\n<tr><th>host</th>", out);
+	for (size_t k = 0; k < n; k++) {
+		fputs("<th>", out);
+		render_html_esc(out, ids[k]);
+		fputs("</th>", out);
+	}
+	fputs("</tr>\n", out);
+	for (size_t h = 0; h < f->n_hosts; h++) {
+		fputs("<tr><td>", out);
+		render_html_esc(out, f->hosts[h].name);
+		fputs("</td>", out);
+		for (size_t k = 0; k < n; k++)
+			grid_cell(out, f, h, ids[k]);
+		fputs("</tr>\n", out);
+	}
+	fputs("</table></div>\n</section>\n", out);
+}
+
 /* The range of stat i on [0, max]: min to max, the median, its outliers. */
 static void range_svg(FILE *out, const struct fleet *f, size_t i)
 {
@@ -205,6 +297,7 @@ static int html_print(FILE *out, const struct fleet *f)
 	outliers(out, f);
 	warnings(out, f);
 	hosts(out, f);
+	grid(out, f);
 	fputs("<section id=\"models\">\n<h2>Models</h2>\n", out);
 	for (size_t k = 0; k < f->n_models; k++)
 		model_section(out, f, &f->models[k]);

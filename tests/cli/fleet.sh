@@ -132,6 +132,13 @@ h=$tmp/fleet.html
 same "html: outlier rows" "$(grep -o '<tr class="outlier"' "$h" | wc -l)" 7
 same "html: model sections" "$(grep -o '<section class="model"' "$h" | wc -l)" 18
 grep -qiE '<script|<link|src="http|href="http' "$h" && bad "html: not self-contained"
+same "html grid: cells" "$(grep -o '<td class="cell ' "$h" | wc -l)" 90
+same "html grid: odd cells" "$(grep -o '<td class="cell [^"]* odd"' "$h" | wc -l)" 1
+same "html grid: host-002's pm9a1-1t marked" \
+	"$(tr '\n' ' ' <"$h" | sed 's/<tr>/\n<tr>/g' | grep '^<tr><td>host-002</td>' |
+		sed 's/<td/\n<td/g' | sed -n 3p | grep -o '&#9660;[0-9]*')" '&#9660;7'
+same "html grid: hot cells" "$(grep -o '<td class="cell tier-hot' "$h" | wc -l)" \
+	"$(jq -s '[.[].tiers[] | select(.name == "hot") | .devices[]] | length' "$f"/*.plan.json)"
 
 # --- the 20 % rule at its edge; groups of two; another method --------------
 for pct in 19 21; do
