@@ -140,8 +140,8 @@ static int export_fleet(const struct export_opts *o, const struct fleet *f)
 	if (!src)
 		return TW_EXIT_SYSTEM;
 	for (size_t i = 0; i < f->n_hosts; i++)
-		src[i] = (struct prom_source){ f->hosts[i].profile,
-					       o->no_plan ? NULL : f->hosts[i].plan };
+		src[i] = (struct prom_source){ f->hosts[i].profile,	/* names made unique */
+					       o->no_plan ? NULL : f->hosts[i].plan, f->hosts[i].name };
 	rc = cli_write_prom("export", o->path, src, f->n_hosts);
 	free(src);
 	return rc;

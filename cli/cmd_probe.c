@@ -467,7 +467,7 @@ static int probe_execute(struct probe_cli *c, struct tw_global *g, char **target
 		probe_all(c);
 	ret = probe_finish(c);
 	if (c->textfile && c->prof->n_devices && (!ret || ret == TW_EXIT_PARTIAL)) {
-		struct prom_source src = { c->prof, NULL };	/* metrics of what was measured */
+		struct prom_source src = { c->prof, NULL, NULL };	/* what was measured */
 		int wr = cli_write_prom("probe", c->textfile, &src, 1);
 
 		ret = wr ? wr : ret;

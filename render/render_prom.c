@@ -187,8 +187,13 @@ static const struct prom_family families[] = {
 	{ "tierwise_plan_tier_info", "The tier the plan gave the device (value 1).", emit_tier },
 };
 
+static const char *host_of(const struct prom_source *s)
+{
+	return s->host ? s->host : s->profile->host;
+}
+
 /* host="…",device="…",model="…",serial="…" for d, malloc'd. */
-static char *base_labels(const struct profile *p, const struct profile_device *d)
+static char *base_labels(const char *host, const struct profile_device *d)
 {
 	char *s = NULL;
 	size_t len = 0;
@@ -197,7 +202,7 @@ static char *base_labels(const struct profile *p, const struct profile_device *d
 	if (!m)
 		return NULL;
 	fputs("host=\"", m);
-	esc(m, p->host);
+	esc(m, host);
 	fputs("\",device=\"", m);
 	esc(m, d->id);
 	fputs("\",model=\"", m);
@@ -224,7 +229,7 @@ static int family(FILE *out, const struct prom_family *fam, const struct prom_so
 		for (size_t k = 0; !ret && k < src[i].profile->n_devices; k++) {
 			const struct profile_device *d = &src[i].profile->devices[k];
 			struct prom_dev x = { src[i].profile, src[i].plan, d,
-					      base_labels(src[i].profile, d) };
+					      base_labels(host_of(&src[i]), d) };
 
 			if (!x.labels)
 				ret = -ENOMEM;
@@ -265,7 +270,7 @@ static void profile_times(FILE *out, const struct prom_source *src, size_t n)
 			      "# TYPE tierwise_profile_created_timestamp_seconds gauge\n", out);
 		any = true;
 		fputs("tierwise_profile_created_timestamp_seconds{host=\"", out);
-		esc(out, src[i].profile->host);
+		esc(out, host_of(&src[i]));
 		fprintf(out, "\"} %.0f\n", t);
 	}
 }

@@ -17,6 +17,7 @@
 struct prom_source {
 	const struct profile *profile;
 	const struct fleet_plan *plan;	/* NULL = no tier metric for its devices */
+	const char *host;		/* the host label; NULL = the profile's host */
 };
 
 /*

@@ -7,8 +7,8 @@
 #  1. site.yml: every reachable host's profile is fetched (node4's probe is
 #     partial, exit 4: one of its targets is missing; reported, not fatal) and its plan
 #     rendered (text, json, fstab, script) next to it; the down host fails
-#     alone (unreachable) while the others finish; `tierwise fleet` reads
-#     the result;
+#     alone (unreachable) while the others finish; `tierwise fleet` and
+#     `tierwise export` read the result;
 #  2. a second run of the install role changes nothing;
 #  3. --check (with tierwise_apply=true) changes nothing: no file on the
 #     controller or under the hosts' directories is created or modified;
@@ -158,6 +158,16 @@ grep -q 'was partial' <(grep -v node4 "$tmp/run1.log") && bad "a host other than
 grep -q 'plan-applied' <(ls "$tmp"/host*/var 2>/dev/null) && bad "a plan was applied without tierwise_apply"
 "$tw" fleet "$fleet" --format json >"$tmp/fleet.json" || bad "tierwise fleet on the fetched profiles failed"
 same "fleet: hosts with plans" "$(jq -c '[.summary.hosts, .summary.plans]' "$tmp/fleet.json")" "[3,3]"
+# one machine probed three times: the same host name, so the files name them
+same "fleet: host names" "$(jq -r '[.hosts[].host] | join(" ")' "$tmp/fleet.json")" "node2 node3 node4"
+"$tw" export --format prometheus "$fleet" -o "$tmp/fleet.prom" || bad "tierwise export of the fleet failed"
+same "export: one series per host" \
+	"$(grep '^tierwise_device_info{' "$tmp/fleet.prom" | sed 's/,.*//' | sort -u | tr '\n' ' ')" \
+	'tierwise_device_info{host="node2" tierwise_device_info{host="node3" tierwise_device_info{host="node4" '
+if command -v promtool >/dev/null; then
+	promtool check metrics <"$tmp/fleet.prom" >"$tmp/lint" 2>&1 ||
+		bad "promtool check metrics on the fleet: $(head -3 "$tmp/lint")"
+fi
 [ $fail = 0 ] || { echo "--- run 1:"; grep -E '^(fatal|failed)|ERROR' "$tmp/run1.log" | head -10;
 	tail -5 "$tmp/run1.log.err"; }
 

@@ -228,8 +228,8 @@ static void test_prom(void **state)
 	(void)state;
 	add_host(f, "a\"b\\c", 1000, 1 << 20, 100);
 	add_host(f, "x", 900, 1 << 20, NAN);
-	src[0] = (struct prom_source){ f->hosts[0].profile, NULL };
-	src[1] = (struct prom_source){ f->hosts[1].profile, NULL };
+	src[0] = (struct prom_source){ f->hosts[0].profile, NULL, NULL };
+	src[1] = (struct prom_source){ f->hosts[1].profile, NULL, "renamed" };
 	m = open_memstream(&buf, &len);
 	assert_non_null(m);
 	assert_int_equal(prom_render(m, src, 2), 0);
@@ -242,6 +242,8 @@ static void test_prom(void **state)
 				"device=\"nvme0n1\",model=\"M\",serial=\"\",test=\"seq_read\"} 1000000000\n"));
 	assert_non_null(strstr(buf, "test=\"rand_read_qd1\",percentile=\"p99\"} 0.0001\n"));
 	assert_null(strstr(buf, "quantile="));
+	assert_non_null(strstr(buf, "tierwise_device_info{host=\"renamed\",device=\"nvme0n1\""));
+	assert_null(strstr(buf, "host=\"x\""));
 	/* no health, no temperature measured: no family at all, no zeros */
 	assert_null(strstr(buf, "tierwise_health_"));
 	assert_null(strstr(buf, "tierwise_temperature_celsius"));
