@@ -206,6 +206,29 @@ static json_t *jstr(const char *s)
 	return s ? json_string(s) : json_null();
 }
 
+/* Append v to array a (v's reference taken).  Returns a, or NULL when either
+ * is NULL or the append failed (a is then released): a failure surfaces. */
+static json_t *push(json_t *a, json_t *v)
+{
+	if (a && v && json_array_append_new(a, v) == 0)
+		return a;
+	json_decref(a);
+	if (!a || !v)
+		json_decref(v);
+	return NULL;
+}
+
+/* Set o[k] = v (v's reference taken).  Returns o, or NULL as push() does. */
+static json_t *put(json_t *o, const char *k, json_t *v)
+{
+	if (o && v && json_object_set_new(o, k, v) == 0)
+		return o;
+	json_decref(o);
+	if (!o || !v)
+		json_decref(v);
+	return NULL;
+}
+
 static json_t *json_figures(const struct profile_device *d)
 {
 	json_t *o = json_object();
@@ -214,7 +237,7 @@ static json_t *json_figures(const struct profile_device *d)
 		double v = fleet_metrics[m].get(d);
 
 		if (isfinite(v))
-			json_object_set_new(o, fleet_metrics[m].key, json_real(v));
+			o = put(o, fleet_metrics[m].key, json_real(v));
 	}
 	return o;
 }
@@ -242,14 +265,14 @@ static json_t *json_plan(const struct fleet_plan *p)
 		json_t *a = json_array();
 
 		for (size_t i = 0; a && i < p->n_tier[t]; i++)
-			json_array_append_new(a, json_string(p->tier[t][i]));
-		json_object_set_new(tiers, fleet_tier_names[t], a);
+			a = push(a, json_string(p->tier[t][i]));
+		tiers = put(tiers, fleet_tier_names[t], a);
 	}
 	for (size_t i = 0; kinds && i < p->n_warnings; i++) {
 		json_t *c = json_object_get(kinds, p->warnings[i].kind);
 
-		json_object_set_new(kinds, p->warnings[i].kind,
-				    json_integer(c ? json_integer_value(c) + 1 : 1));
+		kinds = put(kinds, p->warnings[i].kind,
+			    json_integer(c ? json_integer_value(c) + 1 : 1));
 	}
 	return json_pack("{s:s, s:o, s:o, s:I, s:I, s:o}", "path", p->path, "score", jnum(p->score),
 			 "tiers", tiers, "unassigned", (json_int_t)p->n_unassigned,
@@ -265,8 +288,8 @@ static json_t *json_hosts(const struct fleet *f)
 		json_t *devs = json_array();
 
 		for (size_t k = 0; devs && k < h->profile->n_devices; k++)
-			json_array_append_new(devs, json_device(h, &h->profile->devices[k]));
-		json_array_append_new(a, json_pack("{s:s, s:s, s:o, s:o, s:o}", "host", h->name,
+			devs = push(devs, json_device(h, &h->profile->devices[k]));
+		a = push(a, json_pack("{s:s, s:s, s:o, s:o, s:o}", "host", h->name,
 						   "profile", h->profile_path,
 						   "created", jstr(h->profile->created),
 						   "devices", devs, "plan", json_plan(h->plan)));
@@ -286,13 +309,13 @@ static json_t *json_models(const struct fleet *f)
 			const struct fleet_stat *st = &f->stats[i];
 			const struct fleet_metric *fm = &fleet_metrics[st->metric];
 
-			json_array_append_new(figs, json_pack(
+			figs = push(figs, json_pack(
 				"{s:s, s:s, s:s, s:s, s:I, s:o, s:o, s:o}", "metric", fm->key,
 				"unit", fm->unit, "better", fm->better == FLEET_HIGHER ? "higher" :
 				"lower", "method", st->method, "n", (json_int_t)st->n,
 				"median", jnum(st->median), "min", jnum(st->min), "max", jnum(st->max)));
 		}
-		json_array_append_new(a, json_pack("{s:s, s:I, s:I, s:o}", "model", m->model,
+		a = push(a, json_pack("{s:s, s:I, s:I, s:o}", "model", m->model,
 						   "devices", (json_int_t)m->n_devices,
 						   "hosts", (json_int_t)m->n_hosts, "figures", figs));
 	}
@@ -307,7 +330,7 @@ static json_t *json_outliers(const struct fleet *f)
 		const struct fleet_outlier *o = &f->outliers[i];
 		const struct fleet_stat *st = &f->stats[o->stat];
 
-		json_array_append_new(a, json_pack(
+		a = push(a, json_pack(
 			"{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:s}", "host", f->hosts[o->host].name,
 			"profile", f->hosts[o->host].profile_path, "device", o->dev->id,
 			"model", st->model, "metric", fleet_metrics[st->metric].key,
@@ -322,7 +345,7 @@ static json_t *json_fleet(const struct fleet *f)
 	json_t *kinds = json_object();
 
 	for (size_t i = 0; kinds && i < f->n_kinds; i++)
-		json_object_set_new(kinds, f->kinds[i].kind, json_integer((json_int_t)f->kinds[i].n));
+		kinds = put(kinds, f->kinds[i].kind, json_integer((json_int_t)f->kinds[i].n));
 	return json_pack("{s:s, s:{s:I, s:I, s:I, s:I, s:I}, s:f, s:I, s:o, s:o, s:o, s:o}",
 			 "schema", FLEET_SCHEMA, "summary", "hosts", (json_int_t)f->n_hosts,
 			 "devices", (json_int_t)f->n_devices, "models", (json_int_t)f->n_models,
