@@ -199,4 +199,30 @@ int cli_output_close(struct cli_output *o, int rc);
  * (what --sysroot wants) and returns TW_EXIT_SYSTEM. */
 int cli_check_sysroot(const char *cmd, const char *sysroot);
 
+
+/* ---- fleet and export (cmd_fleet.c, cmd_export.c) ---- */
+extern const struct tw_command tw_cmd_fleet, tw_cmd_export;
+
+struct fleet;
+struct prom_source;
+
+/*
+ * Read the fleet of paths[0..n) (profiles, directories of them, the plans
+ * beside them) for command cmd; every problem goes to stderr.  Returns the
+ * exit code; on TW_EXIT_OK *f holds the fleet (free with fleet_free()).
+ */
+int cli_fleet_load(const char *cmd, char *const *paths, size_t n, struct fleet **f);
+
+/*
+ * The textfile-collector file in dir (DIR/tierwise.prom), checked before
+ * anything runs: dir must be a directory.  Returns a malloc'd path, or NULL
+ * with *rc the exit code (the reason printed).
+ */
+char *cli_textfile_path(const char *cmd, const char *dir, int *rc);
+
+/*
+ * Write src[0..n) as Prometheus metrics to path ("-" = stdout), atomically.
+ * Returns the exit code (a failure is printed, naming cmd).
+ */
+int cli_write_prom(const char *cmd, const char *path, const struct prom_source *src, size_t n);
 #endif

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "render_prom.h"
 #include "tw_size.h"
 #include "tw_outfile.h"
 #include "tw_util.h"
@@ -17,6 +18,8 @@
 struct probe_cli {
 	struct probe_options o;
 	const char *json;
+	const char *textfile_dir;	/* --textfile DIR */
+	char *textfile;		/* DIR/tierwise.prom, checked before the run */
 	bool destructive, yes, quiet, format_json;
 	uint64_t size;
 	struct probe_inventory *inv;
@@ -57,7 +60,9 @@ static void probe_usage(FILE *out)
 	      "  --destructive          write tests on a raw device (refused if `list`\n"
 	      "                         marks it unsafe; asks for its name to be typed)\n"
 	      "  --yes                  do not ask (for scripts)\n"
-	      "  --quiet                no progress display\n\n"
+	      "  --quiet                no progress display\n"
+	      "  --textfile DIR         also write DIR/tierwise.prom for node_exporter's\n"
+	      "                         textfile collector (atomically)\n\n"
 	      "Quick mode stops each test when the last 5 half-second windows are within\n"
 	      "±5 % with no significant slope (min 2.5 s, max 4 s).\n"
 	      "Exit: 0 all measured, 4 some tests or targets failed (see notes),\n"
@@ -102,6 +107,7 @@ static int parse_opts(int argc, char **argv, struct probe_cli *c)
 		{ "destructive", no_argument, NULL, 'D' },
 		{ "yes", no_argument, NULL, 'y' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "textfile", required_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -153,6 +159,7 @@ static int parse_opts(int argc, char **argv, struct probe_cli *c)
 		case 'D': c->destructive = true; break;
 		case 'y': c->yes = true; break;
 		case 'q': c->quiet = true; break;
+		case 'X': c->textfile_dir = optarg; break;
 		case 'h': probe_usage(stdout); return -1;
 		default: return cli_bad_option("probe", argv, opts);
 		}
@@ -541,6 +548,8 @@ static int probe_execute(struct probe_cli *c, struct tw_global *g, char **target
 
 	if (!ret && c->json)
 		ret = cli_check_output("probe", "-o", c->json);
+	if (!ret && c->textfile_dir)
+		c->textfile = cli_textfile_path("probe", c->textfile_dir, &ret);
 	if (ret)
 		return ret;
 	if (!c->quiet && isatty(STDERR_FILENO))
@@ -559,6 +568,13 @@ static int probe_execute(struct probe_cli *c, struct tw_global *g, char **target
 	if (n == 0)
 		probe_all(c);
 	ret = probe_finish(c);
+	if (c->textfile && c->prof->n_devices && (!ret || ret == TW_EXIT_PARTIAL)) {
+		struct prom_source src = { c->prof, NULL, NULL };	/* what was measured */
+		int wr = cli_write_prom("probe", c->textfile, &src, 1);
+
+		ret = wr ? wr : ret;
+	}
+	free(c->textfile);
 	profile_free(c->prof);
 	probe_inventory_free(c->inv);
 	return ret;

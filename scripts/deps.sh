@@ -22,7 +22,9 @@ TEST=(libcmocka-dev                                         # tests/unit
       mdadm lvm2 dmsetup fdisk procps valgrind              # tests/cli/guard.sh, hostile.sh, memcheck.sh
       clang libclang-rt-14-dev                              # the Release clang build, scripts/fuzz --smoke (libFuzzer)
       chromium                                              # tests/cli/report.sh renders the HTML report
-      qemu-system-x86 busybox-static cpio kmod xz-utils)    # the QEMU NVMe/SATA guest test
+      qemu-system-x86 busybox-static cpio kmod xz-utils     # the QEMU NVMe/SATA guest test
+      ansible-core openssh-server openssh-client            # tests/cli/fleet_ansible.sh
+      prometheus-node-exporter prometheus curl)             # tests/cli/export.sh: node_exporter, promtool
 
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 

@@ -165,5 +165,9 @@ for f in text md json; do
 done
 full "report -o -" "$tw" report "$example" --no-plan -o -
 full "probe --json -" "$tw" probe "$tmp/scratch" "${quick[@]}" --json -
+for f in text json md html; do
+	full "fleet --format $f" "$tw" fleet "$example" --format $f
+done
+full "export --format prometheus" "$tw" export --format prometheus "$example"
 
 exit $fail
