@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "probe.h"
+#include "render.h"
 #include "tw_outfile.h"
 
 /* Exit codes, documented in --help and README.md. */
@@ -101,18 +102,8 @@ void cli_no_device(const char *cmd, const struct model_ranking *r, const char *i
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Inventory renderers: one data struct, several formats. */
-struct list_render_ops {
-	const char *name;
-	void (*print)(FILE *out, const struct probe_inventory *inv);
-};
-extern const struct list_render_ops list_render_text, list_render_json;
-
 /* Scan the inventory (g->sysroot) and print it with r to out.  Returns the exit code. */
 int cli_list_print(const struct tw_global *g, const struct list_render_ops *r, FILE *out);
-
-/* Human size like lsblk: 894.3G (binary units). */
-void cli_human_size(char *buf, size_t len, double bytes);
 
 
 /* ---- score and explain (cmd_score.c, cmd_explain.c, render_score.c) ---- */
@@ -143,18 +134,6 @@ int cli_score_inputs_load(struct score_inputs *in, char *const *files, size_t n,
 			  const char *policy_dir, const char *prices);
 void cli_score_inputs_free(struct score_inputs *in);
 
-/* Score renderers: one list of rankings, several formats. */
-struct score_render_ops {
-	const char *name;
-	void (*print)(FILE *out, struct model_ranking *const *r, size_t n);
-};
-extern const struct score_render_ops score_render_text, score_render_json;
-
-/* Print s, then spaces up to width display columns (UTF-8 aware). */
-void cli_pad(FILE *out, const char *s, int width);
-
-/* A value in its metric's unit for people: "83,989", "0.12", "1.0 TB". */
-void cli_score_value(char *buf, size_t len, double v, const char *unit);
 
 /* ---- errors about paths (paths.c) ---- */
 

@@ -98,7 +98,7 @@ static void value_cell(char *buf, size_t len, double v, const char *unit)
 {
 	size_t o;
 
-	cli_score_value(buf, len, v, unit);
+	render_value(buf, len, v, unit);
 	o = strlen(buf);
 	if (!isnan(v) && unit && strcmp(unit, "bytes"))
 		snprintf(buf + o, len - o, " %s", unit);
@@ -138,7 +138,7 @@ static void print_line(FILE *out, enum fmt f, const char *const cell[5])
 			continue;
 		}
 		fputs("  ", out);
-		cli_pad(out, cell[i], i < last ? w[i] : 0);
+		render_pad(out, cell[i], i < last ? w[i] : 0);
 	}
 	fputs(f == FMT_MD ? "|\n" : "\n", out);
 }
@@ -233,12 +233,12 @@ static void print_money(FILE *out, const struct explain *x)
 
 	if (isnan(pa) || isnan(pb))
 		return;
-	cli_score_value(a, sizeof(a), pa, NULL);
-	cli_score_value(b, sizeof(b), pb, NULL);
-	cli_score_value(d, sizeof(d), fabs(pa - pb), NULL);
+	render_value(a, sizeof(a), pa, NULL);
+	render_value(b, sizeof(b), pb, NULL);
+	render_value(d, sizeof(d), fabs(pa - pb), NULL);
 	ratio_cell(r, sizeof(r), pa, pb);
-	cli_score_value(wa, sizeof(wa), device_price(da), NULL);
-	cli_score_value(wb, sizeof(wb), device_price(db), NULL);
+	render_value(wa, sizeof(wa), device_price(da), NULL);
+	render_value(wb, sizeof(wb), device_price(db), NULL);
 	fprintf(out, "\nMoney: %s costs %s per TB, %s %s (%s); a whole %s %s, a whole %s %s.",
 		da->id, a, db->id, b, r, da->id, wa, db->id, wb);
 	if (pa > pb)

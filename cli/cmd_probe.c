@@ -182,7 +182,7 @@ static bool confirm(const struct probe_cli *c, const struct probe_dev *d)
 		fprintf(stderr, "tierwise probe: --destructive without a terminal needs --yes\n");
 		return false;
 	}
-	cli_human_size(size, sizeof(size), (double)d->capacity_bytes);
+	render_size(size, sizeof(size), (double)d->capacity_bytes);
 	fprintf(tty, "Destructive tests will OVERWRITE ALL DATA on %s (%s, %s).\n"
 		"Type the device name (%s) to continue: ", d->path,
 		d->model ? d->model : "no model", size, d->name);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "render.h"
 #include "tw_util.h"
 
 enum { COL_NAME, COL_TRAN, COL_MEDIA, COL_ROT, COL_SIZE, COL_SECTOR, COL_MODEL,
@@ -16,7 +16,7 @@ static const char *const headers[NCOL] = { "NAME", "TRAN", "MEDIA", "ROT", "SIZE
 	"SECTOR", "MODEL", "SERIAL", "FW", "CTRL", "TEMP", "CONTENT", "MOUNTS",
 	"READ-ONLY", "DESTRUCTIVE" };
 
-void cli_human_size(char *buf, size_t len, double bytes)
+void render_size(char *buf, size_t len, double bytes)
 {
 	tw_fmt_bytes(buf, len, bytes, TW_BYTES_BINARY);
 }
@@ -73,7 +73,7 @@ static void fill_row(const struct probe_dev *d, char cells[NCOL][128])
 	snprintf(cells[COL_TRAN], 128, "%s", profile_transport_name(d->transport));
 	snprintf(cells[COL_MEDIA], 128, "%s", profile_media_name(d->media));
 	snprintf(cells[COL_ROT], 128, "%d", d->rotational);
-	cli_human_size(cells[COL_SIZE], 128, (double)d->capacity_bytes);
+	render_size(cells[COL_SIZE], 128, (double)d->capacity_bytes);
 	snprintf(cells[COL_SECTOR], 128, "%u/%u", d->logical_bs, d->physical_bs);
 	snprintf(cells[COL_MODEL], 128, "%s", d->model ? d->model : "-");
 	snprintf(cells[COL_SERIAL], 128, "%s", d->serial ? d->serial : "-");

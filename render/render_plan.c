@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "render.h"
 #include "render_plan.h"
 #include "tw_util.h"
 
@@ -26,7 +26,7 @@ static void est_str(char *buf, size_t len, const struct advisor_plan_estimate *e
 {
 	char v[32];
 
-	cli_score_value(v, sizeof(v), e->value, NULL);
+	render_value(v, sizeof(v), e->value, NULL);
 	snprintf(buf, len, "%s: %s %s on %s", e->label, v, isnan(e->value) ? "" : e->unit,
 		 e->device);
 }
@@ -59,7 +59,7 @@ static void text_raid(FILE *out, const struct advisor_plan *plan, const struct a
 {
 	char rd[32], cap[32];
 
-	cli_score_value(rd, sizeof(rd), r->seq_read_mbps, NULL);
+	render_value(rd, sizeof(rd), r->seq_read_mbps, NULL);
 	bytes_str(cap, sizeof(cap), (double)r->capacity_bytes);
 	fprintf(out, "  array %s: %s of", r->name, advisor_raid_name(r->level));
 	for (size_t i = 0; i < r->n; i++)
@@ -83,8 +83,8 @@ static void cost_str(char *buf, size_t len, const struct advisor_plan *plan,
 			 t->n_unpriced, t->n_unpriced == 1 ? "" : "s");
 		return;
 	}
-	cli_score_value(c, sizeof(c), t->cost, NULL);
-	cli_score_value(per, sizeof(per), t->cost_per_usable_tb, NULL);
+	render_value(c, sizeof(c), t->cost, NULL);
+	render_value(per, sizeof(per), t->cost_per_usable_tb, NULL);
 	snprintf(buf, len, "; cost %s (%s per usable TB)", c, per);
 }
 
@@ -101,7 +101,7 @@ static void cost_total_str(char *buf, size_t len, const struct advisor_plan *pla
 			 "(the profile's price_per_tb, or --prices FILE)");
 		return;
 	}
-	cli_score_value(c, sizeof(c), plan->cost_total, NULL);
+	render_value(c, sizeof(c), plan->cost_total, NULL);
 	snprintf(buf, len, "Cost: %s in all (price per TB × capacity of each device in a tier)", c);
 }
 
@@ -115,8 +115,8 @@ static void buy_lines(FILE *out, const struct advisor_plan *plan, const struct a
 
 		if (b->tier != (int)t->tier)
 			continue;
-		cli_score_value(each, sizeof(each), b->price, NULL);
-		cli_score_value(cost, sizeof(cost), b->cost, NULL);
+		render_value(each, sizeof(each), b->price, NULL);
+		render_value(cost, sizeof(cost), b->cost, NULL);
 		fprintf(out, "%sbuy %u × %s (%s) at %s = %s\n", prefix, b->count,
 			b->p->model ? b->p->model : b->p->id, b->p->id, each, cost);
 	}
@@ -308,7 +308,7 @@ static void md_tier(FILE *out, const struct advisor_plan *plan, const struct adv
 			t->volume.vg, t->volume.lv, t->volume.striped ? "a striped" : "a linear",
 			t->volume.n, t->volume.why);
 	if (t->raid.level != ADVISOR_RAID_NONE) {
-		cli_score_value(rd, sizeof(rd), t->raid.seq_read_mbps, NULL);
+		render_value(rd, sizeof(rd), t->raid.seq_read_mbps, NULL);
 		fprintf(out, "\n**Array** `%s`: %s of %zu devices, sequential read ≈ %s MB/s "
 			"(%s). %s.\n", t->raid.name, advisor_raid_name(t->raid.level), t->raid.n,
 			rd, t->raid.basis, t->raid.tradeoff);

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "render.h"
 #include "score.h"
 #include "tw_util.h"
 
@@ -25,7 +25,7 @@ static void thousands(char *buf, size_t len, double v)
 	buf[o] = '\0';
 }
 
-void cli_pad(FILE *out, const char *s, int width)
+void render_pad(FILE *out, const char *s, int width)
 {
 	int cols = 0;
 
@@ -36,7 +36,7 @@ void cli_pad(FILE *out, const char *s, int width)
 		fputc(' ', out);
 }
 
-void cli_score_value(char *buf, size_t len, double v, const char *unit)
+void render_value(char *buf, size_t len, double v, const char *unit)
 {
 	if (isnan(v))
 		snprintf(buf, len, "-");
@@ -64,7 +64,7 @@ static void text_row(FILE *out, size_t rank, const struct model_score *s)
 	char est[48] = "-";
 
 	if (s->n_est && !isnan(s->est[0].value)) {
-		cli_score_value(est, sizeof(est) - 4, s->est[0].value, NULL);
+		render_value(est, sizeof(est) - 4, s->est[0].value, NULL);
 		strcat(est, " ");
 		strcat(est, s->est[0].unit);
 	}

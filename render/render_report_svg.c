@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "render.h"
 #include "report.h"
 
 void rh_esc(FILE *out, const char *s)
@@ -24,7 +24,7 @@ void rh_esc(FILE *out, const char *s)
 
 void rh_num(char *buf, size_t len, double v)
 {
-	cli_score_value(buf, len, v, NULL);
+	render_value(buf, len, v, NULL);
 }
 
 void rh_tick(char *buf, size_t len, double v)

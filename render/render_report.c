@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "render.h"
 #include "report.h"
 
 static const char report_css[] =
@@ -152,7 +152,7 @@ static void table_row(FILE *out, const struct profile_device *d, const char *tie
 {
 	char cap[32];
 
-	cli_human_size(cap, sizeof(cap), (double)d->capacity_bytes);
+	render_size(cap, sizeof(cap), (double)d->capacity_bytes);
 	fprintf(out, "<tr class=\"tier-%s\" data-device=\"", tier ? tier : "none");
 	rh_esc(out, d->id);
 	fputs("\"><td>", out);
@@ -189,7 +189,7 @@ static void bytes_txt(char *buf, size_t len, int64_t b)
 	if (b < 0)
 		snprintf(buf, len, "-");
 	else
-		cli_score_value(buf, len, (double)b, "bytes");
+		render_value(buf, len, (double)b, "bytes");
 }
 
 static void plan_devices(FILE *out, const struct report_input *in, const struct report_tier *t)

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
+#include "render.h"
 #include "compare.h"
 
 enum fmt { FMT_TEXT, FMT_MD };
@@ -29,7 +29,7 @@ static void signed_thousands(char *buf, size_t len, double v)
 {
 	char digits[24];
 
-	cli_score_value(digits, sizeof(digits), fabs(v), NULL);
+	render_value(digits, sizeof(digits), fabs(v), NULL);
 	snprintf(buf, len, "%s%s", v > 0 ? "+" : "\u2212", digits);
 }
 
@@ -82,7 +82,7 @@ static void side(char *buf, size_t len, double v, struct scale s)
 	else if (s.places >= 0)
 		snprintf(buf, len, "%.*f", s.places, v / s.div);
 	else
-		cli_score_value(buf, len, v, NULL);
+		render_value(buf, len, v, NULL);
 }
 
 /* "241 → 186 MB/s", "16.3 → 25.2 ms", "49 µs → 16.3 ms", "- → 20 per TB". */
@@ -199,7 +199,7 @@ static void line(FILE *out, enum fmt f, const char *const *cell, const int *w, i
 			continue;
 		}
 		fputs("  ", out);
-		cli_pad(out, cell[i], i < last ? w[i] : 0);
+		render_pad(out, cell[i], i < last ? w[i] : 0);
 	}
 	fputs(f == FMT_MD ? "|\n" : "\n", out);
 }
