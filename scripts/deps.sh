@@ -11,7 +11,8 @@ PKGS=(gcc make cmake pkg-config
       mdadm lvm2 dmsetup fdisk procps valgrind             # tests/cli/guard.sh, hostile.sh, memcheck.sh
       clang libclang-rt-14-dev                             # scripts/fuzz --smoke (libFuzzer)
       chromium                                             # tests/cli/report.sh renders the HTML report
-      qemu-system-x86 busybox-static cpio kmod xz-utils)   # the QEMU NVMe/SATA guest test
+      qemu-system-x86 busybox-static cpio kmod xz-utils    # the QEMU NVMe/SATA guest test
+      python3-yaml)                                        # scripts/lab (the server lab), tests/cli/lab*.sh
 
 missing=()
 for p in "${PKGS[@]}"; do
