@@ -14,6 +14,9 @@ mkdir -p /dev/pts /dev/shm
 mount -t tmpfs tmpfs /tmp
 mount -t tmpfs tmpfs /run
 mount -t tmpfs -o size=256m tmpfs /out
+# The kernel's module loader (md personalities, xfs, crypto on demand): the
+# initramfs pointed it at its own /bin/modprobe.
+echo /usr/sbin/modprobe >/proc/sys/kernel/modprobe
 hostname -F /etc/hostname
 boot=1 disks=0
 for a in $(cat /proc/cmdline); do
