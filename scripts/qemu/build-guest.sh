@@ -8,6 +8,9 @@
 # TIERWISE_BINARY as /bin/tierwise, every shared library `ldd` lists for it
 # and the dynamic loader.  Nothing is installed on the host: the kernel
 # package is fetched with `apt-get download` and unpacked with `dpkg-deb -x`.
+# The server lab (scripts/lab/) boots the same kernel and initramfs with
+# tw.root=SERIAL: /init then switches to the root filesystem on that virtio
+# disk (virtio_blk, ext4; xfs and md are kept for it too).
 #
 # Everything is cached in OUTDIR:
 #   kernel-KVER/              vmlinux + the few modules the guest needs

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run-guest.sh OUTDIR GUEST_SCRIPT RESULTDIR [QEMU_ARG...]
 #
-# Boots the guest that build-guest.sh left in OUTDIR with an emulated NVMe
+# Boots the guest that build-guest.sh left in OUTDIR with (unless
+# TW_QEMU_DISKS=none) an emulated NVMe
 # controller (/dev/nvme0n1, 256 MiB, serial TWQEMU0001) and an emulated SATA
 # hard disk on AHCI (/dev/sda, 128 MiB, rotation_rate 7200), both backed by
 # fresh sparse image files in a temporary folder that is removed afterwards.
