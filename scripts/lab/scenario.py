@@ -97,6 +97,15 @@ def string(node, key, pattern=None, what=''):
     return s
 
 
+def human(n):
+    """512M, 16T: a byte count in the largest binary unit that divides it."""
+    for unit in 'TGMK':
+        shift = 10 * (' KMGT'.index(unit))
+        if n >= 1 << shift and n % (1 << shift) == 0:
+            return f'{n >> shift}{unit}'
+    return str(n)
+
+
 def size(node, key, lo, hi):
     """Bytes from 512M, 1G, 4096K or a number of bytes (binary units)."""
     s = scalar(node, key)
@@ -105,7 +114,7 @@ def size(node, key, lo, hi):
         raise Bad(node, key, f'{s!r} is not a size (e.g. 512M, 1G)')
     v = int(m.group(1)) << (10 * ' KMGT'.index(m.group(2) or ' '))
     if v < lo or v > hi:
-        raise Bad(node, key, f'{s} is out of range ({lo >> 20}M..{hi >> 20}M)')
+        raise Bad(node, key, f'{s} is out of range ({human(lo)}..{human(hi)})')
     return v
 
 
@@ -150,7 +159,7 @@ def parse_device(node, i, groups):
     d['bus'] = string(p['bus'][1], f'{key}.bus')
     if d['bus'] not in BUSES:
         raise Bad(p['bus'][1], f'{key}.bus', f'{d["bus"]!r} is not one of ' + ', '.join(BUSES))
-    d['size'] = size(p['size'][1], f'{key}.size', 1 << 20, 64 << 30)
+    d['size'] = size(p['size'][1], f'{key}.size', 1 << 20, 16 << 40)
     d['content'] = opt(p, 'content', string, f'{key}.content', default='blank')
     if d['content'] not in CONTENTS:
         raise Bad(p['content'][1], f'{key}.content',
