@@ -46,6 +46,7 @@ PKGS="bash coreutils util-linux mount mdadm e2fsprogs xfsprogs grep sed mawk kmo
 # (a quarter of the free space, at least 64 MiB).
 ROOT_SIZE=512M
 
+# shellcheck disable=SC2086  # one word per package
 versions=$(dpkg-query -W $PKGS) || die "a package is missing: dpkg-query -W $PKGS"
 mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd)

@@ -19,6 +19,7 @@ mount -t tmpfs -o size=256m tmpfs /out
 echo /usr/sbin/modprobe >/proc/sys/kernel/modprobe
 hostname -F /etc/hostname
 boot=1 disks=0
+# shellcheck disable=SC2013  # the words of the command line
 for a in $(cat /proc/cmdline); do
 	case $a in
 	tw.boot=*) boot=${a#*=} ;;
@@ -66,7 +67,7 @@ cd /
 [ -f /run/lab-stubs.log ] && cp /run/lab-stubs.log /out/
 dmesg >/out/dmesg.txt 2>&1
 echo 1 >/proc/sys/kernel/printk	# keep kernel messages out of the dump
-cd /out
+cd /out || exit 1
 find . -type f | sed 's|^\./||' | sort | while read -r f; do
 	echo "@@TWQEMU-FILE-BEGIN $(sha256sum <"$f" | cut -d' ' -f1) $(wc -c <"$f") $f@@"
 	base64 "$f"

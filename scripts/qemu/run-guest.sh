@@ -97,6 +97,7 @@ default)
 	imgdir=$(mktemp -d "${TW_QEMU_IMGDIR:-$tmp}/tw-disks.XXXXXX")
 	truncate -s 256M "$imgdir/nvme.img"
 	truncate -s 128M "$imgdir/sata.img"
+	# shellcheck disable=SC2054  # QEMU's option strings have commas
 	disks=(-drive "file=$imgdir/nvme.img,if=none,id=nvm,format=raw"
 		-device "nvme,id=nvme0,serial=TWQEMU0001,drive=nvm${NVME_PROPS:+,$NVME_PROPS}"
 		-drive "file=$imgdir/sata.img,if=none,id=sata,format=raw"

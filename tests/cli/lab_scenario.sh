@@ -165,6 +165,7 @@ else
 	if [ "$(cat "$tmp/w/disks.tsv")" != "$want_disks" ]; then
 		echo "FAIL: disks.tsv: $(cat "$tmp/w/disks.tsv")"; fail=1
 	fi
+	# shellcheck disable=SC2016  # the script's text, not expanded
 	if [ "$(cat "$tmp/w/script.sh")" != 'echo "$TW_BOOT" >/out/boot' ]; then
 		echo "FAIL: script.sh: $(cat "$tmp/w/script.sh")"; fail=1
 	fi
