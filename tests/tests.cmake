@@ -95,3 +95,7 @@ set_tests_properties(unit.test_fleet PROPERTIES LABELS fleet)
 
 # the fuzz targets' corpora replayed in every build (tests/fuzz.cmake)
 include(${CMAKE_CURRENT_SOURCE_DIR}/fuzz.cmake)
+# the server lab (scripts/lab): the scenario reader, and ai-server end to end
+tw_cli_test(lab_scenario)
+tw_cli_test(lab)
+set_tests_properties(cli.lab PROPERTIES TIMEOUT 1500 LABELS "lab;qemu")
