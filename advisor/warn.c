@@ -390,6 +390,13 @@ static bool check_unwritten(const struct advisor_plan_device *d, struct msg *m)
 
 	if (!n)
 		return false;
+	if (d->has_data) {	/* --destructive is refused there: only the scratch file helps */
+		msg_add(m, "%s: %s read mostly never-written blocks, which can skip the media:"
+			" scored as missing. The disk holds data, so a destructive probe is"
+			" refused: for real figures probe a scratch file on its filesystem"
+			" (`tierwise probe MOUNTPOINT`)", d->p->id, names.s);
+		return true;
+	}
 	msg_add(m, "%s: %s read mostly never-written blocks, which can skip the media"
 		" (a blank disk): scored as missing. For real figures probe it with"
 		" `tierwise probe %s --destructive` (it writes the disk first; only on"
