@@ -17,13 +17,13 @@ static const struct tw_command *const commands[] = { &tw_cmd_list, &tw_cmd_probe
 static void usage(FILE *out)
 {
 	fputs("Usage: tierwise [--sysroot DIR] [COMMAND [OPTIONS]]\n"
-	      "       tierwise [--sysroot DIR] [--json FILE] [--format F] [--full] [--quiet]\n"
+	      "       tierwise [--sysroot DIR] [-o FILE] [--format F] [--full] [--quiet]\n"
 	      "                [--destructive [--yes]]\n\n"
 	      "Measure block devices, score them against workload policies and plan\n"
 	      "hot / warm / cold storage tiers.  With no command: the device inventory,\n"
 	      "a quick probe of every device and mounted filesystem, then the plan; the\n"
 	      "profile and the plan are saved to tierwise-HOST-DATE.json and\n"
-	      "tierwise-HOST-DATE.plan.json (or --json FILE and FILE.plan.json);\n"
+	      "tierwise-HOST-DATE.plan.json (or -o FILE and FILE.plan.json);\n"
 	      "--format prints the plan as text, json, md, fstab, udev or script.\n\n"
 	      "Commands:\n", out);
 	for (size_t i = 0; i < N_COMMANDS; i++)
@@ -36,7 +36,7 @@ static void usage(FILE *out)
 	      "Exit codes: 0 success, 1 invalid input, 2 usage error, 3 system error,\n"
 	      "4 partial success (probe: some targets or tests failed), 130/143\n"
 	      "interrupted (SIGINT/SIGTERM; probe keeps what it measured).\n\n"
-	      "Example: tierwise list --json\n", out);
+	      "Example: tierwise list --format json\n", out);
 }
 
 static const struct tw_command *find_command(const char *name)

@@ -11,7 +11,7 @@ _tierwise_tests='seq_read seq_write rand_read_qd1 rand_read_qd32 mixed_70_30 qd_
 _tierwise_options()
 {
 	case $1 in
-	'') echo '--sysroot --help --version --json --format --full --quiet --destructive --yes' ;;
+	'') echo '--sysroot --help --version --output -o --json --format --full --quiet --destructive --yes' ;;
 	list) echo '--format --output -o --json --sysroot --help' ;;
 	probe) echo '--output -o --format --json --tests --full --seconds --ramp --sustained-seconds
 		--latency-target --threads --engine --size --destructive --yes --quiet --textfile

@@ -53,8 +53,8 @@ intact "probe --json $ext"
 check "report -o DEVICE" 2 "$tw" report "$example" --no-plan -o "$ext"
 expect "report -o DEVICE" "$tmp/err" "-o $ext: is a block device"
 intact "report -o $ext"
-check "default job --json DEVICE" 2 "$tw" --json "$ext" --quiet
-expect "default job --json DEVICE" "$tmp/err" "is a block device"
+check "default job -o DEVICE" 2 "$tw" -o "$ext" --quiet
+expect "default job -o DEVICE" "$tmp/err" "is a block device"
 intact "tierwise --json $ext"
 check "probe --json DIR" 2 "$tw" probe --json "$tmp/dir" "$tmp/scratch" "${quick[@]}"
 expect "probe --json DIR" "$tmp/err" "is a directory"
