@@ -77,8 +77,6 @@ int cli_bad_option(const char *cmd, char **argv, const struct option *opts);
  * typo, else NULL. */
 const char *cli_nearest(const char *s, const char *const *names, size_t n);
 
-/* Levenshtein distance of a and b ((size_t)-1 when either has 64+ chars). */
-size_t cli_edit_distance(const char *a, const char *b);
 
 /* "tierwise CMD: OLD is deprecated: use NOW …" on stderr (old spellings are
  * kept one release). */

@@ -22,33 +22,6 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return TW_EXIT_USAGE;
 }
 
-/* Edit distance of a and b (short strings: option and policy names). */
-size_t cli_edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), row[64], prev, cur;
-
-	if (la >= 64 || lb >= 64)
-		return (size_t)-1;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t best = prev + (a[i - 1] != b[j - 1]);
-
-			cur = row[j];
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			prev = cur;
-		}
-	}
-	return row[lb];
-}
-
 const char *cli_nearest(const char *s, const char *const *names, size_t n)
 {
 	const char *best = NULL;
@@ -61,7 +34,7 @@ const char *cli_nearest(const char *s, const char *const *names, size_t n)
 		return best;
 	best = NULL;
 	for (size_t i = 0; i < n; i++)
-		if (names[i] && (d = cli_edit_distance(s, names[i])) < best_d) {
+		if (names[i] && (d = tw_edit_distance(s, names[i])) < best_d) {
 			best_d = d;
 			best = names[i];
 		}

@@ -30,4 +30,8 @@ enum tw_bytes_style {
  */
 void tw_fmt_bytes(char *buf, size_t len, double bytes, enum tw_bytes_style style);
 
+/* Levenshtein distance of a and b (names, keys: (size_t)-1 when either has
+ * 64 characters or more), for "did you mean" suggestions. */
+size_t tw_edit_distance(const char *a, const char *b);
+
 #endif

@@ -35,6 +35,9 @@ void render_size(char *buf, size_t len, double bytes);
 /* Print s, then spaces up to width display columns (UTF-8 aware). */
 void render_pad(FILE *out, const char *s, int width);
 
+/* Write s to out with & < > " ' escaped for HTML (NULL writes nothing). */
+void render_html_esc(FILE *out, const char *s);
+
 /* A value in its metric's unit for people: "83,989", "0.12", "1.0 TB". */
 void render_value(char *buf, size_t len, double v, const char *unit);
 

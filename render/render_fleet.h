@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "fleet.h"
+#include "render.h"
 
 struct fleet_render_ops {
 	const char *name;		/* "text", "json", "md", "html" */
@@ -24,7 +25,5 @@ const struct fleet_render_ops *fleet_render_find(const char *name);
 /* A number for people: "83,989", "2.3", "0.12"; "-" for NAN.  (render_util.c) */
 void render_num(char *buf, size_t len, double v);
 
-/* Write s to out with & < > " ' escaped for HTML (NULL writes nothing). */
-void render_html_esc(FILE *out, const char *s);
 
 #endif

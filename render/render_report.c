@@ -1,7 +1,7 @@
 /* render_report.c — the HTML document of `tierwise report`: head and
  * stylesheet, the device table coloured by tier, the plan, and the order of
  * the sections.  Self-contained: inline CSS and SVG, no script, nothing
- * fetched.  Every string from a profile or a plan goes through rh_esc().
+ * fetched.  Every string from a profile or a plan goes through render_html_esc().
  */
 #include <errno.h>
 #include <math.h>
@@ -91,7 +91,7 @@ static void doc_head(FILE *out, const struct report_input *in)
 	      "<meta name=\"generator\" content=\"tierwise report\">\n<title>tierwise report", out);
 	for (size_t i = 0; i < in->n_profiles; i++) {
 		fputs(i ? ", " : " — ", out);
-		rh_esc(out, in->profiles[i]->host);
+		render_html_esc(out, in->profiles[i]->host);
 	}
 	fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", report_css);
 }
@@ -103,13 +103,13 @@ static void doc_header(FILE *out, const struct report_input *in)
 		const struct profile *p = in->profiles[i];
 
 		fputs("<p class=\"meta\">Host <strong>", out);
-		rh_esc(out, p->host);
+		render_html_esc(out, p->host);
 		fputs("</strong>, profile of ", out);
-		rh_esc(out, p->created);
+		render_html_esc(out, p->created);
 		fputs(" by ", out);
-		rh_esc(out, p->tool_name);
+		render_html_esc(out, p->tool_name);
 		fputc(' ', out);
-		rh_esc(out, p->tool_version);
+		render_html_esc(out, p->tool_version);
 		fprintf(out, ": %zu device%s.</p>\n", p->n_devices, p->n_devices == 1 ? "" : "s");
 	}
 	fputs("<nav><a href=\"#devices\">Devices</a><a href=\"#charts\">Key metrics</a>", out);
@@ -154,11 +154,11 @@ static void table_row(FILE *out, const struct profile_device *d, const char *tie
 
 	render_size(cap, sizeof(cap), (double)d->capacity_bytes);
 	fprintf(out, "<tr class=\"tier-%s\" data-device=\"", tier ? tier : "none");
-	rh_esc(out, d->id);
+	render_html_esc(out, d->id);
 	fputs("\"><td>", out);
-	rh_esc(out, d->id);
+	render_html_esc(out, d->id);
 	fputs("</td><td>", out);
-	rh_esc(out, d->model);
+	render_html_esc(out, d->model);
 	fprintf(out, "</td><td>%s</td><td>%s</td><td class=\"num\">%s</td>",
 		profile_media_name(d->media), profile_transport_name(d->transport), cap);
 	for (size_t k = 0; k < report_n_metrics; k++)
@@ -198,7 +198,7 @@ static void plan_devices(FILE *out, const struct report_input *in, const struct 
 
 	if (!t->n_devices && t->shared_with) {
 		fputs("<p>Directories on <strong>", out);
-		rh_esc(out, t->shared_with);
+		render_html_esc(out, t->shared_with);
 		fputs("</strong> (shared with another tier).</p>\n", out);
 	}
 	if (!t->n_devices)
@@ -209,11 +209,11 @@ static void plan_devices(FILE *out, const struct report_input *in, const struct 
 
 		rh_num(s, sizeof(s), t->scores[i]);
 		fputs("<li data-device=\"", out);
-		rh_esc(out, t->devices[i]);
+		render_html_esc(out, t->devices[i]);
 		fputs("\"><strong>", out);
-		rh_esc(out, t->devices[i]);
+		render_html_esc(out, t->devices[i]);
 		fputs("</strong> ", out);
-		rh_esc(out, d ? d->model : "(not in the profiles)");
+		render_html_esc(out, d ? d->model : "(not in the profiles)");
 		fprintf(out, " — score %s</li>\n", s);
 	}
 	fputs("</ul>\n", out);
@@ -227,11 +227,11 @@ static void plan_raid(FILE *out, const struct report_tier *t)
 		return;
 	rh_num(r, sizeof(r), t->raid_read_mbps);
 	fputs("<p class=\"raid\">Array <code>", out);
-	rh_esc(out, t->raid_name);
+	render_html_esc(out, t->raid_name);
 	fputs("</code>: ", out);
-	rh_esc(out, t->raid_level);
+	render_html_esc(out, t->raid_level);
 	fprintf(out, ", sequential read ≈ %s MB/s. ", r);
-	rh_esc(out, t->raid_tradeoff);
+	render_html_esc(out, t->raid_tradeoff);
 	fputs("</p>\n", out);
 }
 
@@ -246,16 +246,16 @@ static void plan_estimates(FILE *out, const struct report_tier *t)
 
 		rh_num(v, sizeof(v), e->value);
 		fputs("<li>", out);
-		rh_esc(out, e->label);
+		render_html_esc(out, e->label);
 		fprintf(out, ": <strong>%s", v);
 		if (!isnan(e->value)) {
 			fputc(' ', out);
-			rh_esc(out, e->unit);
+			render_html_esc(out, e->unit);
 		}
 		fputs("</strong> on ", out);
-		rh_esc(out, e->device);
+		render_html_esc(out, e->device);
 		fputs(" (", out);
-		rh_esc(out, e->policy);
+		render_html_esc(out, e->policy);
 		fputs(")</li>\n", out);
 	}
 	if (t->n_est)
@@ -270,18 +270,18 @@ static void plan_mounts(FILE *out, const struct report_tier *t)
 		const struct report_mount *m = &t->mounts[i];
 
 		fputs("<li><code>", out);
-		rh_esc(out, m->point);
+		render_html_esc(out, m->point);
 		fputs("</code> ", out);
-		rh_esc(out, m->fs);
+		render_html_esc(out, m->fs);
 		fputs(" <code>", out);
-		rh_esc(out, m->options);
+		render_html_esc(out, m->options);
 		fprintf(out, "</code> %s <code>",
 			m->directory ? "directory on" : m->reuse ? "existing filesystem on" : "new on");
-		rh_esc(out, m->source);
+		render_html_esc(out, m->source);
 		fputs("</code>", out);
 		if (m->why) {
 			fputs(": ", out);
-			rh_esc(out, m->why);
+			render_html_esc(out, m->why);
 		}
 		fputs("</li>\n", out);
 	}
@@ -296,7 +296,7 @@ static void str_list(FILE *out, const char *cls, const char *const *v, size_t n)
 	fprintf(out, "<ul class=\"%s\">\n", cls);
 	for (size_t i = 0; i < n; i++) {
 		fputs("<li>", out);
-		rh_esc(out, v[i]);
+		render_html_esc(out, v[i]);
 		fputs("</li>\n", out);
 	}
 	fputs("</ul>\n", out);
@@ -313,7 +313,7 @@ static void plan_tier(FILE *out, const struct report_input *in, const struct rep
 		t->name, t->name);
 	for (size_t k = 0; k < t->n_policies; k++) {
 		fputs(k ? ", " : "", out);
-		rh_esc(out, t->policies[k]);
+		render_html_esc(out, t->policies[k]);
 	}
 	fprintf(out, "</p>\n<p class=\"meta\">need %s · usable %s · tier score %s</p>\n", need,
 		use, sc);
@@ -337,15 +337,15 @@ static void plan_warnings(FILE *out, const struct report_plan *p)
 		const struct report_warning *w = &p->warnings[i];
 
 		fputs("<tr data-kind=\"", out);
-		rh_esc(out, w->kind);
+		render_html_esc(out, w->kind);
 		fputs("\" data-device=\"", out);
-		rh_esc(out, w->device);
+		render_html_esc(out, w->device);
 		fputs("\"><td>", out);
-		rh_esc(out, w->device ? w->device : "-");
+		render_html_esc(out, w->device ? w->device : "-");
 		fputs("</td><td>", out);
-		rh_esc(out, w->kind);
+		render_html_esc(out, w->kind);
 		fputs("</td><td>", out);
-		rh_esc(out, w->message);
+		render_html_esc(out, w->message);
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</tbody>\n</table>\n", out);
@@ -358,7 +358,7 @@ static void plan_summary(FILE *out, const struct report_plan *p)
 	rh_num(s, sizeof(s), p->score);
 	rh_num(g, sizeof(g), p->runner_up_gap);
 	fputs("<p class=\"meta\">From ", out);
-	rh_esc(out, p->source);
+	render_html_esc(out, p->source);
 	fprintf(out, ". Total score %s (%s)", s, p->exact ? "proven optimum" : "best found");
 	if (!isnan(p->runner_up_gap))
 		fprintf(out, "; the runner-up scores %s below%s", g,
@@ -382,7 +382,7 @@ void report_section_plan(FILE *out, const struct report_input *in)
 		fputs("<h3>Not in the plan</h3>\n<p class=\"unassigned\">", out);
 		for (size_t i = 0; i < p->n_unassigned; i++) {
 			fputs(i ? ", " : "", out);
-			rh_esc(out, p->unassigned[i]);
+			render_html_esc(out, p->unassigned[i]);
 		}
 		fputs("</p>\n", out);
 	}

@@ -44,11 +44,11 @@ static void bar_row(FILE *out, const struct report_metric *m, const struct repor
 
 	fputs("<text class=\"device\" ", out);
 	fprintf(out, "x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", s->p0 - 6, y + BAR_ROW / 2 + 2);
-	rh_esc(out, b->dev->id);
+	render_html_esc(out, b->dev->id);
 	fputs("</text>\n", out);
 	if (isnan(b->value)) {
 		fputs("<rect class=\"bar empty\" data-device=\"", out);
-		rh_esc(out, b->dev->id);
+		render_html_esc(out, b->dev->id);
 		fprintf(out, "\" data-value=\"\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>"
 			"<text class=\"empty-label\" x=\"%.1f\" y=\"%.1f\">not measured</text>\n",
 			s->p0, y + 2, s->p1 - s->p0, BAR_ROW - 4, s->p0 + 6, y + BAR_ROW / 2 + 2);
@@ -56,10 +56,10 @@ static void bar_row(FILE *out, const struct report_metric *m, const struct repor
 	}
 	rh_num(v, sizeof(v), b->value);
 	fprintf(out, "<rect class=\"bar tier-%s\" data-device=\"", tier_class(b->tier));
-	rh_esc(out, b->dev->id);
+	render_html_esc(out, b->dev->id);
 	fprintf(out, "\" data-value=\"%.10g\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\">"
 		"<title>", b->value, s->p0, y + 2, w, BAR_ROW - 4);
-	rh_esc(out, b->dev->model);
+	render_html_esc(out, b->dev->model);
 	fprintf(out, ": %s %s</title></rect>", v, m->unit);
 	fprintf(out, "<text class=\"value\" x=\"%.1f\" y=\"%.1f\">%s</text>\n", s->p0 + w + 4,
 		y + BAR_ROW / 2 + 2, v);
@@ -74,14 +74,14 @@ static void bar_chart(FILE *out, const struct report_metric *m, const struct rep
 	bars_range(b, &min, &max);
 	svg_scale_init(&s, min, max, f.left, f.right, SVG_AUTO, true);
 	fputs("<figure class=\"chart-box\">\n<figcaption><strong>", out);
-	rh_esc(out, m->title);
+	render_html_esc(out, m->title);
 	fprintf(out, "</strong> — %s, %s is better%s</figcaption>\n", m->unit,
 		m->better == REPORT_HIGHER ? "higher" : "lower",
 		s.log ? "; log scale: the largest value is over 20× the smallest" : "");
 	fprintf(out, "<svg class=\"chart bar\" data-metric=\"%s\" data-scale=\"%s\" "
 		"viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" role=\"img\" aria-label=\"",
 		m->key, s.log ? "log" : "linear", CHART_W, h, CHART_W, h);
-	rh_esc(out, m->title);
+	render_html_esc(out, m->title);
 	fputs("\">\n", out);
 	svg_axis_x(out, &s, &f, m->unit);
 	for (size_t i = 0; i < b->n; i++)
@@ -164,7 +164,7 @@ static void sweep_points(FILE *out, const struct profile_device *d, const struct
 		rh_num(b, sizeof(b), p[k].lat.v[PROFILE_LAT_P99]);
 		fprintf(out, "<circle class=\"pt s%d\" data-qd=\"%ld\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\">"
 			"<title>", c, p[k].qd, px, py);
-		rh_esc(out, d->id);
+		render_html_esc(out, d->id);
 		fprintf(out, " QD %ld: %s IOPS, p99 %s µs</title></circle>"
 			"<text class=\"qd\" x=\"%.1f\" y=\"%.1f\">%ld</text>\n", p[k].qd, a, b,
 			px + 4, py - 4, p[k].qd);
@@ -182,7 +182,7 @@ static void sweep_knee(FILE *out, const struct profile_device *d, const struct s
 	px = svg_at(x, k.iops);
 	py = svg_at(y, k.p99_us);
 	fputs("<circle class=\"knee\" data-device=\"", out);
-	rh_esc(out, d->id);
+	render_html_esc(out, d->id);
 	fprintf(out, "\" data-qd=\"%ld\" data-basis=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"8\"/>"
 		"<text class=\"knee-label\" x=\"%.1f\" y=\"%.1f\">knee QD %ld</text>\n",
 		k.qd, k.basis, px, py, px + 10, py + 14, k.qd);
@@ -202,7 +202,7 @@ static int sweep_device(FILE *out, const struct profile_device *d, const struct 
 			p[n++] = d->sweep[k];
 	qsort(p, n, sizeof(*p), qd_cmp);
 	fputs("<g class=\"sweep-device\" data-device=\"", out);
-	rh_esc(out, d->id);
+	render_html_esc(out, d->id);
 	fputs("\">\n", out);
 	sweep_points(out, d, p, n, x, y, c);
 	sweep_knee(out, d, x, y);
@@ -215,7 +215,7 @@ static void legend_entry(FILE *out, const char *id, int c, double x, double y)
 {
 	fprintf(out, "<line class=\"sweep s%d\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
 		"<text class=\"legend\" x=\"%.1f\" y=\"%.1f\">", c, x, y, x + 18, y, x + 22, y + 4);
-	rh_esc(out, id);
+	render_html_esc(out, id);
 	fputs("</text>\n", out);
 }
 
@@ -236,7 +236,7 @@ static void knee_table(FILE *out, const struct report_input *in)
 		rh_num(a, sizeof(a), found ? k.iops : NAN);
 		rh_num(b, sizeof(b), found ? k.p99_us : NAN);
 		fputs("<tr><td>", out);
-		rh_esc(out, d->id);
+		render_html_esc(out, d->id);
 		if (found)
 			fprintf(out, "</td><td>%ld</td><td>%s</td><td>%s</td><td>%s</td></tr>\n", k.qd,
 				a, b, k.basis);
@@ -396,9 +396,9 @@ static void series_caption(FILE *out, const struct profile_device *d, bool temp)
 	rh_num(b, sizeof(b), s->mbps);
 	rh_num(c, sizeof(c), s->cliff_after_gb);
 	fputs("<figcaption><strong>", out);
-	rh_esc(out, d->id);
+	render_html_esc(out, d->id);
 	fputs("</strong> ", out);
-	rh_esc(out, d->model);
+	render_html_esc(out, d->model);
 	fprintf(out, ": initial %s MB/s, sustained %s MB/s", a, b);
 	if (!isnan(s->cliff_after_gb))
 		fprintf(out, ", cache cliff after %s GB", c);
@@ -420,7 +420,7 @@ static void sustained_chart(FILE *out, const struct profile_device *d)
 	series_caption(out, d, !isnan(r[2]));
 	fputs("<svg class=\"chart sustained\" data-metric=\"sustained_write.series\" data-device=\"",
 	      out);
-	rh_esc(out, d->id);
+	render_html_esc(out, d->id);
 	fprintf(out, "\" viewBox=\"0 0 %.0f 295\" width=\"%.0f\" height=\"295\" role=\"img\" "
 		"aria-label=\"sustained write over time\">\n", CHART_W, CHART_W);
 	svg_axis_x(out, &x, &f, "seconds");

@@ -8,20 +8,6 @@
 #include "render.h"
 #include "report.h"
 
-void rh_esc(FILE *out, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&#39;", out); break;
-		default: fputc(*s, out);
-		}
-	}
-}
-
 void rh_num(char *buf, size_t len, double v)
 {
 	render_value(buf, len, v, NULL);
@@ -129,7 +115,7 @@ size_t svg_ticks(const struct svg_scale *s, double *t, size_t max)
 
 static void axis_title(FILE *out, const char *title, const struct svg_scale *s)
 {
-	rh_esc(out, title);
+	render_html_esc(out, title);
 	if (s->log)
 		fputs(" (log scale)", out);
 }

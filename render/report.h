@@ -20,6 +20,7 @@
 
 #include "advisor.h"
 #include "profile.h"
+#include "render.h"
 
 struct advisor_plan;
 
@@ -167,8 +168,6 @@ bool report_sustained_cliff(const struct profile_sustained *s, double *t, const 
 
 /* ---- HTML and SVG helpers (render_report_svg.c) ----------------------- */
 
-/* Write s with & < > " ' escaped (NULL writes nothing). */
-void rh_esc(FILE *out, const char *s);
 
 /* A number for a label: "83,989", "2.3", "0.12"; "-" for NAN. */
 void rh_num(char *buf, size_t len, double v);
