@@ -91,7 +91,7 @@ static int compare_run(int argc, char **argv, struct tw_global *g)
 	(void)g;
 	if (rc >= 0)
 		return rc;
-	rc = cli_score_inputs_load(&in, argv + optind, 2, o.policies, o.prices);
+	rc = cli_compare_inputs_load(&in, argv + optind, 2, o.policies, o.prices);
 	if (rc != TW_EXIT_OK)
 		return rc;
 	if (compare_build(in.profiles[0], in.profiles[1], in.policies, &c) < 0) {

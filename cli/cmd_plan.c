@@ -61,7 +61,7 @@ static void plan_usage(FILE *out)
 	      "  --format F         text (default), json (tierwise.plan/1), md,\n"
 	      "                     fstab, udev, script\n\n"
 	      "Exit codes: 0 success, 1 invalid input, 2 usage error, 3 system error.\n\n"
-	      "Example: tierwise plan examples/ai-server-20-devices.json --need archive=20T\n",
+	      "Example: tierwise plan examples/ai-server-18-devices.json --need archive=20T\n",
 	      out);
 }
 

@@ -1,5 +1,6 @@
 /* tierwise score — rank the devices of profiles against workload policies. */
 #include <errno.h>
+#include <stdbool.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +28,7 @@ static void score_usage(FILE *out)
 	      "                  MODEL = PRICE (or ID = PRICE, or a tab for '=')\n"
 	      "  --json          tierwise.score/1 JSON on stdout\n\n"
 	      "Exit codes: 0 success, 1 invalid input, 2 usage error, 3 no memory.\n\n"
-	      "Example: tierwise score examples/ai-server-20-devices.json --policy vector-db\n",
+	      "Example: tierwise score examples/ai-server-18-devices.json --policy vector-db\n",
 	      out);
 }
 
@@ -100,6 +101,109 @@ static int load_failed(int ret, const char *path, struct tw_diags *d)
 	return ret == -ENOMEM ? TW_EXIT_SYSTEM : TW_EXIT_INVALID;
 }
 
+/* Does a device of another profile than `pi` carry the id `id`? */
+static bool id_collides(const struct score_inputs *in, size_t pi, const char *id)
+{
+	for (size_t i = 0; i < in->n_profiles; i++)
+		for (size_t j = 0; i != pi && j < in->profiles[i]->n_devices; j++)
+			if (!strcmp(in->profiles[i]->devices[j].id, id))
+				return true;
+	return false;
+}
+
+/* Does another profile than `pi` come from the same host? */
+static bool host_collides(const struct score_inputs *in, size_t pi)
+{
+	const char *h = in->profiles[pi]->host;
+
+	for (size_t i = 0; h && i < in->n_profiles; i++)
+		if (i != pi && in->profiles[i]->host && !strcmp(in->profiles[i]->host, h))
+			return true;
+	return false;
+}
+
+/* The file name of path without the directory and ".json": base, its length. */
+static const char *file_stem(const char *path, int *len)
+{
+	const char *base = strrchr(path, '/');
+	size_t n;
+
+	base = base ? base + 1 : path;
+	n = strlen(base);
+	if (n > 5 && !strcmp(base + n - 5, ".json"))
+		n -= 5;
+	*len = (int)n;
+	return base;
+}
+
+/* Does another profile than `pi` have the same file stem? */
+static bool stem_collides(char *const *files, size_t n, size_t pi)
+{
+	int la, lb;
+	const char *a = file_stem(files[pi], &la);
+
+	for (size_t i = 0; i < n; i++) {
+		const char *b = file_stem(files[i], &lb);
+
+		if (i != pi && la == lb && !strncmp(a, b, (size_t)la))
+			return true;
+	}
+	return false;
+}
+
+/* The label of profile pi: its host, else (no host, or two profiles of one
+ * host) its file name without the directory and ".json", else (one file
+ * name twice) "profileN", N counted from 1. */
+static void profile_label(const struct score_inputs *in, size_t pi, char *const *files,
+			  char *buf, size_t len)
+{
+	int n;
+	const char *stem = file_stem(files[pi], &n);
+
+	if (in->profiles[pi]->host && *in->profiles[pi]->host && !host_collides(in, pi))
+		snprintf(buf, len, "%s", in->profiles[pi]->host);
+	else if (!stem_collides(files, in->n_profiles, pi))
+		snprintf(buf, len, "%.*s", n, stem);
+	else
+		snprintf(buf, len, "profile%zu", pi + 1);
+}
+
+/* See cli.h: so that score, explain, plan and report tell them apart. */
+int cli_score_qualify_ids(struct score_inputs *in, char *const *files)
+{
+	size_t n = 0, k = 0;
+	bool *clash;
+
+	for (size_t i = 0; i < in->n_profiles; i++)
+		n += in->profiles[i]->n_devices;
+	clash = calloc(n ? n : 1, sizeof(*clash));
+	if (!clash)
+		return -ENOMEM;
+	for (size_t i = 0; i < in->n_profiles; i++)	/* decide first, rename after */
+		for (size_t j = 0; j < in->profiles[i]->n_devices; j++)
+			clash[k++] = id_collides(in, i, in->profiles[i]->devices[j].id);
+	k = 0;
+	for (size_t i = 0; i < in->n_profiles; i++) {
+		char label[256], *id;
+
+		profile_label(in, i, files, label, sizeof(label));
+		for (size_t j = 0; j < in->profiles[i]->n_devices; j++) {
+			struct profile_device *d = &in->profiles[i]->devices[j];
+
+			if (!clash[k++])
+				continue;
+			if (asprintf(&id, "%s:%s", label, d->id) < 0) {
+				free(clash);
+				return -ENOMEM;
+			}
+			free(d->id);
+			d->id = id;
+		}
+	}
+	free(clash);
+	return 0;
+}
+
 static int load_profiles(struct score_inputs *in, char *const *files, size_t n)
 {
 	struct tw_diags d = { 0 };
@@ -152,8 +256,9 @@ static int apply_prices(struct score_inputs *in, const char *path)
 	return TW_EXIT_OK;
 }
 
-int cli_score_inputs_load(struct score_inputs *in, char *const *files, size_t n,
-			  const char *policies, const char *prices)
+/* cli_score_inputs_load(), ids qualified when they collide (qualify) or not. */
+static int inputs_load(struct score_inputs *in, char *const *files, size_t n,
+		       const char *policies, const char *prices, bool qualify)
 {
 	struct tw_diags d = { 0 };
 	char buf[4096];
@@ -162,6 +267,8 @@ int cli_score_inputs_load(struct score_inputs *in, char *const *files, size_t n,
 
 	memset(in, 0, sizeof(*in));
 	rc = load_profiles(in, files, n);
+	if (rc == TW_EXIT_OK && qualify && cli_score_qualify_ids(in, files) < 0)
+		rc = TW_EXIT_SYSTEM;
 	if (rc == TW_EXIT_OK) {
 		ret = dir ? model_policy_load_dir(dir, &in->policies, &d)
 			  : model_policy_load_builtin(&in->policies, &d);
@@ -173,6 +280,18 @@ int cli_score_inputs_load(struct score_inputs *in, char *const *files, size_t n,
 	if (rc != TW_EXIT_OK)
 		cli_score_inputs_free(in);
 	return rc;
+}
+
+int cli_score_inputs_load(struct score_inputs *in, char *const *files, size_t n,
+			  const char *policies, const char *prices)
+{
+	return inputs_load(in, files, n, policies, prices, true);
+}
+
+int cli_compare_inputs_load(struct score_inputs *in, char *const *files, size_t n,
+			    const char *policies, const char *prices)
+{
+	return inputs_load(in, files, n, policies, prices, false);
 }
 
 void cli_score_inputs_free(struct score_inputs *in)

@@ -147,6 +147,7 @@ static void text_volume(FILE *out, const struct advisor_plan *plan,
 static void text_tier(FILE *out, const struct advisor_plan *plan, const struct advisor_plan_tier *t)
 {
 	char pol[256], need[32], use[32], e[256], cost[128];
+	int idw = 14;
 
 	bytes_str(need, sizeof(need), (double)t->need_bytes);
 	bytes_str(use, sizeof(use), (double)t->usable_bytes);
@@ -154,11 +155,15 @@ static void text_tier(FILE *out, const struct advisor_plan *plan, const struct a
 	fprintf(out, "%-5s %s — need %s, usable %s, score %.1f%s\n",
 		advisor_tier_name(t->tier), policy_list(t, pol, sizeof(pol)), need, use, t->score,
 		cost);
+	for (size_t i = 0; i < t->n_devices; i++)	/* the widest id sets the column */
+		if ((int)strlen(plan->devs[t->devices[i]].p->id) > idw)
+			idw = (int)strlen(plan->devs[t->devices[i]].p->id);
 	for (size_t i = 0; i < t->n_devices; i++) {
 		const struct profile_device *p = plan->devs[t->devices[i]].p;
 
-		fprintf(out, "  %-14s %-32s score %5.1f\n", p->id, p->model ? p->model : "-",
-			t->scores[i]);
+		fputs("  ", out);
+		cli_pad(out, p->id, idw);
+		fprintf(out, " %-32s score %5.1f\n", p->model ? p->model : "-", t->scores[i]);
 	}
 	buy_lines(out, plan, t, "  ");
 	if (t->raid.level != ADVISOR_RAID_NONE)

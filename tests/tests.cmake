@@ -84,3 +84,4 @@ tw_cli_test(paths)
 
 # the fuzz targets' corpora replayed in every build (tests/fuzz.cmake)
 include(${CMAKE_CURRENT_SOURCE_DIR}/fuzz.cmake)
+tw_cli_test(wording)

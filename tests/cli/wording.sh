@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# One way to say things (issue 20): ids of the same device in two profiles
+# qualified by the profile, compare's caveats for different probe settings and
+# "same device", a catalog plan's script that does nothing, units and
+# magnitudes in the renderers, columns that stay in line, the empty profile,
+# unknown --prices names, the example named by its real device count.
+set -u
+tw=$1
+src=${TW_SRCDIR:?}
+ex=$src/examples/ai-server-18-devices.json
+pol=$src/policies
+command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+. "$(dirname "$0")/lib.sh"
+# line DESCRIPTION REGEX — some line of $tmp/out matches the extended REGEX.
+line() {
+	if ! grep -qE -- "$2" "$tmp/out"; then
+		echo "FAIL: $1: no line matches '$2':"; cat "$tmp/out"; fail=1
+	fi
+}
+# noline DESCRIPTION REGEX — no line of $tmp/out matches.
+noline() {
+	if grep -qE -- "$2" "$tmp/out"; then
+		echo "FAIL: $1: a line matches '$2':"; grep -E -- "$2" "$tmp/out"; fail=1
+	fi
+}
+
+# ---- the example is named by its device count ----
+[ "$(jq '.devices | length' "$ex")" = 18 ] ||
+	{ echo "FAIL: $ex does not hold 18 devices"; fail=1; }
+[ -e "$src/examples/ai-server-20-devices.json" ] &&
+	{ echo "FAIL: the old example name is still there"; fail=1; }
+
+# ---- 1. the same device from two profiles ----
+jq '.host = "hostA" | .devices |= map(select(.id == "pm9a1-1t" or .id == "ironwolf12t"))' \
+	"$ex" >"$tmp/a.json"
+jq '.host = "hostB" | .devices |= map(select(.id == "pm9a1-1t"))' "$ex" >"$tmp/b.json"
+jq '.host = "hostA" | .devices |= map(select(.id == "pm9a1-1t"))' "$ex" >"$tmp/a2.json"
+check "score, two hosts" 0 "$tw" score "$tmp/a.json" "$tmp/b.json" --policy vector-db --policies "$pol"
+line "score: hostA's pm9a1-1t qualified" '^ +[0-9]+  hostA:pm9a1-1t  '
+line "score: hostB's pm9a1-1t qualified" '^ +[0-9]+  hostB:pm9a1-1t  '
+line "score: an id that does not collide stays bare" '^ +[0-9]+  ironwolf12t  '
+noline "score: no bare pm9a1-1t" '^ +[0-9]+  pm9a1-1t '
+# the columns stay in line: SCORE starts at the same column in every row
+awk '/^ +[0-9]+  / && !/excluded/ { print index($0, "79.") }' "$tmp/out" | sort -u >"$tmp/cols"
+[ "$(wc -l <"$tmp/cols")" = 1 ] || { echo "FAIL: score columns out of line:"; cat "$tmp/out"; fail=1; }
+check "score --json, two hosts" 0 "$tw" score "$tmp/a.json" "$tmp/b.json" --policy vector-db \
+	--policies "$pol" --json
+jq_true "score --json: qualified ids" \
+	'[.. | objects | select(has("id")) | .id] | (index("hostA:pm9a1-1t") != null and index("hostB:pm9a1-1t") != null)'
+check "explain, two hosts" 0 "$tw" explain hostB:pm9a1-1t "$tmp/a.json" "$tmp/b.json" \
+	--policy vector-db --policies "$pol"
+line "explain: hostB vs hostA" '^hostB:pm9a1-1t vs hostA:pm9a1-1t for vector-db'
+noline "explain: not pm9a1-1t beats pm9a1-1t" 'pm9a1-1t (beats|trails|ties with) pm9a1-1t'
+check "score, one host twice: the file names" 0 "$tw" score "$tmp/a.json" "$tmp/a2.json" \
+	--policy vector-db --policies "$pol"
+line "score: file name a" '  a:pm9a1-1t  '
+line "score: file name a2" '  a2:pm9a1-1t  '
+check "score, one file twice" 0 "$tw" score "$tmp/b.json" "$tmp/b.json" --policy vector-db --policies "$pol"
+line "score: profile1" '  profile1:pm9a1-1t  '
+line "score: profile2" '  profile2:pm9a1-1t  '
+check "plan, two hosts" 0 "$tw" plan "$tmp/a.json" "$tmp/b.json" --no-inventory --policies "$pol"
+noline "plan: no bare pm9a1-1t" '^  pm9a1-1t '
+check "report, two hosts" 0 "$tw" report "$tmp/a.json" "$tmp/b.json" -o "$tmp/r.html" --policies "$pol"
+expect "report: hostA's device" "$tmp/r.html" "hostA:pm9a1-1t"
+expect "report: hostB's device" "$tmp/r.html" "hostB:pm9a1-1t"
+# compare pairs BEFORE and AFTER by the ids of the files: not qualified
+check "compare, two hosts" 0 "$tw" compare "$tmp/b.json" "$tmp/a2.json" --policies "$pol" --format json
+jq_true "compare: paired by the bare id" '[.pairs[] | .before] == ["pm9a1-1t"]'
+
+# ---- 3. a catalog plan's script does nothing ----
+check "catalog plan: script" 0 "$tw" plan "$ex" --no-inventory --format script --policies "$pol"
+cp "$tmp/out" "$tmp/cat.sh"
+bash -n "$tmp/cat.sh" || { echo "FAIL: catalog script: bash -n"; fail=1; }
+noline "catalog script: no udev rules" '^write_file |^run udevadm'
+noline "catalog script: no fstrim" '^run systemctl'
+noline "catalog script: no mkfs" '^(make_fs|mount_new|fstab_new|fstab_append|check_device) '
+line "catalog script: says so" '^# ---- nothing to do'
+for a in "" --apply; do
+	check "catalog script ${a:-dry run}" 0 bash "$tmp/cat.sh" $a
+	cat "$tmp/err" >>"$tmp/out"
+	line "catalog script ${a:-dry run}: nothing to do" '^nothing to do: no device of this plan'
+	line "catalog script ${a:-dry run}: skips" '^skip: .* \(catalog entry\)$'
+	noline "catalog script ${a:-dry run}: runs nothing" '^(running|would run):'
+done
+
+[ "$fail" -eq 0 ] && echo "wording: all checks passed"
+exit "$fail"
