@@ -225,6 +225,8 @@ static void job_notes(struct run *r, const struct test_def *def,
 		note(r->dev, "engine: %s", res->engine_desc);
 		snprintf(r->engine, sizeof(r->engine), "%s", res->engine_desc);
 	}
+	if (res->engine[0] && !r->dev->probe.engine)	/* the setting, for compare */
+		r->dev->probe.engine = strdup(res->engine);
 	if (res->notice[0] && !r->noticed) {
 		note(r->dev, "%s", res->notice);
 		r->noticed = true;
@@ -684,6 +686,7 @@ static int device_facts(const struct probe_target *t, const struct probe_options
 	d->rotational = x ? x->rotational : false;
 	d->capacity_bytes = scratch ? fs_size(d->path) : (int64_t)t->span_bytes;
 	d->probe.mode = o->full ? PROFILE_MODE_FULL : PROFILE_MODE_QUICK;
+	d->probe.test_seconds = o->seconds > 0 ? o->seconds : NAN;	/* for compare */
 	d->probe.target = scratch ? PROFILE_TGT_SCRATCH_FILE :
 		t->writable ? PROFILE_TGT_RAW_DESTRUCTIVE : PROFILE_TGT_RAW_READONLY;
 	if (!d->path || !d->model)

@@ -70,6 +70,32 @@ expect "report: hostB's device" "$tmp/r.html" "hostB:pm9a1-1t"
 check "compare, two hosts" 0 "$tw" compare "$tmp/b.json" "$tmp/a2.json" --policies "$pol" --format json
 jq_true "compare: paired by the bare id" '[.pairs[] | .before] == ["pm9a1-1t"]'
 
+# ---- 2. compare says when the probe settings differ; the same device ----
+one() { jq --arg id "$1" '.host = "h" | .devices |= map(select(.id == $id))' "$ex"; }
+one pm9a1-1t | jq '.devices[0].probe = {mode: "quick", target: "raw-readonly", seconds: 20,
+	engine: "io_uring"}' >"$tmp/uring.json"
+one pm9a1-1t | jq '.devices[0].probe = {mode: "quick", target: "raw-readonly", seconds: 20,
+	engine: "psync", test_seconds: 2} | .devices[0].results.rand_read_qd32.qd = 16' >"$tmp/psync.json"
+check "validate: engine and test_seconds" 0 "$tw" validate "$tmp/psync.json"
+check "compare engines: text" 0 "$tw" compare "$tmp/uring.json" "$tmp/psync.json" --policies "$pol"
+line "compare: same device" '^pm9a1-1t \(same device\)$'
+noline "compare: not a swap" 'pm9a1-1t → pm9a1-1t'
+line "compare: engine caveat" '^  caveat: different probe setting: engine: io_uring → psync'
+line "compare: seconds caveat" "^  caveat: different probe setting: seconds per test: the mode's → 2 s"
+line "compare: queue depth caveat" '^  caveat: different probe setting: rand_read_qd32 queue depth: 32 → 16'
+check "compare engines: md" 0 "$tw" compare "$tmp/uring.json" "$tmp/psync.json" --policies "$pol" --format md
+line "compare md: engine caveat" '^- \*\*Caveat:\*\* different probe setting: engine: io_uring → psync'
+line "compare md: same device" '^The same device\.'
+check "compare engines: json" 0 "$tw" compare "$tmp/uring.json" "$tmp/psync.json" --policies "$pol" --format json
+jq_true "compare json: same_device" '.pairs[0].same_device'
+jq_true "compare json: caveats" '[.pairs[0].caveats[] | [.setting, .before, .after]] ==
+	[["engine", "io_uring", "psync"], ["seconds per test", "the mode'"'"'s", "2 s"],
+	 ["rand_read_qd32 queue depth", "32", "16"]]'
+check "compare alike: json" 0 "$tw" compare "$tmp/uring.json" "$tmp/uring.json" --policies "$pol" --format json
+jq_true "compare alike: no caveat" '.pairs[0].caveats == [] and .pairs[0].same_device'
+check "compare a swap: json" 0 "$tw" compare "$tmp/uring.json" <(one ironwolf12t) --policies "$pol" --format json
+jq_true "compare a swap: not the same device" '.pairs[0].same_device == false'
+
 # ---- 3. a catalog plan's script does nothing ----
 check "catalog plan: script" 0 "$tw" plan "$ex" --no-inventory --format script --policies "$pol"
 cp "$tmp/out" "$tmp/cat.sh"
