@@ -62,6 +62,7 @@ struct run {
 	struct profile_device *dev;
 	const char *test;
 	double budget_s;
+	unsigned qd;		/* of the job running, for the progress line */
 	struct probe_series ser;	/* 1 Hz throughput + temperature */
 	bool sampling;			/* this test feeds ser */
 	bool noticed;			/* engine fallback noted once */
@@ -148,7 +149,7 @@ static void on_window(void *arg, const struct probe_window *w)
 		probe_series_window(&r->ser, w->elapsed_s, w->mbps);
 	if (r->o->progress) {
 		struct probe_status st = { r->t->id, r->test, w->elapsed_s, r->budget_s,
-					   w->iops, w->mbps };
+					   w->iops, w->mbps, r->qd };
 
 		r->o->progress(r->o->arg, &st);
 	}
@@ -269,6 +270,7 @@ static int run_job(struct run *r, const struct test_def *def, const struct probe
 
 	r->test = def->name;
 	r->budget_s = job->max_s;
+	r->qd = job->qd * (job->threads ? job->threads : 1);	/* for the progress line */
 	ret = probe_job_run(job, res);
 	job_notes(r, def, res);
 	if (ret == -ECANCELED)

@@ -112,5 +112,41 @@ for a in "" --apply; do
 	noline "catalog script ${a:-dry run}: runs nothing" '^(running|would run):'
 done
 
+# ---- 4/5. the probe table: µs, a legend for STEADY, QD in the sweep, the
+# engine noted once with no worker count that reads as --threads ----
+mkdir "$tmp/scr"
+probe=(probe "$tmp/scr" --size 64Mi --engine psync --threads 1 --seconds 0.2 --ramp 0
+	--tests seq_read,rand_read_qd1,qd_sweep)
+check "probe: psync, --threads 1" 0 "$tw" "${probe[@]}" --quiet --json "$tmp/p.json"
+line "probe: µs in the header" '^  TEST +IOPS +MB/s +p50 µs +p99 µs +SEC STEADY$'
+noline "probe: no 'us'" ' us\b'
+line "probe: STEADY explained" '^  \(SEC: seconds measured; STEADY: whether'
+line "probe: sweep rows name QD" '^  qd_sweep QD=128 '
+line "probe: latency target in µs" '^  latency target p99 ≤ 1000 µs: '
+[ "$(grep -c 'note: engine:' "$tmp/out")" = 1 ] ||
+	{ echo "FAIL: probe: the engine noted $(grep -c 'note: engine:' "$tmp/out") times"; cat "$tmp/out"; fail=1; }
+noline "probe: no psync thread count" 'psync \([0-9]+ threads\)'
+# columns: p50 ends in the same column in the header and the rows
+# (bytes = columns once µ is u; the end of field n found by scanning)
+sed 's/µ/u/g' "$tmp/out" | awk '
+	function fend(n,  i, pos, rest) {
+		pos = 0; rest = $0
+		for (i = 1; i <= n; i++) {
+			match(rest, /[^ ]+/); pos += RSTART + RLENGTH - 1
+			rest = substr(rest, RSTART + RLENGTH)
+		}
+		return pos
+	}
+	/^  TEST / { print fend(5) } /^  (seq_read|rand_read_qd1) / { print fend(4) }' |
+	sort -u >"$tmp/cols"
+[ "$(wc -l <"$tmp/cols")" = 1 ] || { echo "FAIL: probe: p50 column out of line:"; cat "$tmp/out"; fail=1; }
+jq -e '.devices[0].probe.engine == "psync" and .devices[0].probe.test_seconds == 0.2' "$tmp/p.json" \
+	>/dev/null || { echo "FAIL: probe: engine and test_seconds not in the profile"; fail=1; }
+if command -v script >/dev/null; then	# progress only on a terminal
+	TW="$tw" script -qec "\"\$TW\" ${probe[*]}" /dev/null >"$tmp/out" 2>&1
+	tr '\r' '\n' <"$tmp/out" >"$tmp/prog"; mv "$tmp/prog" "$tmp/out"
+	line "progress: the sweep's depth" 'qd_sweep QD=8 '
+fi
+
 [ "$fail" -eq 0 ] && echo "wording: all checks passed"
 exit "$fail"
