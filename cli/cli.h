@@ -133,6 +133,10 @@ void cli_pad(FILE *out, const char *s, int width);
 /* A value in its metric's unit for people: "83,989", "0.12", "1.0 TB". */
 void cli_score_value(char *buf, size_t len, double v, const char *unit);
 
+/* An estimate with its unit for people: "0.45 s", "12 h", and an hour
+ * figure under 1 h in minutes ("2 min", not "0.03 h"); "-" when unknown. */
+void cli_estimate_text(char *buf, size_t len, double v, const char *unit);
+
 /* ---- errors about paths (paths.c) ---- */
 
 /* Print "tierwise[ CMD]: [OPT ]PATH: cannot WHAT: strerror(err)[ (FIX)]": the

@@ -24,11 +24,10 @@ static void bytes_str(char *buf, size_t len, double b)
 
 static void est_str(char *buf, size_t len, const struct advisor_plan_estimate *e)
 {
-	char v[32];
+	char v[48];
 
-	cli_score_value(v, sizeof(v), e->value, NULL);
-	snprintf(buf, len, "%s: %s %s on %s", e->label, v, isnan(e->value) ? "" : e->unit,
-		 e->device);
+	cli_estimate_text(v, sizeof(v), e->value, e->unit);
+	snprintf(buf, len, "%s: %s on %s", e->label, v, e->device);
 }
 
 static const char *policy_list(const struct advisor_plan_tier *t, char *buf, size_t len)
@@ -218,7 +217,8 @@ static void text_unassigned(FILE *out, const struct advisor_plan *plan)
 static int text_print(FILE *out, const struct advisor_plan *plan)
 {
 	fprintf(out, "tierwise plan: %zu devices; %u of %d needs met; total score %.1f (%s, "
-		"%lu nodes searched)\n\n", plan->n_devs, plan->needs_met, plan->n_needs, plan->score,
+		"%lu nodes searched)\n(sizes in decimal units: GB = 10^9, TB = 10^12 bytes)\n\n",
+		plan->n_devs, plan->needs_met, plan->n_needs, plan->score,
 		plan->exact ? "proven optimum" : "best found", plan->nodes);
 	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
 		text_tier(out, plan, &plan->tiers[t]);
@@ -335,7 +335,8 @@ static void md_tier(FILE *out, const struct advisor_plan *plan, const struct adv
 
 static int md_print(FILE *out, const struct advisor_plan *plan)
 {
-	fprintf(out, "# tierwise plan\n\n%zu devices, total score %.1f (%s).\n\n", plan->n_devs,
+	fprintf(out, "# tierwise plan\n\n%zu devices, total score %.1f (%s).  Sizes in "
+		"decimal units: GB = 10^9, TB = 10^12 bytes.\n\n", plan->n_devs,
 		plan->score, plan->exact ? "proven optimum" : "best found");
 	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
 		md_tier(out, plan, &plan->tiers[t]);

@@ -52,6 +52,21 @@ void cli_score_value(char *buf, size_t len, double v, const char *unit)
 		snprintf(buf, len, "%.2f", v);
 }
 
+void cli_estimate_text(char *buf, size_t len, double v, const char *unit)
+{
+	char n[32];
+
+	if (!isnan(v) && unit && !strcmp(unit, "h") && v < 1) {
+		if (v * 60 >= 1)
+			snprintf(buf, len, "%.0f min", v * 60);
+		else
+			snprintf(buf, len, "%.0f s", v * 3600);
+		return;
+	}
+	cli_score_value(n, sizeof(n), v, NULL);
+	snprintf(buf, len, "%s%s%s", n, isnan(v) || !unit ? "" : " ", isnan(v) || !unit ? "" : unit);
+}
+
 /* ---- text ---- */
 
 static const char *est_name(const struct model_score_estimate *e)
@@ -73,11 +88,8 @@ static void text_row(FILE *out, size_t rank, const struct model_score *s, int id
 {
 	char est[48] = "-";
 
-	if (s->n_est && !isnan(s->est[0].value)) {
-		cli_score_value(est, sizeof(est) - 4, s->est[0].value, NULL);
-		strcat(est, " ");
-		strcat(est, s->est[0].unit);
-	}
+	if (s->n_est && !isnan(s->est[0].value))
+		cli_estimate_text(est, sizeof(est), s->est[0].value, s->est[0].unit);
 	fprintf(out, "  %3zu  ", rank);
 	cli_pad(out, s->dev->id, idw);
 	if (!s->eligible) {

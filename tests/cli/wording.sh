@@ -148,5 +148,20 @@ if command -v script >/dev/null; then	# progress only on a terminal
 	line "progress: the sweep's depth" 'qd_sweep QD=8 '
 fi
 
+# ---- 4. units: binary list, decimal plan, each said; minutes under an hour; °C ----
+check "list: units" 0 "$tw" --sysroot "$src/tests/fixtures/server" list
+line "list: the SIZE legend" '^\(SIZE in binary units, as lsblk: G = GiB = 2\^30 bytes'
+line "list: °C" '^nvme0n1 .* 30°C '
+noline "list: no bare C" ' [0-9]+C '
+check "plan: units" 0 "$tw" plan "$ex" --no-inventory --policies "$pol"
+line "plan: the decimal legend" '^\(sizes in decimal units: GB = 10\^9, TB = 10\^12 bytes\)$'
+line "plan: a 500 GB checkpoint in minutes" '^  a 500 GB checkpoint: 2 min on pm9a1-1t$'
+line "plan: a 10 TB backup still in hours" '^  a 10 TB backup: 12 h on ironwolf12t$'
+noline "plan: no hour fraction" ' 0\.[0-9]+ h '
+check "plan --format md: units" 0 "$tw" plan "$ex" --no-inventory --policies "$pol" --format md
+line "plan md: the decimal legend" 'Sizes in decimal units: GB = 10\^9, TB = 10\^12 bytes'
+check "score: minutes" 0 "$tw" score "$ex" --policy checkpoints --policies "$pol"
+line "score: a checkpoint in minutes" '^ +1  pm9a1-1t +[0-9.]+ +[0-9.]+  2 min '
+
 [ "$fail" -eq 0 ] && echo "wording: all checks passed"
 exit "$fail"
