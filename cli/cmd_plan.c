@@ -413,6 +413,14 @@ static int plan_files(const struct plan_opts *o, char *const *files, size_t n,
 
 	if (rc != TW_EXIT_OK)
 		return rc;
+	if (!in.n_devs) {	/* not "0 devices; total score -300.0" */
+		for (size_t i = 0; i < n; i++)
+			fprintf(stderr, "%s%s", i ? ", " : "tierwise plan: ", files[i]);
+		fprintf(stderr, ": no device in the profile%s: nothing to plan (probe some "
+			"first: `tierwise probe --json FILE`)\n", n > 1 ? "s" : "");
+		cli_score_inputs_free(&in);
+		return TW_EXIT_INVALID;
+	}
 	rc = load_disks(o, g, &disks);
 	if (rc == TW_EXIT_OK)
 		rc = make_and_print(o, &in, &disks);

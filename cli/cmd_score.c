@@ -232,6 +232,58 @@ static int load_profiles(struct score_inputs *in, char *const *files, size_t n)
 	return TW_EXIT_OK;
 }
 
+/* Does a device of in carry the id or the model name? */
+static bool price_name_known(const struct score_inputs *in, const char *name)
+{
+	for (size_t i = 0; i < in->n_devs; i++)
+		if (!strcmp(in->devs[i]->id, name) ||
+		    (in->devs[i]->model && !strcmp(in->devs[i]->model, name)))
+			return true;
+	return false;
+}
+
+/* Print the ids and then the models of in's devices (each once) to stderr. */
+static void print_names(const struct score_inputs *in, bool models)
+{
+	for (size_t i = 0; i < in->n_devs; i++) {
+		const char *s = models ? in->devs[i]->model : in->devs[i]->id;
+		bool seen = !s;
+
+		for (size_t k = 0; !seen && k < i; k++) {
+			const char *t = models ? in->devs[k]->model : in->devs[k]->id;
+
+			seen = t && !strcmp(s, t);
+		}
+		if (!seen)
+			fprintf(stderr, "%s\"%s\"", i ? ", " : "", s);
+	}
+}
+
+/* A warning per --prices name that is neither an id nor a model of the
+ * profiles (it priced nothing), with the names that would. */
+static void warn_unknown_prices(const struct score_inputs *in, const struct model_prices *pr,
+				const char *path)
+{
+	const char *name;
+	int line;
+	bool any = false;
+
+	for (size_t i = 0; (name = model_prices_entry(pr, i, &line)); i++) {
+		if (price_name_known(in, name))
+			continue;
+		fprintf(stderr, "tierwise: warning: %s:%d: --prices: \"%s\" is neither a device id "
+			"nor a model of the profiles: it prices nothing\n", path, line, name);
+		any = true;
+	}
+	if (!any || !in->n_devs)
+		return;
+	fputs("  ids: ", stderr);
+	print_names(in, false);
+	fputs("\n  models: ", stderr);
+	print_names(in, true);
+	fputc('\n', stderr);
+}
+
 static int apply_prices(struct score_inputs *in, const char *path)
 {
 	struct tw_diags d = { 0 };
@@ -252,6 +304,7 @@ static int apply_prices(struct score_inputs *in, const char *path)
 	for (size_t i = 0; i < in->n_profiles; i++)
 		for (size_t j = 0; j < in->profiles[i]->n_devices; j++)
 			model_prices_apply(pr, &in->profiles[i]->devices[j]);
+	warn_unknown_prices(in, pr, path);
 	model_prices_free(pr);
 	return TW_EXIT_OK;
 }
@@ -267,6 +320,8 @@ static int inputs_load(struct score_inputs *in, char *const *files, size_t n,
 
 	memset(in, 0, sizeof(*in));
 	rc = load_profiles(in, files, n);
+	if (rc == TW_EXIT_OK && prices)	/* by the ids of the files, not qualified */
+		rc = apply_prices(in, prices);
 	if (rc == TW_EXIT_OK && qualify && cli_score_qualify_ids(in, files) < 0)
 		rc = TW_EXIT_SYSTEM;
 	if (rc == TW_EXIT_OK) {
@@ -275,8 +330,6 @@ static int inputs_load(struct score_inputs *in, char *const *files, size_t n,
 		if (ret < 0)
 			rc = load_failed(ret, dir ? dir : MODEL_POLICY_BUILTIN, &d);
 	}
-	if (rc == TW_EXIT_OK && prices)
-		rc = apply_prices(in, prices);
 	if (rc != TW_EXIT_OK)
 		cli_score_inputs_free(in);
 	return rc;
