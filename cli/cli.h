@@ -127,11 +127,23 @@ struct score_inputs {
  * else $TW_SRCDIR/policies, else the installed share/tierwise/policies, else the built-in ones) and the price list (NULL = none).  Problems go to
  * stderr as FILE:LINE:COLUMN: key: message.  Returns TW_EXIT_OK, or the exit
  * code to return (in is then empty).  Free with cli_score_inputs_free().
+ * A device id that a device of another profile carries too is qualified by
+ * its profile: see cli_score_qualify_ids().
  */
 int cli_score_inputs_load(struct score_inputs *in, char *const *files, size_t n,
 			  const char *policy_dir, const char *prices);
+/* As cli_score_inputs_load(), the ids as the files give them (compare pairs
+ * the devices of BEFORE and AFTER by id). */
+int cli_compare_inputs_load(struct score_inputs *in, char *const *files, size_t n,
+			    const char *policy_dir, const char *prices);
 void cli_score_inputs_free(struct score_inputs *in);
 
+/*
+ * Qualify by its profile ("hostA:zram0": the host, else the file name of
+ * files[i] without ".json") every device id that a device of another profile
+ * of in carries too.  Returns 0 or -ENOMEM (ids then partly qualified).
+ */
+int cli_score_qualify_ids(struct score_inputs *in, char *const *files);
 
 /* ---- errors about paths (paths.c) ---- */
 

@@ -97,7 +97,7 @@ static int compare_run(int argc, char **argv, struct tw_global *g)
 		return rc;
 	if ((rc = cli_output_open(&out, "compare", o.output)))
 		return rc;
-	rc = cli_score_inputs_load(&in, argv + optind, 2, o.policies, o.prices);
+	rc = cli_compare_inputs_load(&in, argv + optind, 2, o.policies, o.prices);
 	if (rc != TW_EXIT_OK)
 		return cli_output_close(&out, rc);
 	if (compare_build(in.profiles[0], in.profiles[1], in.policies, &c) < 0) {

@@ -20,7 +20,7 @@ static void explain_usage(FILE *out)
 	      "sentence on what it means.  Options as for 'tierwise score'.\n\n"
 	      "Exit codes: 0 success, 1 invalid input, 2 usage error, 3 no memory.\n\n"
 	      "Example: tierwise explain optane905p --policy vector-db --vs pm9a1-1t \\\n"
-	      "             examples/ai-server-20-devices.json\n", out);
+	      "             examples/ai-server-18-devices.json\n", out);
 }
 
 /* Figures shown for context when the policy does not weigh them. */
@@ -125,9 +125,10 @@ static void score_cell(char *buf, size_t len, const struct model_score *s)
 }
 
 
-static void print_line(FILE *out, enum fmt f, const char *const cell[5])
+/* One row; idw: the width of the two device columns (the longer id + 2). */
+static void print_line(FILE *out, enum fmt f, const char *const cell[5], int idw)
 {
-	static const int w[5] = { 30, 16, 16, 8, 0 };
+	const int w[5] = { 30, idw, idw, 8, 0 };
 	int last = 4;
 
 	while (f == FMT_TEXT && last > 0 && !*cell[last])
@@ -143,7 +144,7 @@ static void print_line(FILE *out, enum fmt f, const char *const cell[5])
 	fputs(f == FMT_MD ? "|\n" : "\n", out);
 }
 
-static void print_row(FILE *out, enum fmt f, const struct row *r)
+static void print_row(FILE *out, enum fmt f, const struct row *r, int idw)
 {
 	char a[48], b[48], ratio[24], weight[24] = "";
 	const char *cell[5] = { r->what, a, b, ratio, weight };
@@ -153,7 +154,7 @@ static void print_row(FILE *out, enum fmt f, const struct row *r)
 	ratio_cell(ratio, sizeof(ratio), r->a, r->b);
 	if (!isnan(r->weight))
 		snprintf(weight, sizeof(weight), "%g", r->weight);
-	print_line(out, f, cell);
+	print_line(out, f, cell, idw);
 }
 
 /* The scored metric where the two differ most, weight × |Δ utility|. */
@@ -270,6 +271,11 @@ static void explain_print(FILE *out, enum fmt f, const struct explain *x)
 	char sa[64], sb[64];
 	const char *head[5] = { "metric", x->a->dev->id, x->b->dev->id, "ratio", "weight" };
 	const char *score[5] = { "score (0-100)", sa, sb, "", "" };
+	size_t la = strlen(x->a->dev->id), lb = strlen(x->b->dev->id);
+	int idw = (int)(la > lb ? la : lb) + 2;
+
+	if (idw < 16)
+		idw = 16;
 
 	if (f == FMT_MD)
 		fprintf(out, "### %s vs %s for %s (%s)\n\n", x->a->dev->id, x->b->dev->id,
@@ -277,14 +283,14 @@ static void explain_print(FILE *out, enum fmt f, const struct explain *x)
 	else
 		fprintf(out, "%s vs %s for %s (%s)\n", x->a->dev->id, x->b->dev->id,
 			x->policy->name, x->policy->tier);
-	print_line(out, f, head);
+	print_line(out, f, head, idw);
 	if (f == FMT_MD)
 		fputs("| --- | ---: | ---: | ---: | ---: |\n", out);
 	for (size_t i = 0; i < x->n; i++)
-		print_row(out, f, &x->rows[i]);
+		print_row(out, f, &x->rows[i], idw);
 	score_cell(sa, sizeof(sa), x->a);
 	score_cell(sb, sizeof(sb), x->b);
-	print_line(out, f, score);
+	print_line(out, f, score, idw);
 	print_meaning(out, x);
 	print_money(out, x);
 }

@@ -62,7 +62,7 @@ static void plan_usage(FILE *out)
 	      "                     fstab, udev, script\n"
 	      "  -o FILE            write to FILE (atomically) instead of standard output\n\n"
 	      "Exit codes: 0 success, 1 invalid input, 2 usage error, 3 system error.\n\n"
-	      "Example: tierwise plan examples/ai-server-20-devices.json --need archive=20T\n",
+	      "Example: tierwise plan examples/ai-server-18-devices.json --need archive=20T\n",
 	      out);
 }
 
@@ -420,6 +420,14 @@ static int plan_files(const struct plan_opts *o, char *const *files, size_t n,
 
 	if (rc != TW_EXIT_OK)
 		return rc;
+	if (!in.n_devs) {	/* not "0 devices; total score -300.0" */
+		for (size_t i = 0; i < n; i++)
+			fprintf(stderr, "%s%s", i ? ", " : "tierwise plan: ", files[i]);
+		fprintf(stderr, ": no device in the profile%s: nothing to plan (probe some "
+			"first: `tierwise probe --json FILE`)\n", n > 1 ? "s" : "");
+		cli_score_inputs_free(&in);
+		return TW_EXIT_INVALID;
+	}
 	rc = load_disks(o, g, &disks);
 	if (rc == TW_EXIT_OK)
 		rc = make_and_print(o, &in, &disks);

@@ -83,9 +83,15 @@ static int parse_seconds(const char *s, double *out)
 
 static void show_progress(void *arg, const struct probe_status *st)
 {
+	char test[48];
+
 	(void)arg;
+	if (st->qd && !strcmp(st->test, "qd_sweep"))	/* eight jobs: say which */
+		snprintf(test, sizeof(test), "%s QD=%u", st->test, st->qd);
+	else
+		snprintf(test, sizeof(test), "%s", st->test);
 	fprintf(stderr, "\r  %-14s %-16s %5.1f/%4.1fs %12.0f IOPS %9.1f MB/s\033[K",
-		st->target, st->test, st->elapsed_s, st->budget_s, st->iops, st->mbps);
+		st->target, test, st->elapsed_s, st->budget_s, st->iops, st->mbps);
 	fflush(stderr);
 }
 
@@ -381,12 +387,14 @@ static void print_summary(FILE *out, const struct profile *p)
 
 	for (size_t i = 0; i < p->n_devices; i++) {
 		const struct profile_device *d = &p->devices[i];
+		bool legend = false;
 
 		fprintf(out, "%s  %s  (%s, %s s)\n", d->id, d->model,
 			profile_target_name(d->probe.target),
 			num(a, sizeof(a), d->probe.seconds, 1));
-		fprintf(out, "  %-16s %12s %10s %10s %10s %6s %s\n", "TEST", "IOPS", "MB/s",
-			"p50 us", "p99 us", "SEC", "STEADY");
+		/* µ takes two bytes and one column: %11s for a width of 10 */
+		fprintf(out, "  %-16s %12s %10s %11s %11s %6s %s\n", "TEST", "IOPS", "MB/s",
+			"p50 µs", "p99 µs", "SEC", "STEADY");
 		for (int t = 0; t < PROFILE_IO_COUNT; t++) {
 			const struct profile_io *io = &d->io[t];
 
@@ -401,14 +409,20 @@ static void print_summary(FILE *out, const struct profile *p)
 			if (!isnan(io->spread_pct))
 				fprintf(out, " ±%.1f%%", io->spread_pct);
 			fputc('\n', out);
+			legend = true;
 		}
 		for (size_t s = 0; s < d->n_sweep; s++)
-			fprintf(out, "  qd_sweep qd=%-4ld %12s %10s %10s %10s\n", d->sweep[s].qd,
+			fprintf(out, "  qd_sweep QD=%-4ld %12s %10s %10s %10s\n", d->sweep[s].qd,
 				num(a, sizeof(a), d->sweep[s].iops, 0), "",
 				num(c, sizeof(c), d->sweep[s].lat.v[PROFILE_LAT_P50], 1),
 				num(e, sizeof(e), d->sweep[s].lat.v[PROFILE_LAT_P99], 1));
+		if (legend)
+			fputs("  (SEC: seconds measured; STEADY: whether the IOPS of the last "
+			      "half-second windows\n   settled, and ± how far they spread around "
+			      "their mean: \"no ±99.8%\" = still changing;\n   \"-\" = not "
+			      "checked, --seconds fixed the length)\n", out);
 		if (d->lat_target.present)
-			fprintf(out, "  latency target p99 <= %.0f us: %s\n", d->lat_target.p99_us,
+			fprintf(out, "  latency target p99 ≤ %.0f µs: %s\n", d->lat_target.p99_us,
 				d->lat_target.qd > 0 ? "met" : "not met at any depth");
 		if (d->lat_target.qd > 0)
 			fprintf(out, "    best: QD %ld, %s IOPS\n", d->lat_target.qd,
@@ -422,10 +436,10 @@ static void print_summary(FILE *out, const struct profile *p)
 		if (d->sustained.present && !isnan(d->sustained.cliff_after_gb))
 			fprintf(out, "    cache cliff after %.1f GB\n", d->sustained.cliff_after_gb);
 		if (!isnan(d->thermal.idle_c) && isnan(d->thermal.load_c))
-			fprintf(out, "  temperature: idle %.0f C, peak not measured (%s)\n",
+			fprintf(out, "  temperature: idle %.0f °C, peak not measured (%s)\n",
 				d->thermal.idle_c, d->thermal.source ? d->thermal.source : "?");
 		else if (!isnan(d->thermal.idle_c))
-			fprintf(out, "  temperature: idle %.0f C, peak %.0f C (%s)%s\n", d->thermal.idle_c,
+			fprintf(out, "  temperature: idle %.0f °C, peak %.0f °C (%s)%s\n", d->thermal.idle_c,
 				d->thermal.load_c, d->thermal.source ? d->thermal.source : "?",
 				d->thermal.throttle_events > 0 ? ", THROTTLING SEEN" : "");
 		for (size_t n = 0; n < d->n_notes; n++)

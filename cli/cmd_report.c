@@ -30,7 +30,7 @@ static void report_usage(FILE *out)
 	      "                     made as `tierwise plan --no-inventory` makes it\n\n"
 	      "Exit codes: 0 success, 1 invalid input (a profile or the plan), 2 usage\n"
 	      "error, 3 system error (the report cannot be written, no memory).\n\n"
-	      "Example: tierwise report examples/ai-server-20-devices.json -o report.html\n",
+	      "Example: tierwise report examples/ai-server-18-devices.json -o report.html\n",
 	      out);
 }
 
@@ -104,7 +104,7 @@ static int load_profiles(struct score_inputs *in, char *const *files, size_t n)
 	for (size_t i = 0; i < in->n_profiles; i++)
 		for (size_t j = 0; j < in->profiles[i]->n_devices; j++)
 			in->devs[in->n_devs++] = &in->profiles[i]->devices[j];
-	return TW_EXIT_OK;
+	return cli_score_qualify_ids(in, files) < 0 ? TW_EXIT_SYSTEM : TW_EXIT_OK;
 }
 
 /* The advisor, in-process, without inventory facts. */

@@ -1,5 +1,6 @@
 /* tierwise score — rank the devices of profiles against workload policies. */
 #include <errno.h>
+#include <stdbool.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +30,7 @@ static void score_usage(FILE *out)
 	      "  -o FILE         write to FILE (atomically) instead of standard output\n"
 	      "  --json          the same as --format json (deprecated)\n\n"
 	      "Exit codes: 0 success, 1 invalid input, 2 usage error, 3 no memory.\n\n"
-	      "Example: tierwise score examples/ai-server-20-devices.json --policy vector-db\n",
+	      "Example: tierwise score examples/ai-server-18-devices.json --policy vector-db\n",
 	      out);
 }
 
@@ -102,6 +103,109 @@ static int load_failed(int ret, const char *path, struct tw_diags *d)
 	return ret == -ENOMEM ? TW_EXIT_SYSTEM : TW_EXIT_INVALID;
 }
 
+/* Does a device of another profile than `pi` carry the id `id`? */
+static bool id_collides(const struct score_inputs *in, size_t pi, const char *id)
+{
+	for (size_t i = 0; i < in->n_profiles; i++)
+		for (size_t j = 0; i != pi && j < in->profiles[i]->n_devices; j++)
+			if (!strcmp(in->profiles[i]->devices[j].id, id))
+				return true;
+	return false;
+}
+
+/* Does another profile than `pi` come from the same host? */
+static bool host_collides(const struct score_inputs *in, size_t pi)
+{
+	const char *h = in->profiles[pi]->host;
+
+	for (size_t i = 0; h && i < in->n_profiles; i++)
+		if (i != pi && in->profiles[i]->host && !strcmp(in->profiles[i]->host, h))
+			return true;
+	return false;
+}
+
+/* The file name of path without the directory and ".json": base, its length. */
+static const char *file_stem(const char *path, int *len)
+{
+	const char *base = strrchr(path, '/');
+	size_t n;
+
+	base = base ? base + 1 : path;
+	n = strlen(base);
+	if (n > 5 && !strcmp(base + n - 5, ".json"))
+		n -= 5;
+	*len = (int)n;
+	return base;
+}
+
+/* Does another profile than `pi` have the same file stem? */
+static bool stem_collides(char *const *files, size_t n, size_t pi)
+{
+	int la, lb;
+	const char *a = file_stem(files[pi], &la);
+
+	for (size_t i = 0; i < n; i++) {
+		const char *b = file_stem(files[i], &lb);
+
+		if (i != pi && la == lb && !strncmp(a, b, (size_t)la))
+			return true;
+	}
+	return false;
+}
+
+/* The label of profile pi: its host, else (no host, or two profiles of one
+ * host) its file name without the directory and ".json", else (one file
+ * name twice) "profileN", N counted from 1. */
+static void profile_label(const struct score_inputs *in, size_t pi, char *const *files,
+			  char *buf, size_t len)
+{
+	int n;
+	const char *stem = file_stem(files[pi], &n);
+
+	if (in->profiles[pi]->host && *in->profiles[pi]->host && !host_collides(in, pi))
+		snprintf(buf, len, "%s", in->profiles[pi]->host);
+	else if (!stem_collides(files, in->n_profiles, pi))
+		snprintf(buf, len, "%.*s", n, stem);
+	else
+		snprintf(buf, len, "profile%zu", pi + 1);
+}
+
+/* See cli.h: so that score, explain, plan and report tell them apart. */
+int cli_score_qualify_ids(struct score_inputs *in, char *const *files)
+{
+	size_t n = 0, k = 0;
+	bool *clash;
+
+	for (size_t i = 0; i < in->n_profiles; i++)
+		n += in->profiles[i]->n_devices;
+	clash = calloc(n ? n : 1, sizeof(*clash));
+	if (!clash)
+		return -ENOMEM;
+	for (size_t i = 0; i < in->n_profiles; i++)	/* decide first, rename after */
+		for (size_t j = 0; j < in->profiles[i]->n_devices; j++)
+			clash[k++] = id_collides(in, i, in->profiles[i]->devices[j].id);
+	k = 0;
+	for (size_t i = 0; i < in->n_profiles; i++) {
+		char label[256], *id;
+
+		profile_label(in, i, files, label, sizeof(label));
+		for (size_t j = 0; j < in->profiles[i]->n_devices; j++) {
+			struct profile_device *d = &in->profiles[i]->devices[j];
+
+			if (!clash[k++])
+				continue;
+			if (asprintf(&id, "%s:%s", label, d->id) < 0) {
+				free(clash);
+				return -ENOMEM;
+			}
+			free(d->id);
+			d->id = id;
+		}
+	}
+	free(clash);
+	return 0;
+}
+
 static int load_profiles(struct score_inputs *in, char *const *files, size_t n)
 {
 	struct tw_diags d = { 0 };
@@ -130,6 +234,58 @@ static int load_profiles(struct score_inputs *in, char *const *files, size_t n)
 	return TW_EXIT_OK;
 }
 
+/* Does a device of in carry the id or the model name? */
+static bool price_name_known(const struct score_inputs *in, const char *name)
+{
+	for (size_t i = 0; i < in->n_devs; i++)
+		if (!strcmp(in->devs[i]->id, name) ||
+		    (in->devs[i]->model && !strcmp(in->devs[i]->model, name)))
+			return true;
+	return false;
+}
+
+/* Print the ids and then the models of in's devices (each once) to stderr. */
+static void print_names(const struct score_inputs *in, bool models)
+{
+	for (size_t i = 0; i < in->n_devs; i++) {
+		const char *s = models ? in->devs[i]->model : in->devs[i]->id;
+		bool seen = !s;
+
+		for (size_t k = 0; !seen && k < i; k++) {
+			const char *t = models ? in->devs[k]->model : in->devs[k]->id;
+
+			seen = t && !strcmp(s, t);
+		}
+		if (!seen)
+			fprintf(stderr, "%s\"%s\"", i ? ", " : "", s);
+	}
+}
+
+/* A warning per --prices name that is neither an id nor a model of the
+ * profiles (it priced nothing), with the names that would. */
+static void warn_unknown_prices(const struct score_inputs *in, const struct model_prices *pr,
+				const char *path)
+{
+	const char *name;
+	int line;
+	bool any = false;
+
+	for (size_t i = 0; (name = model_prices_entry(pr, i, &line)); i++) {
+		if (price_name_known(in, name))
+			continue;
+		fprintf(stderr, "tierwise: warning: %s:%d: --prices: \"%s\" is neither a device id "
+			"nor a model of the profiles: it prices nothing\n", path, line, name);
+		any = true;
+	}
+	if (!any || !in->n_devs)
+		return;
+	fputs("  ids: ", stderr);
+	print_names(in, false);
+	fputs("\n  models: ", stderr);
+	print_names(in, true);
+	fputc('\n', stderr);
+}
+
 static int apply_prices(struct score_inputs *in, const char *path)
 {
 	struct tw_diags d = { 0 };
@@ -150,12 +306,14 @@ static int apply_prices(struct score_inputs *in, const char *path)
 	for (size_t i = 0; i < in->n_profiles; i++)
 		for (size_t j = 0; j < in->profiles[i]->n_devices; j++)
 			model_prices_apply(pr, &in->profiles[i]->devices[j]);
+	warn_unknown_prices(in, pr, path);
 	model_prices_free(pr);
 	return TW_EXIT_OK;
 }
 
-int cli_score_inputs_load(struct score_inputs *in, char *const *files, size_t n,
-			  const char *policies, const char *prices)
+/* cli_score_inputs_load(), ids qualified when they collide (qualify) or not. */
+static int inputs_load(struct score_inputs *in, char *const *files, size_t n,
+		       const char *policies, const char *prices, bool qualify)
 {
 	struct tw_diags d = { 0 };
 	char buf[4096];
@@ -164,17 +322,31 @@ int cli_score_inputs_load(struct score_inputs *in, char *const *files, size_t n,
 
 	memset(in, 0, sizeof(*in));
 	rc = load_profiles(in, files, n);
+	if (rc == TW_EXIT_OK && prices)	/* by the ids of the files, not qualified */
+		rc = apply_prices(in, prices);
+	if (rc == TW_EXIT_OK && qualify && cli_score_qualify_ids(in, files) < 0)
+		rc = TW_EXIT_SYSTEM;
 	if (rc == TW_EXIT_OK) {
 		ret = dir ? model_policy_load_dir(dir, &in->policies, &d)
 			  : model_policy_load_builtin(&in->policies, &d);
 		if (ret < 0)
 			rc = load_failed(ret, dir ? dir : MODEL_POLICY_BUILTIN, &d);
 	}
-	if (rc == TW_EXIT_OK && prices)
-		rc = apply_prices(in, prices);
 	if (rc != TW_EXIT_OK)
 		cli_score_inputs_free(in);
 	return rc;
+}
+
+int cli_score_inputs_load(struct score_inputs *in, char *const *files, size_t n,
+			  const char *policies, const char *prices)
+{
+	return inputs_load(in, files, n, policies, prices, true);
+}
+
+int cli_compare_inputs_load(struct score_inputs *in, char *const *files, size_t n,
+			    const char *policies, const char *prices)
+{
+	return inputs_load(in, files, n, policies, prices, false);
 }
 
 void cli_score_inputs_free(struct score_inputs *in)

@@ -15,7 +15,7 @@ static void validate_usage(FILE *out)
 	      "Prints one line per problem on\n"
 	      "stderr as FILE:LINE:COLUMN: key: what is wrong.  Exit 0 when every\n"
 	      "file is valid, 1 otherwise.\n\n"
-	      "Example: tierwise validate examples/ai-server-20-devices.json\n", out);
+	      "Example: tierwise validate examples/ai-server-18-devices.json\n", out);
 }
 
 static void print_diags(const struct tw_diags *d)

@@ -2,6 +2,7 @@
  * side and a verdict per policy.  Never prints (render_compare.c does). */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,6 +90,83 @@ static void pair_metrics(struct compare_pair *pr)
 		fill_metric(m);
 		pr->n_metrics++;
 	}
+}
+
+/* ---- how the figures were measured ---- */
+
+static void caveat(struct compare_pair *pr, const char *test, const char *what,
+		   const char *before, const char *after)
+{
+	struct compare_caveat *c;
+
+	if (pr->n_caveats >= COMPARE_MAX_CAVEATS)
+		return;
+	c = &pr->caveats[pr->n_caveats++];
+	snprintf(c->setting, sizeof(c->setting), "%s%s%s", test ? test : "", test ? " " : "",
+		 what);
+	snprintf(c->before, sizeof(c->before), "%s", before);
+	snprintf(c->after, sizeof(c->after), "%s", after);
+}
+
+/* A whole-number setting known on both sides and different there. */
+static void long_caveat(struct compare_pair *pr, const char *test, const char *what,
+			long b, long a)
+{
+	char sb[24], sa[24];
+
+	if (b < 0 || a < 0 || b == a)
+		return;
+	snprintf(sb, sizeof(sb), "%ld", b);
+	snprintf(sa, sizeof(sa), "%ld", a);
+	caveat(pr, test, what, sb, sa);
+}
+
+/* --seconds per test, "mode default" when not fixed. */
+static void seconds_text(char *buf, size_t len, double s)
+{
+	if (isnan(s))
+		snprintf(buf, len, "the mode's");
+	else
+		snprintf(buf, len, "%g s", s);
+}
+
+/* The probe settings of the pair (profile_probe and the per-test bs, qd,
+ * threads, seconds) that differ: compare says so next to the figures. */
+static void pair_caveats(struct compare_pair *pr)
+{
+	const struct profile_probe *b = &pr->before->probe, *a = &pr->after->probe;
+
+	if (b->engine && a->engine && strcmp(b->engine, a->engine))
+		caveat(pr, NULL, "engine", b->engine, a->engine);
+	if (b->mode != a->mode)
+		caveat(pr, NULL, "mode", profile_mode_name(b->mode), profile_mode_name(a->mode));
+	if (b->test_seconds != a->test_seconds &&
+	    !(isnan(b->test_seconds) && isnan(a->test_seconds))) {
+		char sb[24], sa[24];
+
+		seconds_text(sb, sizeof(sb), b->test_seconds);
+		seconds_text(sa, sizeof(sa), a->test_seconds);
+		caveat(pr, NULL, "seconds per test", sb, sa);
+	}
+	if (b->target != a->target)
+		caveat(pr, NULL, "target", profile_target_name(b->target),
+		       profile_target_name(a->target));
+	for (int t = 0; t < PROFILE_IO_COUNT; t++) {
+		const struct profile_io *ib = &pr->before->io[t], *ia = &pr->after->io[t];
+		const char *name = profile_io_test_name((enum profile_io_test)t);
+
+		if (!ib->present || !ia->present)
+			continue;
+		long_caveat(pr, name, "block size", ib->bs, ia->bs);
+		long_caveat(pr, name, "queue depth", ib->qd, ia->qd);
+		long_caveat(pr, name, "threads", ib->threads, ia->threads);
+	}
+}
+
+/* Both strings absent, or both present and equal. */
+static bool same_str(const char *a, const char *b)
+{
+	return a ? b && !strcmp(a, b) : !b;
 }
 
 /* ---- policies ---- */
@@ -221,8 +299,12 @@ static int collect(const struct profile *b, const struct profile *a,
 		pr->before = &b->devices[i];
 		pr->after = &a->devices[pg->match[i]];
 		pr->by = pg->by[i];
+		pr->same_device = !strcmp(pr->before->id, pr->after->id) &&
+				  same_str(pr->before->model, pr->after->model) &&
+				  same_str(pr->before->serial, pr->after->serial);
 		c->n_pairs++;
 		pair_metrics(pr);
+		pair_caveats(pr);
 		if (pair_policies(pr, set) < 0)
 			return -ENOMEM;
 	}

@@ -49,9 +49,21 @@ struct compare_policy {
 	const struct model_failure *now_passes[MODEL_MAX_FAILURES];	/* in before */
 };
 
+/* A probe setting that differs between the two sides of a pair: the
+ * figures were not measured the same way. */
+struct compare_caveat {
+	char setting[48];	/* "engine", "rand_read_qd1 queue depth", … */
+	char before[48], after[48];	/* the values, as text */
+};
+
+#define COMPARE_MAX_CAVEATS 24
+
 struct compare_pair {
 	const struct profile_device *before, *after;
 	enum compare_match by;
+	bool same_device;	/* one device compared with itself (id, model, serial) */
+	size_t n_caveats;
+	struct compare_caveat caveats[COMPARE_MAX_CAVEATS];
 	size_t n_metrics;	/* figures known on at least one side */
 	struct compare_metric metrics[COMPARE_MAX_METRICS];
 	size_t n_policies;	/* = the set's size, in set order */

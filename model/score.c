@@ -295,6 +295,7 @@ const struct model_score *model_ranking_find(const struct model_ranking *r,
 struct model_price {
 	char *name;
 	double price;
+	int line;		/* in the file, from 1 */
 };
 
 struct model_prices {
@@ -347,6 +348,7 @@ static int price_line(struct model_prices *pr, char *line, const char *name, int
 	pr->v = v;
 	v[pr->n].name = strdup(trim(t));
 	v[pr->n].price = price;
+	v[pr->n].line = ln;
 	if (!v[pr->n].name)
 		return -ENOMEM;
 	pr->n++;
@@ -422,6 +424,15 @@ bool model_prices_apply(const struct model_prices *pr, struct profile_device *d)
 		return false;
 	d->price_per_tb = p->price;
 	return true;
+}
+
+const char *model_prices_entry(const struct model_prices *pr, size_t i, int *line)
+{
+	if (!pr || i >= pr->n)
+		return NULL;
+	if (line)
+		*line = pr->v[i].line;
+	return pr->v[i].name;
 }
 
 void model_prices_free(struct model_prices *pr)

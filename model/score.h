@@ -130,6 +130,13 @@ int model_prices_load_file(const char *path, struct model_prices **out,
  */
 bool model_prices_apply(const struct model_prices *pr, struct profile_device *d);
 
+/*
+ * The NAME of entry i of the list (NULL when i is past the end), its line in
+ * *line when line is not NULL: for a caller that says which names match no
+ * device.  NULL-safe.
+ */
+const char *model_prices_entry(const struct model_prices *pr, size_t i, int *line);
+
 /* Free a price list.  NULL-safe. */
 void model_prices_free(struct model_prices *pr);
 

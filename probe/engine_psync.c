@@ -173,11 +173,11 @@ static int psync_init(const struct probe_engine_params *p, void **priv,
 	if (ret)
 		goto err;
 	info->workers = s->nworkers;
-	if (s->nworkers)
-		snprintf(info->desc, sizeof(info->desc), "psync (%u threads)",
-			 s->nworkers);
-	else
-		snprintf(info->desc, sizeof(info->desc), "psync (inline)");
+	/* One line for every depth (the profile notes each new one): the
+	 * workers emulate the queue depth, they are not --threads. */
+	snprintf(info->desc, sizeof(info->desc),
+		 "psync (pread/pwrite; queue depth N served by N worker threads, "
+		 "at most %u)", PROBE_PSYNC_MAX_THREADS);
 	*priv = s;
 	return 0;
 err:

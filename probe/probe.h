@@ -206,6 +206,7 @@ struct probe_status {
 	double elapsed_s;	/* in this test */
 	double budget_s;	/* the test's maximum */
 	double iops, mbps;	/* the last window */
+	unsigned qd;		/* the job's queue depth (all threads) */
 };
 
 struct probe_options {

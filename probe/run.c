@@ -62,6 +62,7 @@ struct run {
 	struct profile_device *dev;
 	const char *test;
 	double budget_s;
+	unsigned qd;		/* of the job running, for the progress line */
 	struct probe_series ser;	/* 1 Hz throughput + temperature */
 	bool sampling;			/* this test feeds ser */
 	bool noticed;			/* engine fallback noted once */
@@ -148,7 +149,7 @@ static void on_window(void *arg, const struct probe_window *w)
 		probe_series_window(&r->ser, w->elapsed_s, w->mbps);
 	if (r->o->progress) {
 		struct probe_status st = { r->t->id, r->test, w->elapsed_s, r->budget_s,
-					   w->iops, w->mbps };
+					   w->iops, w->mbps, r->qd };
 
 		r->o->progress(r->o->arg, &st);
 	}
@@ -225,6 +226,8 @@ static void job_notes(struct run *r, const struct test_def *def,
 		note(r->dev, "engine: %s", res->engine_desc);
 		snprintf(r->engine, sizeof(r->engine), "%s", res->engine_desc);
 	}
+	if (res->engine[0] && !r->dev->probe.engine)	/* the setting, for compare */
+		r->dev->probe.engine = strdup(res->engine);
 	if (res->notice[0] && !r->noticed) {
 		note(r->dev, "%s", res->notice);
 		r->noticed = true;
@@ -267,6 +270,7 @@ static int run_job(struct run *r, const struct test_def *def, const struct probe
 
 	r->test = def->name;
 	r->budget_s = job->max_s;
+	r->qd = job->qd * (job->threads ? job->threads : 1);	/* for the progress line */
 	ret = probe_job_run(job, res);
 	job_notes(r, def, res);
 	if (ret == -ECANCELED)
@@ -684,6 +688,7 @@ static int device_facts(const struct probe_target *t, const struct probe_options
 	d->rotational = x ? x->rotational : false;
 	d->capacity_bytes = scratch ? fs_size(d->path) : (int64_t)t->span_bytes;
 	d->probe.mode = o->full ? PROFILE_MODE_FULL : PROFILE_MODE_QUICK;
+	d->probe.test_seconds = o->seconds > 0 ? o->seconds : NAN;	/* for compare */
 	d->probe.target = scratch ? PROFILE_TGT_SCRATCH_FILE :
 		t->writable ? PROFILE_TGT_RAW_DESTRUCTIVE : PROFILE_TGT_RAW_READONLY;
 	if (!d->path || !d->model)

@@ -106,6 +106,7 @@ static void device_init(struct profile_device *d)
 	d->capacity_bytes = -1;
 	d->price_per_tb = NAN;
 	d->probe.seconds = NAN;
+	d->probe.test_seconds = NAN;
 	for (int t = 0; t < PROFILE_IO_COUNT; t++) {
 		struct profile_io *io = &d->io[t];
 
@@ -167,6 +168,7 @@ static void device_free(struct profile_device *d)
 	free(d->model);
 	free(d->serial);
 	free(d->firmware);
+	free(d->probe.engine);
 	free(d->sustained.series);
 	for (int t = 0; t < PROFILE_IO_COUNT; t++)
 		free(d->io[t].label);

@@ -135,6 +135,8 @@ struct profile_probe {
 	enum profile_mode mode;
 	enum profile_target target;
 	double seconds;
+	char *engine;			/* "io_uring", "psync", …; NULL = absent */
+	double test_seconds;		/* --seconds per test; NAN = the mode's */
 };
 
 struct profile_device {

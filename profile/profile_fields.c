@@ -37,6 +37,8 @@ static const struct pf_field probe_f[] = {
 	{ "mode", PF_ENUM, offsetof(struct profile_probe, mode), PF_REQUIRED, pf_mode_names, 0 },
 	{ "target", PF_ENUM, offsetof(struct profile_probe, target), PF_REQUIRED, pf_target_names, 0 },
 	{ "seconds", PF_NONNEG, offsetof(struct profile_probe, seconds), PF_NULLOUT, 0, 0 },
+	{ "engine", PF_STR, offsetof(struct profile_probe, engine), 0, 0, 0 },
+	{ "test_seconds", PF_POS, offsetof(struct profile_probe, test_seconds), 0, 0, 0 },
 };
 TABLE(pf_probe, probe_f);
 

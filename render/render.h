@@ -41,4 +41,8 @@ void render_html_esc(FILE *out, const char *s);
 /* A value in its metric's unit for people: "83,989", "0.12", "1.0 TB". */
 void render_value(char *buf, size_t len, double v, const char *unit);
 
+/* An estimate with its unit for people: "0.45 s", "12 h", and an hour
+ * figure under 1 h in minutes ("2 min", not "0.03 h"); "-" when unknown. */
+void render_estimate(char *buf, size_t len, double v, const char *unit);
+
 #endif

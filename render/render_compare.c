@@ -217,6 +217,24 @@ static const char *paired_as(enum compare_match by, bool capital)
 	return (unsigned)by < 4 ? words[capital][by] : "paired";
 }
 
+/* One line per probe setting that differs: the figures are not like for like. */
+static void print_caveats(FILE *out, enum fmt f, const struct compare_pair *pr)
+{
+	for (size_t i = 0; i < pr->n_caveats; i++) {
+		const struct compare_caveat *c = &pr->caveats[i];
+
+		fputs(f == FMT_MD ? "- **Caveat:** different probe setting: " :
+		      "  caveat: different probe setting: ", out);
+		if (f == FMT_MD)
+			md_text(out, c->setting);
+		else
+			fputs(c->setting, out);
+		fprintf(out, ": %s → %s", c->before, c->after);
+		fputs(i + 1 < pr->n_caveats ? "\n" : "; the changes below are not like for like\n",
+		      out);
+	}
+}
+
 static void print_head(FILE *out, enum fmt f, const struct compare_pair *pr)
 {
 	char b[512], a[512];
@@ -224,16 +242,28 @@ static void print_head(FILE *out, enum fmt f, const struct compare_pair *pr)
 	device_cell(b, sizeof(b), pr->before);
 	device_cell(a, sizeof(a), pr->after);
 	if (f == FMT_TEXT) {
-		fprintf(out, "%s → %s (%s)\n  before: %s\n  after:  %s\n\n", pr->before->id,
-			pr->after->id, paired_as(pr->by, false), b, a);
+		if (pr->same_device)
+			fprintf(out, "%s (same device)\n", pr->before->id);
+		else
+			fprintf(out, "%s → %s (%s)\n", pr->before->id, pr->after->id,
+				paired_as(pr->by, false));
+		fprintf(out, "  before: %s\n  after:  %s\n", b, a);
+		print_caveats(out, f, pr);
+		fputc('\n', out);
 		return;
 	}
-	fprintf(out, "## %s → %s\n\n%s.  Before: ", pr->before->id, pr->after->id,
-		paired_as(pr->by, true));
+	if (pr->same_device)
+		fprintf(out, "## %s\n\nThe same device.  Before: ", pr->before->id);
+	else
+		fprintf(out, "## %s → %s\n\n%s.  Before: ", pr->before->id, pr->after->id,
+			paired_as(pr->by, true));
 	md_text(out, b);
 	fputs(".  After: ", out);
 	md_text(out, a);
 	fputs(".\n\n", out);
+	print_caveats(out, f, pr);
+	if (pr->n_caveats)
+		fputc('\n', out);
 }
 
 static void print_metrics(FILE *out, enum fmt f, const struct compare_pair *pr)
@@ -392,14 +422,26 @@ static json_t *json_policy(const struct compare_policy *cp)
 		"verdict", compare_dir_name(cp->verdict));
 }
 
+static json_t *json_caveats(const struct compare_pair *pr)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < pr->n_caveats; i++)
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s}",
+			"setting", pr->caveats[i].setting, "before", pr->caveats[i].before,
+			"after", pr->caveats[i].after));
+	return a;
+}
+
 static json_t *json_pair(const struct compare_pair *pr)
 {
 	json_t *pols = json_array();
 
 	for (size_t i = 0; i < pr->n_policies; i++)
 		json_array_append_new(pols, json_policy(&pr->policies[i]));
-	return json_pack("{s:s, s:s, s:s, s:o, s:o}", "before", pr->before->id,
+	return json_pack("{s:s, s:s, s:s, s:b, s:o, s:o, s:o}", "before", pr->before->id,
 			 "after", pr->after->id, "paired_by", compare_match_name(pr->by),
+			 "same_device", pr->same_device, "caveats", json_caveats(pr),
 			 "metrics", json_metrics(pr), "policies", pols);
 }
 

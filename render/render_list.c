@@ -82,7 +82,7 @@ static void fill_row(const struct probe_dev *d, char cells[NCOL][128])
 	if (isnan(d->temp_c))
 		snprintf(cells[COL_TEMP], 128, "-");
 	else
-		snprintf(cells[COL_TEMP], 128, "%.0fC", d->temp_c);
+		snprintf(cells[COL_TEMP], 128, "%.0f°C", d->temp_c);	/* one word: a column */
 	content_cell(d, cells[COL_CONTENT], 128);
 	mounts_cell(d, cells[COL_MOUNTS], 128);
 	snprintf(cells[COL_RO], 128, "%s", d->safe_readonly ? "safe" : "no");
@@ -92,10 +92,12 @@ static void fill_row(const struct probe_dev *d, char cells[NCOL][128])
 static void print_row(FILE *out, char cells[NCOL][128], const size_t *w)
 {
 	for (int c = 0; c < NCOL; c++) {
-		if (c == NCOL - 1)
+		if (c == NCOL - 1) {
 			fprintf(out, "%s\n", cells[c]);
-		else
-			fprintf(out, "%-*s  ", (int)w[c], cells[c]);
+		} else {
+			render_pad(out, cells[c], (int)w[c]);	/* columns, not bytes: °C */
+			fputs("  ", out);
+		}
 	}
 }
 
@@ -138,6 +140,16 @@ static void print_classes(FILE *out, const struct probe_inventory *inv)
 	}
 }
 
+/* Display columns of s (UTF-8 characters). */
+static size_t cols(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
 static void text_print(FILE *out, const struct probe_inventory *inv)
 {
 	char (*rows)[NCOL][128] = calloc(inv->n + 1, sizeof(*rows));
@@ -151,10 +163,13 @@ static void text_print(FILE *out, const struct probe_inventory *inv)
 		fill_row(&inv->v[i], rows[i + 1]);
 	for (size_t i = 0; i <= inv->n; i++)
 		for (int c = 0; c < NCOL; c++)
-			if (strlen(rows[i][c]) > w[c])
-				w[c] = strlen(rows[i][c]);
+			if (cols(rows[i][c]) > w[c])
+				w[c] = cols(rows[i][c]);
 	for (size_t i = 0; i <= inv->n; i++)
 		print_row(out, rows[i], w);
+	if (inv->n)
+		fputs("(SIZE in binary units, as lsblk: G = GiB = 2^30 bytes, T = TiB = 2^40; "
+		      "plan and report use decimal GB/TB = 10^9/10^12)\n", out);
 	print_classes(out, inv);
 	print_reasons(out, inv, false);
 	print_reasons(out, inv, true);

@@ -24,11 +24,10 @@ static void bytes_str(char *buf, size_t len, double b)
 
 static void est_str(char *buf, size_t len, const struct advisor_plan_estimate *e)
 {
-	char v[32];
+	char v[48];
 
-	render_value(v, sizeof(v), e->value, NULL);
-	snprintf(buf, len, "%s: %s %s on %s", e->label, v, isnan(e->value) ? "" : e->unit,
-		 e->device);
+	render_estimate(v, sizeof(v), e->value, e->unit);
+	snprintf(buf, len, "%s: %s on %s", e->label, v, e->device);
 }
 
 static const char *policy_list(const struct advisor_plan_tier *t, char *buf, size_t len)
@@ -147,6 +146,7 @@ static void text_volume(FILE *out, const struct advisor_plan *plan,
 static void text_tier(FILE *out, const struct advisor_plan *plan, const struct advisor_plan_tier *t)
 {
 	char pol[256], need[32], use[32], e[256], cost[128];
+	int idw = 14;
 
 	bytes_str(need, sizeof(need), (double)t->need_bytes);
 	bytes_str(use, sizeof(use), (double)t->usable_bytes);
@@ -154,11 +154,15 @@ static void text_tier(FILE *out, const struct advisor_plan *plan, const struct a
 	fprintf(out, "%-5s %s — need %s, usable %s, score %.1f%s\n",
 		advisor_tier_name(t->tier), policy_list(t, pol, sizeof(pol)), need, use, t->score,
 		cost);
+	for (size_t i = 0; i < t->n_devices; i++)	/* the widest id sets the column */
+		if ((int)strlen(plan->devs[t->devices[i]].p->id) > idw)
+			idw = (int)strlen(plan->devs[t->devices[i]].p->id);
 	for (size_t i = 0; i < t->n_devices; i++) {
 		const struct profile_device *p = plan->devs[t->devices[i]].p;
 
-		fprintf(out, "  %-14s %-32s score %5.1f\n", p->id, p->model ? p->model : "-",
-			t->scores[i]);
+		fputs("  ", out);
+		render_pad(out, p->id, idw);
+		fprintf(out, " %-32s score %5.1f\n", p->model ? p->model : "-", t->scores[i]);
 	}
 	buy_lines(out, plan, t, "  ");
 	if (t->raid.level != ADVISOR_RAID_NONE)
@@ -213,7 +217,8 @@ static void text_unassigned(FILE *out, const struct advisor_plan *plan)
 static int text_print(FILE *out, const struct advisor_plan *plan)
 {
 	fprintf(out, "tierwise plan: %zu devices; %u of %d needs met; total score %.1f (%s, "
-		"%lu nodes searched)\n\n", plan->n_devs, plan->needs_met, plan->n_needs, plan->score,
+		"%lu nodes searched)\n(sizes in decimal units: GB = 10^9, TB = 10^12 bytes)\n\n",
+		plan->n_devs, plan->needs_met, plan->n_needs, plan->score,
 		plan->exact ? "proven optimum" : "best found", plan->nodes);
 	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
 		text_tier(out, plan, &plan->tiers[t]);
@@ -330,7 +335,8 @@ static void md_tier(FILE *out, const struct advisor_plan *plan, const struct adv
 
 static int md_print(FILE *out, const struct advisor_plan *plan)
 {
-	fprintf(out, "# tierwise plan\n\n%zu devices, total score %.1f (%s).\n\n", plan->n_devs,
+	fprintf(out, "# tierwise plan\n\n%zu devices, total score %.1f (%s).  Sizes in "
+		"decimal units: GB = 10^9, TB = 10^12 bytes.\n\n", plan->n_devs,
 		plan->score, plan->exact ? "proven optimum" : "best found");
 	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
 		md_tier(out, plan, &plan->tiers[t]);

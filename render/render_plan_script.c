@@ -598,6 +598,32 @@ static void script_mount_all(FILE *out, const struct advisor_plan *plan)
 	      "\techo 'nothing was changed (no --apply); review the commands above'\nfi\n", out);
 }
 
+/* Whether the script can act on any mount of the plan. */
+static bool any_actionable(const struct advisor_plan *plan)
+{
+	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+		for (size_t i = 0; i < plan->tiers[t].n_mounts; i++)
+			if (actionable(plan, &plan->tiers[t], &plan->tiers[t].mounts[i]))
+				return true;
+	return false;
+}
+
+/* The body of a script with nothing to do (every device a catalog entry or
+ * not on this machine): no udev rules, no reload, no fstrim, even with --apply. */
+static void script_nothing(FILE *out, const struct advisor_plan *plan)
+{
+	fputs("\n# ---- nothing to do: no mount of this plan is on this machine\n"
+	      "# (catalog entries or devices of another host); with --apply too, this\n"
+	      "# script writes no udev rules, reloads nothing and enables no timer.\n", out);
+	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+		for (size_t i = 0; i < plan->tiers[t].n_mounts; i++)
+			sh_words(out, "printf 'skip: %s is not a device of this machine "
+				 "(catalog entry)\\n'",
+				 (const char *[]){ plan->tiers[t].mounts[i].source, NULL });
+	fputs("echo 'nothing to do: no device of this plan is on this machine; "
+	      "nothing was changed'\nexit 0\n", out);
+}
+
 static int print_script(FILE *out, const struct advisor_plan *plan)
 {
 	int rc = script_check(plan);
@@ -607,6 +633,10 @@ static int print_script(FILE *out, const struct advisor_plan *plan)
 	fputs(HEADER, out);
 	script_summary(out, plan);
 	fputs(FUNCTIONS, out);
+	if (!any_actionable(plan)) {
+		script_nothing(out, plan);
+		return 0;
+	}
 	script_checks(out, plan);
 	script_make(out, plan);
 	if ((rc = script_fstab(out, plan)) || (rc = script_udev(out, plan)))

@@ -237,21 +237,18 @@ static void plan_raid(FILE *out, const struct report_tier *t)
 
 static void plan_estimates(FILE *out, const struct report_tier *t)
 {
-	char v[32];
+	char v[48];
 
 	if (t->n_est)
 		fputs("<h4>Estimates</h4>\n<ul class=\"estimates\">\n", out);
 	for (size_t i = 0; i < t->n_est; i++) {
 		const struct report_est *e = &t->est[i];
 
-		rh_num(v, sizeof(v), e->value);
+		render_estimate(v, sizeof(v), e->value, e->unit);	/* 2 min, not 0.03 h */
 		fputs("<li>", out);
 		render_html_esc(out, e->label);
-		fprintf(out, ": <strong>%s", v);
-		if (!isnan(e->value)) {
-			fputc(' ', out);
-			render_html_esc(out, e->unit);
-		}
+		fputs(": <strong>", out);
+		render_html_esc(out, v);
 		fputs("</strong> on ", out);
 		render_html_esc(out, e->device);
 		fputs(" (", out);

@@ -52,6 +52,21 @@ void render_value(char *buf, size_t len, double v, const char *unit)
 		snprintf(buf, len, "%.2f", v);
 }
 
+void render_estimate(char *buf, size_t len, double v, const char *unit)
+{
+	char n[32];
+
+	if (!isnan(v) && unit && !strcmp(unit, "h") && v < 1) {
+		if (v * 60 >= 1)
+			snprintf(buf, len, "%.0f min", v * 60);
+		else
+			snprintf(buf, len, "%.0f s", v * 3600);
+		return;
+	}
+	render_value(n, sizeof(n), v, NULL);
+	snprintf(buf, len, "%s%s%s", n, isnan(v) || !unit ? "" : " ", isnan(v) || !unit ? "" : unit);
+}
+
 /* ---- text ---- */
 
 static const char *est_name(const struct model_score_estimate *e)
@@ -59,26 +74,33 @@ static const char *est_name(const struct model_score_estimate *e)
 	return e->pe->label ? e->pe->label : model_estimate_kind_name(e->pe->kind);
 }
 
-static void text_row(FILE *out, size_t rank, const struct model_score *s)
+/* Display columns of s (UTF-8 characters). */
+static int cols_of(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xC0) != 0x80;
+	return n;
+}
+
+static void text_row(FILE *out, size_t rank, const struct model_score *s, int idw)
 {
 	char est[48] = "-";
 
-	if (s->n_est && !isnan(s->est[0].value)) {
-		render_value(est, sizeof(est) - 4, s->est[0].value, NULL);
-		strcat(est, " ");
-		strcat(est, s->est[0].unit);
-	}
+	if (s->n_est && !isnan(s->est[0].value))
+		render_estimate(est, sizeof(est), s->est[0].value, s->est[0].unit);
+	fprintf(out, "  %3zu  ", rank);
+	render_pad(out, s->dev->id, idw);
 	if (!s->eligible) {
-		fprintf(out, "  %3zu  %-14s      -     -  %-10s  excluded: %s: %s\n", rank,
-			s->dev->id, est, s->failed[0].key, s->failed[0].msg);
+		fprintf(out, "      -     -  %-10s  excluded: %s: %s\n", est,
+			s->failed[0].key, s->failed[0].msg);
 		return;
 	}
 	if (isnan(s->score))	/* no figure the policy weighs was measured */
-		fprintf(out, "  %3zu  %-14s      -  %4.2f  %-10s", rank, s->dev->id,
-			s->confidence, est);
+		fprintf(out, "      -  %4.2f  %-10s", s->confidence, est);
 	else
-		fprintf(out, "  %3zu  %-14s  %5.1f  %4.2f  %-10s", rank, s->dev->id,
-			s->score, s->confidence, est);
+		fprintf(out, "  %5.1f  %4.2f  %-10s", s->score, s->confidence, est);
 	for (size_t i = 0; i < s->n_missing; i++)
 		fprintf(out, "%s%s", i ? ", " : "  missing: ", s->missing[i]);
 	fputc('\n', out);
@@ -91,10 +113,16 @@ static void text_one(FILE *out, const struct model_ranking *r)
 
 	fprintf(out, "%s (%s)%s%s\n", p->name, p->tier, p->description ? ": " : "",
 		p->description ? p->description : "");
-	fprintf(out, "  %3s  %-14s  %5s  %4s  %s\n", "#", "DEVICE", "SCORE", "CONF",
-		first);
+	int idw = 14;	/* the widest id sets the column */
+
 	for (size_t i = 0; i < r->n; i++)
-		text_row(out, i + 1, &r->v[i]);
+		if (cols_of(r->v[i].dev->id) > idw)
+			idw = cols_of(r->v[i].dev->id);
+	fprintf(out, "  %3s  ", "#");
+	render_pad(out, "DEVICE", idw);
+	fprintf(out, "  %5s  %4s  %s\n", "SCORE", "CONF", first);
+	for (size_t i = 0; i < r->n; i++)
+		text_row(out, i + 1, &r->v[i], idw);
 	if (r->note[0])
 		fprintf(out, "  note: %s\n", r->note);
 }

@@ -7,7 +7,7 @@
 set -u
 tw=$1
 src=${TW_SRCDIR:?}
-ex=$src/examples/ai-server-20-devices.json
+ex=$src/examples/ai-server-18-devices.json
 pol=$src/policies
 gold=$src/tests/expected/compare
 command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# csv2profile.sh — regenerating examples/ai-server-20-devices.json from the
+# csv2profile.sh — regenerating examples/ai-server-18-devices.json from the
 # published CSV gives exactly the committed file.
 #
 # $1: the tierwise binary (unused).  TW_SRCDIR: the repository root.
@@ -9,7 +9,7 @@ set -euo pipefail
 srcdir=${TW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 python=${PYTHON:-python3}
 csv=$srcdir/../shared/reference/ai-server-20-devices.csv
-expected=$srcdir/examples/ai-server-20-devices.json
+expected=$srcdir/examples/ai-server-18-devices.json
 
 if [ ! -f "$csv" ]; then
 	echo "SKIP: $csv not found"
@@ -26,7 +26,7 @@ trap 'rm -rf "$tmp"' EXIT
 "$python" "$srcdir/scripts/csv2profile.py" "$csv" -o "$tmp/out.json"
 if ! diff -u "$expected" "$tmp/out.json"; then
 	echo "FAIL: csv2profile output differs from $expected (regenerate with:"
-	echo "  scripts/csv2profile.py ../shared/reference/ai-server-20-devices.csv -o examples/ai-server-20-devices.json)"
+	echo "  scripts/csv2profile.py ../shared/reference/ai-server-20-devices.csv -o examples/ai-server-18-devices.json)"
 	exit 1
 fi
 

@@ -13,7 +13,7 @@
 set -u
 tw=$1
 src=${TW_SRCDIR:?}
-ex=$src/examples/ai-server-20-devices.json
+ex=$src/examples/ai-server-18-devices.json
 for c in jq python3 curl; do
 	command -v $c >/dev/null || { echo "SKIP: $c is not installed"; exit 77; }
 done

@@ -34,7 +34,7 @@ set -u
 tw=$1
 src=${TW_SRCDIR:?}
 pol=$src/policies
-example=$src/examples/ai-server-20-devices.json
+example=$src/examples/ai-server-18-devices.json
 if [ "$(id -u)" -ne 0 ]; then echo "SKIP: needs root to create loop devices"; exit 77; fi
 for t in losetup blockdev blkid wipefs lsblk findmnt sfdisk mkfs.ext4 mkfs.xfs md5sum jq unshare mknod stat; do
 	command -v "$t" >/dev/null || { echo "SKIP: $t not installed"; exit 77; }

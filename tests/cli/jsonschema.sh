@@ -163,7 +163,7 @@ if not found:
 # 3. Broken copies are rejected.
 base = full
 if examples:
-    ex = [p for p in examples if p.endswith("ai-server-20-devices.json")]
+    ex = [p for p in examples if p.endswith("ai-server-18-devices.json")]
     if ex:
         base = load(ex[0])
 

@@ -10,7 +10,7 @@
 set -u
 tw=$1
 src=${TW_SRCDIR:?}
-ex=$src/examples/ai-server-20-devices.json
+ex=$src/examples/ai-server-18-devices.json
 pol=$src/policies
 command -v valgrind >/dev/null || { echo "SKIP: valgrind not installed (apt-get install valgrind)"; exit 77; }
 command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }

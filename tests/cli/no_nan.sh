@@ -22,7 +22,7 @@ run() {
 	n=$((n + 1))
 }
 
-profiles=("$src/examples/ai-server-20-devices.json"
+profiles=("$src/examples/ai-server-18-devices.json"
 	"$src/tests/fixtures/profiles/missing-values.json"
 	"$src/tests/fixtures/report/sweep-sustained.json")
 for i in "${!profiles[@]}"; do

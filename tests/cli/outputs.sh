@@ -28,7 +28,7 @@ cleanup() {
 }
 trap cleanup EXIT
 fail=0
-example=$TW_SRCDIR/examples/ai-server-20-devices.json
+example=$TW_SRCDIR/examples/ai-server-18-devices.json
 quick=(--tests rand_read_qd1 --seconds 0.5 --ramp 0.1 --size 64Mi --quiet)
 
 truncate -s 64M "$tmp/ext4.img"

@@ -16,7 +16,7 @@ set -u
 tw=$1
 src=${TW_SRCDIR:?}
 build=$(cd "$(dirname "$tw")/.." && pwd)
-ex=$src/examples/ai-server-20-devices.json
+ex=$src/examples/ai-server-18-devices.json
 [ -f "$build/CMakeCache.txt" ] || { echo "SKIP: no build directory above $tw"; exit 77; }
 tmp=$(mktemp -d)
 dpkg_installed=0

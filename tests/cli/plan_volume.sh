@@ -10,7 +10,7 @@
 set -u
 tw=$1
 src=${TW_SRCDIR:?}
-ex=$src/examples/ai-server-20-devices.json
+ex=$src/examples/ai-server-18-devices.json
 pol=$src/policies
 if [ "$(id -u)" -ne 0 ]; then echo "SKIP: needs root to create loop devices"; exit 77; fi
 for t in losetup jq blkid wipefs lsblk mkfs.ext4 md5sum; do

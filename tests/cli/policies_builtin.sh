@@ -7,7 +7,7 @@
 tw=$1
 fail=0
 src=${TW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-example=$src/examples/ai-server-20-devices.json
+example=$src/examples/ai-server-18-devices.json
 command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -18,7 +18,7 @@ tw=$1
 src=${TW_SRCDIR:?}
 fx=$src/tests/fixtures
 pol=$src/policies
-ex=$src/examples/ai-server-20-devices.json
+ex=$src/examples/ai-server-18-devices.json
 command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -5,7 +5,7 @@
 set -u
 tw=$1
 src=${TW_SRCDIR:?}
-ex=$src/examples/ai-server-20-devices.json
+ex=$src/examples/ai-server-18-devices.json
 pol=$src/policies
 command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
 tmp=$(mktemp -d)

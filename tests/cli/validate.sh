@@ -4,7 +4,7 @@
 set -u
 tw=$1
 src=${TW_SRCDIR:?}
-ex=$src/examples/ai-server-20-devices.json
+ex=$src/examples/ai-server-18-devices.json
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0

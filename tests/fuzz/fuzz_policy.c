@@ -1,7 +1,7 @@
 /* Fuzz the policy parser (model_policy_parse) on arbitrary bytes.
  *
- * A policy the parser accepts ranks the 20 devices of
- * examples/ai-server-20-devices.json (loaded once): every score is NAN or
+ * A policy the parser accepts ranks the 18 devices of
+ * examples/ai-server-18-devices.json (loaded once): every score is NAN or
  * in 0–100, every confidence in 0–1, and every device appears once.
  */
 #include <errno.h>
@@ -35,7 +35,7 @@ static void example_load(void)
 
 	if (example)
 		return;
-	snprintf(path, sizeof(path), "%s/examples/ai-server-20-devices.json",
+	snprintf(path, sizeof(path), "%s/examples/ai-server-18-devices.json",
 		 src ? src : TW_FUZZ_SRCDIR);
 	if (profile_read_file(path, &example, &diags) < 0) {
 		fuzz_diags_print(&diags);

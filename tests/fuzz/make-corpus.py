@@ -28,7 +28,7 @@ def read(*rel):
 
 
 def profiles():
-    put("profile", "ai-server-20-devices.json", read("examples", "ai-server-20-devices.json"))
+    put("profile", "ai-server-18-devices.json", read("examples", "ai-server-18-devices.json"))
     put("profile", "sweep-sustained.json", read("tests", "fixtures", "report", "sweep-sustained.json"))
     for name in ("health-hot.json", "health-worn.json"):
         put("profile", name, read("tests", "fuzz", "seeds", name))

@@ -237,7 +237,7 @@ static void test_metric_values(void **state)
 {
 	struct tw_diags d = { 0 };
 	struct profile *p;
-	char *f = src_path("examples/ai-server-20-devices.json");
+	char *f = src_path("examples/ai-server-18-devices.json");
 	const struct profile_device *o, *a;
 
 	(void)state;

@@ -150,7 +150,7 @@ static void test_example_roundtrip(void **state)
 	char *s1, *s2;
 
 	(void)state;
-	snprintf(path, sizeof(path), "%s/examples/ai-server-20-devices.json", src ? src : ".");
+	snprintf(path, sizeof(path), "%s/examples/ai-server-18-devices.json", src ? src : ".");
 	assert_int_equal(profile_read_file(path, &p, &d), 0);
 	assert_int_equal(p->n_devices, 18);
 	for (size_t i = 0; i < p->n_devices; i++) {

@@ -92,6 +92,11 @@ static void test_writable_all_tests(void **state)
 	json = profile_write_string(p);
 	assert_int_equal(profile_read_string(json, strlen(json), "run.json", &q, &diags), 0);
 	assert_int_equal(diags.n, 0);
+	/* the probe's settings as fields, for compare (issue 20) */
+	assert_string_equal(d->probe.engine, "null");
+	assert_float_equal(d->probe.test_seconds, 0.25, 0);
+	assert_string_equal(q->devices[0].probe.engine, "null");
+	assert_float_equal(q->devices[0].probe.test_seconds, 0.25, 0);
 	free(json);
 	profile_free(q);
 	profile_free(p);

@@ -1,5 +1,5 @@
 /* Scoring and ranking: the shipped policies on the published measurements
- * (examples/ai-server-20-devices.json), estimates, missing metrics, prices,
+ * (examples/ai-server-18-devices.json), estimates, missing metrics, prices,
  * and one score computed by hand. */
 #include <errno.h>
 #include <math.h>
@@ -34,7 +34,7 @@ static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
 	struct tw_diags d = { 0 };
-	char *ex = src_path("examples/ai-server-20-devices.json");
+	char *ex = src_path("examples/ai-server-18-devices.json");
 	char *dir = src_path("policies");
 
 	assert_non_null(f);
@@ -372,7 +372,7 @@ static void test_unwritten_dropped(void **state)
 {
 	struct fixture *f = *state;
 	struct tw_diags d = { 0 };
-	char *ex = src_path("examples/ai-server-20-devices.json");
+	char *ex = src_path("examples/ai-server-18-devices.json");
 	const struct model_policy *vdb = model_policy_set_find(f->set, "vector-db");
 	struct profile *p;
 	struct profile_device *o = NULL, *pm = NULL, *hdd = NULL;

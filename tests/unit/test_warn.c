@@ -1,5 +1,5 @@
 /* Warnings from the data (advisor/warn.c): the pitfalls of the published
- * measurements (examples/ai-server-20-devices.json) — PC601 write trap,
+ * measurements (examples/ai-server-18-devices.json) — PC601 write trap,
  * ShiJi cache cliff, 970 EVO Plus heat, an IronWolf in the hot tier — and
  * synthetic devices for health, throttling, bursts, thresholds and devices
  * with nothing measured. */
@@ -104,7 +104,7 @@ static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
 	struct tw_diags d = { 0 };
-	char *ex = src_path("examples/ai-server-20-devices.json");
+	char *ex = src_path("examples/ai-server-18-devices.json");
 
 	assert_non_null(f);
 	assert_int_equal(profile_read_file(ex, &f->prof, &d), 0);
