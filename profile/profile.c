@@ -126,6 +126,37 @@ static void device_init(struct profile_device *d)
 	d->thermal.warning_c = d->thermal.critical_c = NAN;
 	d->thermal.throttle_events = -1;
 	profile_health_init(&d->health);
+	d->link.speed_gts = d->link.max_speed_gts = NAN;
+	d->link.width = d->link.max_width = d->link.numa_node = -1;
+}
+
+int profile_link_gen(double gts)
+{
+	static const double speeds[] = { 2.5, 5, 8, 16, 32, 64 };
+
+	for (int i = 0; i < (int)(sizeof(speeds) / sizeof(speeds[0])); i++)
+		if (fabs(gts - speeds[i]) < 0.01 * speeds[i])
+			return i + 1;
+	return 0;
+}
+
+double profile_link_mbps(double gts, long width)
+{
+	double eff;
+
+	if (!(gts > 0) || width <= 0)
+		return NAN;
+	eff = gts <= 5.01 ? 8.0 / 10 : gts <= 32.01 ? 128.0 / 130 : 242.0 / 256;
+	return gts * 1000.0 / 8 * eff * (double)width;
+}
+
+bool profile_link_degraded(const struct profile_link *l)
+{
+	if (!l->present)
+		return false;
+	return (!isnan(l->speed_gts) && !isnan(l->max_speed_gts) &&
+		l->speed_gts < l->max_speed_gts) ||
+	       (l->width > 0 && l->max_width > 0 && l->width < l->max_width);
 }
 
 struct profile_device *profile_add_device(struct profile *p, const char *id)
@@ -174,6 +205,10 @@ static void device_free(struct profile_device *d)
 	free(d->thermal.source);
 	free(d->thermal.throttle);
 	free(d->health.source);
+	free(d->link.pcie_address);
+	for (size_t i = 0; i < d->link.n_upstream; i++)
+		free(d->link.upstream[i]);
+	free(d->link.upstream);
 	for (size_t i = 0; i < d->n_notes; i++)
 		free(d->notes[i]);
 	free(d->notes);

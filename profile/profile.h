@@ -137,6 +137,33 @@ struct profile_probe {
 	double seconds;
 };
 
+/*
+ * The PCIe link the device was found behind (`link` in the profile):
+ * present only when it was read.  NAN / -1 = unknown.
+ */
+struct profile_link {
+	bool present;
+	char *pcie_address;		/* 0000:01:00.0 */
+	double speed_gts, max_speed_gts;
+	long width, max_width;
+	long numa_node;
+	size_t n_upstream;
+	char **upstream;		/* bridges above it, nearest first */
+};
+
+/* The PCIe generation of a link speed (8 GT/s → 3), 0 when unknown. */
+int profile_link_gen(double gts);
+
+/*
+ * Usable bandwidth of a PCIe link in MB/s: lanes × speed after the line
+ * encoding (8b/10b up to 5 GT/s, 128b/130b up to 32 GT/s, FLIT above).
+ * NAN when speed or width is unknown.
+ */
+double profile_link_mbps(double gts, long width);
+
+/* Whether l trained below its maximum speed or width; false when unknown. */
+bool profile_link_degraded(const struct profile_link *l);
+
 struct profile_device {
 	char *id, *path, *model, *serial, *firmware;
 	enum profile_transport transport;
@@ -152,6 +179,7 @@ struct profile_device {
 	struct profile_lat_target lat_target;
 	struct profile_thermal thermal;
 	struct profile_health health;
+	struct profile_link link;
 	size_t n_notes;
 	char **notes;
 };

@@ -421,7 +421,8 @@ static void decode_notes(struct rctx *c, const json_t *v, const char *path,
 static bool device_extra(const char *key)
 {
 	return !strcmp(key, "results") || !strcmp(key, "notes") ||
-	       !strcmp(key, "thermal") || !strcmp(key, "health");
+	       !strcmp(key, "thermal") || !strcmp(key, "health") ||
+	       !strcmp(key, "link");
 }
 
 static void init_throttle(void *e)
@@ -498,6 +499,43 @@ static void decode_health(struct rctx *c, const json_t *v, const char *path,
 		decode_health_arrays(c, v, path, h);
 }
 
+static bool link_extra(const char *key)
+{
+	return !strcmp(key, "upstream");
+}
+
+/* link: the PCIe link facts, with upstream an array of PCI addresses. */
+static void decode_link(struct rctx *c, const json_t *v, const char *path,
+			struct profile_link *l)
+{
+	char p[PATH_LEN], q[PATH_LEN];
+	const json_t *a, *x;
+	size_t i;
+
+	l->present = true;
+	decode_known(c, v, path, &pf_link, l, link_extra);
+	a = json_is_object(v) ? json_object_get(v, "upstream") : NULL;
+	if (!a || json_is_null(a))
+		return;
+	child_path(p, path, "upstream");
+	if (!json_is_array(a)) {
+		bad(c, p, "must be an array of PCI addresses, not %s", type_name(a));
+		return;
+	}
+	l->upstream = calloc(json_array_size(a) + 1, sizeof(*l->upstream));
+	if (!l->upstream) {
+		c->err = -ENOMEM;
+		return;
+	}
+	json_array_foreach(a, i, x) {
+		index_path(q, p, i);
+		if (!json_is_string(x))
+			bad(c, q, "must be a string, not %s", type_name(x));
+		else if (!(l->upstream[l->n_upstream++] = strdup(json_string_value(x))))
+			c->err = -ENOMEM;
+	}
+}
+
 static void decode_device(struct rctx *c, const json_t *v, const char *path,
 			  struct profile_device *d)
 {
@@ -521,6 +559,11 @@ static void decode_device(struct rctx *c, const json_t *v, const char *path,
 	if (x && !json_is_null(x)) {
 		child_path(p, path, "health");
 		decode_health(c, x, p, &d->health);
+	}
+	x = json_object_get(v, "link");
+	if (x && !json_is_null(x)) {
+		child_path(p, path, "link");
+		decode_link(c, x, p, &d->link);
 	}
 	x = json_object_get(v, "notes");
 	if (x && !json_is_null(x)) {

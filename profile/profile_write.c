@@ -154,6 +154,19 @@ static json_t *health_json(const struct profile_health *h)
 	return o;
 }
 
+static json_t *link_json(const struct profile_link *l)
+{
+	json_t *o = table_json(&pf_link, l), *a = json_array();
+
+	for (size_t i = 0; a && i < l->n_upstream; i++)
+		json_array_append_new(a, json_string(l->upstream[i]));
+	if (o && a)
+		json_object_set_new(o, "upstream", a);
+	else
+		json_decref(a);
+	return o;
+}
+
 static json_t *device_json(const struct profile_device *d)
 {
 	json_t *o = table_json(&pf_device, d), *notes = json_array();
@@ -166,6 +179,8 @@ static json_t *device_json(const struct profile_device *d)
 	json_object_set_new(o, "results", results_json(d));
 	json_object_set_new(o, "thermal", thermal_json(&d->thermal));
 	json_object_set_new(o, "health", d->health.present ? health_json(&d->health) : json_null());
+	if (d->link.present)
+		json_object_set_new(o, "link", link_json(&d->link));
 	for (size_t i = 0; i < d->n_notes; i++)
 		json_array_append_new(notes, json_string(d->notes[i]));
 	json_object_set_new(o, "notes", notes);
