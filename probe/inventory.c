@@ -705,7 +705,7 @@ static int read_numa(const struct scan *sc, const char *dir)
 static int read_pcie(const struct scan *sc, struct probe_dev *d, const char *real)
 {
 	struct probe_pcie *pc = &d->pcie;
-	const char *p = real, *fn = NULL, *slash;
+	const char *p = real, *fn = NULL, *top = NULL, *slash;
 	size_t fn_end = 0;
 	char dir[PATH_MAX];
 
@@ -715,6 +715,7 @@ static int read_pcie(const struct scan *sc, struct probe_dev *d, const char *rea
 	for (; *p; p = *slash ? slash + 1 : slash) {
 		slash = strchrnul(p, '/');
 		if (is_pci_address(p, (size_t)(slash - p))) {
+			top = top ? top : p;
 			fn = p;
 			fn_end = (size_t)(slash - real);
 		}
@@ -722,6 +723,8 @@ static int read_pcie(const struct scan *sc, struct probe_dev *d, const char *rea
 	if (!fn || fn_end >= sizeof(dir) || real[0] != '/')
 		return 0;
 	snprintf(dir, sizeof(dir), "%.*s", (int)fn_end - 1, real + 1);
+	if (!(d->pci_port = strndup(top, 12)))
+		return -ENOMEM;
 	d->numa_node = read_numa(sc, dir);
 	d->local_cpulist = probe_sys_str(sc->root, "%s/local_cpulist", dir);
 	pc->speed_gts = read_gts(sc, dir, "current_link_speed");
@@ -825,6 +828,7 @@ static void dev_free(struct probe_dev *d)
 	free(d->backing_file);
 	free(d->cls_why);
 	free(d->local_cpulist);
+	free(d->pci_port);
 	strv_free(&d->pcie.upstream);
 	sig_free(&d->sig);
 	strv_free(&d->mounts);

@@ -98,6 +98,9 @@ struct probe_dev {
 	struct probe_pcie pcie;	/* the link, when behind PCIe */
 	int numa_node;		/* of the nearest PCI function; -1 = unknown */
 	char *local_cpulist;	/* its local_cpulist ("0-7"), NULL = unknown */
+	char *pci_port;		/* the topmost PCI function in its path (the
+				 * root port, or the controller on the root
+				 * complex); NULL for virtual devices */
 };
 
 /*

@@ -178,6 +178,24 @@ struct profile_device *profile_add_device(struct profile *p, const char *id)
 	return d;
 }
 
+int profile_take_devices(struct profile *dst, struct profile *src)
+{
+	struct profile_device *v;
+
+	if (!src->n_devices)
+		return 0;
+	v = realloc(dst->devices, (dst->n_devices + src->n_devices) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	dst->devices = v;
+	memcpy(v + dst->n_devices, src->devices, src->n_devices * sizeof(*v));
+	dst->n_devices += src->n_devices;
+	free(src->devices);
+	src->devices = NULL;
+	src->n_devices = 0;
+	return 0;
+}
+
 int profile_device_add_note(struct profile_device *dev, const char *note)
 {
 	char **v = realloc(dev->notes, (dev->n_notes + 1) * sizeof(*v));

@@ -215,6 +215,12 @@ struct profile *profile_new(void);
  */
 struct profile_device *profile_add_device(struct profile *p, const char *id);
 
+/*
+ * Move every device of src to the end of dst, in order; src is left with
+ * none.  Returns 0, or -ENOMEM (both unaltered).
+ */
+int profile_take_devices(struct profile *dst, struct profile *src);
+
 /* Append a copy of note to dev.  Returns 0 or -ENOMEM. */
 int profile_device_add_note(struct profile_device *dev, const char *note);
 

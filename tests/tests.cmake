@@ -37,3 +37,6 @@ tw_cli_test(blank_disk)
 set_tests_properties(cli.blank_disk PROPERTIES TIMEOUT 120 LABELS device)
 tw_cli_test(no_nan)
 tw_cli_test(link)
+# Two zram devices probed side by side (--jobs 2) and one after another.  Root.
+tw_cli_test(probe_jobs)
+set_tests_properties(cli.probe_jobs PROPERTIES TIMEOUT 180 LABELS device)
