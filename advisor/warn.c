@@ -264,11 +264,11 @@ static struct num link_end(double gts, long width)
 	if (width > 0)
 		snprintf(w, sizeof(w), " x%ld", width);
 	if (profile_link_gen(gts))
-		snprintf(r.s, sizeof(r.s), "Gen%d%s", profile_link_gen(gts), w);
+		snprintf(r.s, sizeof(r.s), "Gen%d%.12s", profile_link_gen(gts), w);
 	else if (known(gts))
-		snprintf(r.s, sizeof(r.s), "%g GT/s%s", gts, w);
+		snprintf(r.s, sizeof(r.s), "%g GT/s%.12s", gts, w);
 	else
-		snprintf(r.s, sizeof(r.s), "?%s", w);
+		snprintf(r.s, sizeof(r.s), "?%.12s", w);
 	return r;
 }
 
@@ -496,12 +496,66 @@ static int warn_device(struct advisor_plan *plan, size_t i)
 	return 0;
 }
 
+/* The plan's index of the device with this id, -1 when it is not in it. */
+static ptrdiff_t dev_of(const struct advisor_plan *plan, const char *id)
+{
+	for (size_t i = 0; i < plan->n_devs; i++)
+		if (plan->devs[i].p && plan->devs[i].p->id && !strcmp(plan->devs[i].p->id, id))
+			return (ptrdiff_t)i;
+	return -1;
+}
+
+/* One group of devices found sharing a bottleneck: who, the figures, and
+ * the tier that puts two of them in one array. */
+static int warn_shared(struct advisor_plan *plan, const struct profile_shared *g)
+{
+	struct msg m = { .len = 0 };
+	ptrdiff_t first = -1;
+	int same_tier = -1;
+
+	for (size_t k = 0; k < g->n_ids; k++) {
+		ptrdiff_t d = dev_of(plan, g->ids[k]);
+
+		if (d < 0)
+			continue;
+		for (size_t j = 0; j < k && same_tier < 0; j++) {
+			ptrdiff_t e = dev_of(plan, g->ids[j]);
+
+			if (e >= 0 && plan->devs[d].tier >= 0 &&
+			    plan->devs[d].tier == plan->devs[e].tier)
+				same_tier = plan->devs[d].tier;
+		}
+		first = first < 0 ? d : first;
+	}
+	if (first < 0)
+		return 0;
+	for (size_t k = 0; k < g->n_ids; k++)
+		msg_add(&m, "%s%s", k ? (k + 1 == g->n_ids ? " and " : ", ") : "", g->ids[k]);
+	msg_add(&m, " share a bottleneck (a link, switch, HBA or controller)");
+	if (known(g->together_mbps) && known(g->solo_sum_mbps))
+		msg_add(&m, ": read together they reach %s MB/s, %.0f %% of the %s MB/s"
+			" they read alone", grp(g->together_mbps).s,
+			100.0 * g->together_mbps / g->solo_sum_mbps, grp(g->solo_sum_mbps).s);
+	if (same_tier >= 0)
+		msg_add(&m, "; the %s tier uses them together, so it delivers what"
+			" the shared link carries, not the sum", advisor_tier_name(same_tier));
+	msg_add(&m, "; for arrays, prefer devices on separate links (root ports,"
+		" HBAs), or move one to another slot");
+	return plan_warn(plan, first, "shared-link", "%s", m.s);
+}
+
 int advisor_warnings_make(struct advisor_plan *plan)
 {
 	if (!plan || (plan->n_devs && !plan->devs))
 		return -EINVAL;
 	for (size_t i = 0; i < plan->n_devs; i++) {
 		int rc = warn_device(plan, i);
+
+		if (rc)
+			return rc;
+	}
+	for (size_t g = 0; g < plan->n_links; g++) {
+		int rc = warn_shared(plan, plan->links[g]);
 
 		if (rc)
 			return rc;

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "engine.h"
 #include "probe_jobs.h"
+#include "probe_links.h"
 #include "tw_size.h"
 #include "tw_outfile.h"
 
@@ -19,6 +20,7 @@ struct probe_cli {
 	struct probe_options o;
 	const char *json;
 	bool destructive, yes, quiet;
+	bool no_links;		/* --no-links: no link pass */
 	unsigned jobs;		/* --jobs; 0 = auto: the CPUs for the whole
 				 * machine, one at a time for named targets */
 	uint64_t size;
@@ -57,6 +59,8 @@ static void probe_usage(FILE *out)
 	      "                         port, at most one per CPU; QD1 one at a time, then\n"
 	      "                         a solo spot check (default: the CPUs with no\n"
 	      "                         TARGET, 1 with targets; 1 = one after another)\n"
+	      "  --no-links             side by side: skip the link pass (devices read\n"
+	      "                         together against alone to find shared bottlenecks)\n"
 	      "  --size SIZE            scratch file size, e.g. 4G (default 2G or 1/4 free)\n"
 	      "  --destructive          write tests on a raw device (refused if `list`\n"
 	      "                         marks it unsafe; asks for its name to be typed)\n"
@@ -101,6 +105,7 @@ static int parse_opts(int argc, char **argv, struct probe_cli *c)
 		{ "threads", required_argument, NULL, 'T' },
 		{ "engine", required_argument, NULL, 'e' },
 		{ "jobs", required_argument, NULL, 'J' },
+		{ "no-links", no_argument, NULL, 'N' },
 		{ "size", required_argument, NULL, 'z' },
 		{ "destructive", no_argument, NULL, 'D' },
 		{ "yes", no_argument, NULL, 'y' },
@@ -147,6 +152,7 @@ static int parse_opts(int argc, char **argv, struct probe_cli *c)
 				return cli_usage_error("probe", "--size %s: not a size with a unit; sizes "
 						       "are written %s", optarg, TW_SIZE_FORMS);
 			break;
+		case 'N': c->no_links = true; break;
 		case 'D': c->destructive = true; break;
 		case 'y': c->yes = true; break;
 		case 'q': c->quiet = true; break;
@@ -292,6 +298,8 @@ static void probe_side_by_side(struct probe_cli *c, const char **names, size_t n
 	}
 	if (probe_jobs_run(v, m, &c->o, &jo) < 0)
 		fprintf(stderr, "tierwise probe: could not start the jobs side by side\n");
+	else if (!c->no_links && probe_links_find(v, m, &c->o, c->prof, c->quiet) < 0)
+		fprintf(stderr, "tierwise probe: the link pass ran out of memory\n");
 	for (size_t i = 0; i < m; i++) {
 		if (v[i].ret < 0) {
 			fprintf(stderr, "tierwise probe: %s\n", v[i].err);

@@ -236,6 +236,18 @@ static struct figs figures(const struct profile_device *d, bool qd1)
 	return f;
 }
 
+/* A figure the solo run s has and the side-by-side run d lacks (the test
+ * failed there, a device starved by a neighbour on its link). */
+static bool missing(const struct profile_device *d, const struct profile_device *s, int slot)
+{
+	bool had = d->io[slot].present && !isnan(slot == PROFILE_SEQ_READ ? d->io[slot].mbps :
+						 d->io[slot].iops);
+	bool has = s->io[slot].present && !isnan(slot == PROFILE_SEQ_READ ? s->io[slot].mbps :
+						 s->io[slot].iops);
+
+	return has && !had;
+}
+
 /* |a - b| / b, NAN when either is unknown. */
 static double rel_diff(double a, double b)
 {
@@ -271,7 +283,9 @@ static int spot_check(struct probe_job *j, const struct probe_options *o, unsign
 	s = &p->devices[0];
 	dseq = rel_diff(d->io[PROFILE_SEQ_READ].mbps, s->io[PROFILE_SEQ_READ].mbps);
 	dqd1 = rel_diff(d->io[PROFILE_RAND_READ_QD1].iops, s->io[PROFILE_RAND_READ_QD1].iops);
-	if (!(dseq > PROBE_JOBS_SPOT_TOLERANCE) && !(dqd1 > PROBE_JOBS_SPOT_TOLERANCE)) {
+	if (!(dseq > PROBE_JOBS_SPOT_TOLERANCE) && !(dqd1 > PROBE_JOBS_SPOT_TOLERANCE) &&
+	    !missing(d, s, PROFILE_SEQ_READ) &&
+	    !(qd1_concurrent && missing(d, s, PROFILE_RAND_READ_QD1))) {
 		ret = add_note(d, "spot check: measured side by side with other devices, "
 			       "%s; a %.0f s solo run %s (within %.0f %%)",
 			       figures(d, qd1_concurrent).s, SPOT_SECONDS,
@@ -285,7 +299,7 @@ static int spot_check(struct probe_job *j, const struct probe_options *o, unsign
 		struct profile_device *a = &again->devices[0];
 
 		ret = add_note(a, "measured again alone: side by side with other devices "
-			       "%s, a %.0f s solo run %s (more than %.0f %% apart)",
+			       "%s, a %.0f s solo run %s (missing, or more than %.0f %% apart)",
 			       figures(d, qd1_concurrent).s, SPOT_SECONDS,
 			       figures(s, qd1_concurrent).s, 100 * PROBE_JOBS_SPOT_TOLERANCE);
 		profile_free(j->prof);

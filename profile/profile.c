@@ -178,6 +178,37 @@ struct profile_device *profile_add_device(struct profile *p, const char *id)
 	return d;
 }
 
+static void shared_free(struct profile_shared *g)
+{
+	for (size_t i = 0; i < g->n_ids; i++)
+		free(g->ids[i]);
+	free(g->ids);
+}
+
+int profile_add_shared(struct profile *p, const char *const *ids, size_t n,
+		       double solo_sum_mbps, double together_mbps)
+{
+	struct profile_shared g = { .solo_sum_mbps = solo_sum_mbps,
+				    .together_mbps = together_mbps };
+	struct profile_shared *v;
+
+	if (!(g.ids = calloc(n ? n : 1, sizeof(*g.ids))))
+		return -ENOMEM;
+	for (; g.n_ids < n; g.n_ids++)
+		if (!(g.ids[g.n_ids] = strdup(ids[g.n_ids]))) {
+			shared_free(&g);
+			return -ENOMEM;
+		}
+	v = realloc(p->links, (p->n_links + 1) * sizeof(*v));
+	if (!v) {
+		shared_free(&g);
+		return -ENOMEM;
+	}
+	p->links = v;
+	v[p->n_links++] = g;
+	return 0;
+}
+
 int profile_take_devices(struct profile *dst, struct profile *src)
 {
 	struct profile_device *v;
@@ -239,6 +270,9 @@ void profile_free(struct profile *p)
 	for (size_t i = 0; i < p->n_devices; i++)
 		device_free(&p->devices[i]);
 	free(p->devices);
+	for (size_t i = 0; i < p->n_links; i++)
+		shared_free(&p->links[i]);
+	free(p->links);
 	free(p->host);
 	free(p->created);
 	free(p->tool_name);

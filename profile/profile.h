@@ -184,11 +184,31 @@ struct profile_device {
 	char **notes;
 };
 
+/*
+ * Devices found sharing a bottleneck (`links` in the profile): read at once
+ * they reached together_mbps, less than 80 % of the sum of their solo
+ * sequential reads (solo_sum_mbps).
+ */
+struct profile_shared {
+	size_t n_ids;
+	char **ids;			/* device ids, at least two */
+	double solo_sum_mbps, together_mbps;	/* NAN = unknown */
+};
+
 struct profile {
 	char *host, *created, *tool_name, *tool_version;
 	size_t n_devices;
 	struct profile_device *devices;
+	size_t n_links;
+	struct profile_shared *links;
 };
+
+/*
+ * Append a shared-bottleneck group of n ids (copied) with its figures.
+ * Returns 0 or -ENOMEM (p unaltered).
+ */
+int profile_add_shared(struct profile *p, const char *const *ids, size_t n,
+		       double solo_sum_mbps, double together_mbps);
 
 /* Names used in the JSON document (NULL when out of range). */
 const char *profile_transport_name(enum profile_transport t);

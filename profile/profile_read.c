@@ -629,7 +629,75 @@ static bool is_rfc3339(const char *s)
 
 static bool top_extra(const char *key)
 {
-	return !strcmp(key, "schema") || !strcmp(key, "devices");
+	return !strcmp(key, "schema") || !strcmp(key, "devices") || !strcmp(key, "links");
+}
+
+static bool has_device(const struct profile *pr, const char *id)
+{
+	for (size_t i = 0; i < pr->n_devices; i++)
+		if (pr->devices[i].id && !strcmp(pr->devices[i].id, id))
+			return true;
+	return false;
+}
+
+/* One group of links[]: devices (ids of this profile), figures. */
+static void decode_shared(struct rctx *c, const json_t *g, const char *path,
+			  struct profile *pr)
+{
+	char p[PATH_LEN], q[PATH_LEN];
+	const json_t *ids = json_is_object(g) ? json_object_get(g, "devices") : NULL, *x;
+	const char *key, *idv[64];
+	double solo = NAN, together = NAN;
+	size_t i, n = 0;
+
+	if (!json_is_object(g)) {
+		bad(c, path, "must be an object, not %s", type_name(g));
+		return;
+	}
+	json_object_foreach((json_t *)g, key, x) {
+		child_path(p, path, key);
+		if (!strcmp(key, "solo_sum_mbps") || !strcmp(key, "together_mbps")) {
+			if (!json_is_null(x))
+				want_number(c, p, x, 0, true, INFINITY,
+					    key[0] == 's' ? &solo : &together);
+		} else if (strcmp(key, "devices")) {
+			bad(c, p, "unknown key");
+		}
+	}
+	child_path(p, path, "devices");
+	if (!ids || !json_is_array(ids) || json_array_size(ids) < 2 ||
+	    json_array_size(ids) > 64) {
+		bad(c, p, "must be an array of 2 to 64 device ids");
+		return;
+	}
+	json_array_foreach(ids, i, x) {
+		index_path(q, p, i);
+		if (!json_is_string(x))
+			bad(c, q, "must be a string, not %s", type_name(x));
+		else if (!has_device(pr, json_string_value(x)))
+			bad(c, q, "no device \"%s\" in this profile", json_string_value(x));
+		else
+			idv[n++] = json_string_value(x);
+	}
+	if (n == json_array_size(ids) &&
+	    profile_add_shared(pr, idv, n, solo, together) < 0)
+		c->err = -ENOMEM;
+}
+
+static void decode_links(struct rctx *c, const json_t *v, struct profile *pr)
+{
+	char p[PATH_LEN];
+	const json_t *g;
+	size_t i;
+
+	if (!json_is_array(v)) {
+		bad(c, "links", "must be an array, not %s", type_name(v));
+		return;
+	}
+	json_array_foreach(v, i, g) {
+		index_path(p, "links", i);
+		decode_shared(c, g, p, pr);
+	}
 }
 
 static void decode_top(struct rctx *c, const json_t *root, struct profile *pr)
@@ -653,6 +721,9 @@ static void decode_top(struct rctx *c, const json_t *root, struct profile *pr)
 		bad(c, "devices", "required key is missing");
 	else
 		decode_devices(c, v, pr);
+	v = json_object_get(root, "links");
+	if (v && !json_is_null(v))
+		decode_links(c, v, pr);
 }
 
 int profile_read_string(const char *text, size_t len, const char *name,
