@@ -60,6 +60,20 @@ jq_true "the link warning says what it costs and what to check" '.warnings[] | s
 check "plan without links" 0 "$tw" plan "$ex" --policies "$src/policies" --no-inventory --format json
 jq_true "no link warning without link facts" '[.warnings[] | select(.kind == "link")] == []'
 
+# --- shared links: the array of two twins that share one caps at what they read together ---
+jq '.devices |= [.[] | select(.id == "optane905p" or .id == "970evoplus-a" or .id == "ironwolf12t")]
+	+ [.[] | select(.id == "970evoplus-a") | .id = "970evoplus-twin"]
+	| .links = [{devices: ["970evoplus-a", "970evoplus-twin"], solo_sum_mbps: 6902, together_mbps: 3600}]' \
+	"$ex" >"$tmp/twins.json"
+check "validate twins sharing" 0 "$tw" validate "$tmp/twins.json"
+check "plan twins sharing" 0 "$tw" plan "$tmp/twins.json" --policies "$src/policies" --no-inventory \
+	--format json --need checkpoints=0,archive=9T,model-loading=700G
+jq_true "raid0 of the twins" '.tiers[1].raid.level == "raid0" and (.tiers[1].raid.devices | sort) == ["970evoplus-a", "970evoplus-twin"]' '.tiers[1]'
+jq_true "array read capped at what they read together" '(.tiers[1].raid.seq_read_mbps | round) == 3600 and (.tiers[1].raid.basis | contains("read capped to 3600 MB/s"))' '.tiers[1].raid'
+jq_true "shared-link warning names the tier" '[.warnings[] | select(.kind == "shared-link") | .message
+	| contains("970evoplus-a and 970evoplus-twin share a bottleneck") and contains("3,600 MB/s, 52 % of the 6,902 MB/s")
+	  and contains("the warm tier uses them together")] == [true]' '.warnings'
+
 # a bad link is named with its key
 jq '(.devices[0].link) = {width: 0, upstream: "x"}' "$ex" >"$tmp/bad.json"
 check "bad link refused" 1 "$tw" validate "$tmp/bad.json"
