@@ -88,11 +88,11 @@ static void link_end(char *buf, size_t len, double gts, long width)
 	if (width > 0)
 		snprintf(w, sizeof(w), " x%ld", width);
 	if (profile_link_gen(gts))
-		snprintf(buf, len, "Gen%d%s", profile_link_gen(gts), w);
+		snprintf(buf, len, "Gen%d%.12s", profile_link_gen(gts), w);
 	else if (!isnan(gts))
-		snprintf(buf, len, "%g GT/s%s", gts, w);
+		snprintf(buf, len, "%g GT/s%.12s", gts, w);
 	else
-		snprintf(buf, len, "?%s", w);
+		snprintf(buf, len, "?%.12s", w);
 }
 
 /* The PCIe link: "Gen4 x4", or "Gen3 x2 of Gen4 x4 (degraded)"; "-". */
