@@ -698,6 +698,10 @@ int advisor_plan_make(const struct profile_device *const *devs,
 		devs = stock;
 		disks = NULL;
 	}
+	if (opt && !c.plan->buying) {
+		c.plan->links = opt->links;
+		c.plan->n_links = opt->n_links;
+	}
 	if (!ret)
 		ret = init_plan(c.plan, devs, disks, n, opt);
 	if (!ret)

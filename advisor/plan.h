@@ -159,6 +159,9 @@ struct advisor_options {
 	const char *mount_point[ADVISOR_TIER_COUNT];
 		/* NULL = mount_base + "/vector-db", "/models", "/archive" */
 	bool include_removable;	/* plan optical, removable and tape devices too */
+	/* devices found sharing a bottleneck (the profiles' links), or none */
+	const struct profile_shared *const *links;
+	size_t n_links;
 	const char *const *include;	/* …or only these (ids or kernel names) */
 	size_t n_include;
 	/* buying (tierwise plan --buy): each device with a price is a model
@@ -288,6 +291,8 @@ struct advisor_plan_device {
 };
 
 struct advisor_plan {
+	const struct profile_shared *const *links;	/* from the options */
+	size_t n_links;
 	size_t n_devs;
 	struct advisor_plan_device *devs;
 	struct advisor_plan_tier tiers[ADVISOR_TIER_COUNT];

@@ -176,6 +176,44 @@ static const char *mbps_str(char buf[32], double v)
 	return buf;
 }
 
+/* How many members of r the group g names. */
+static size_t members_in(const struct advisor_plan *plan, const struct advisor_raid *r,
+			 const struct profile_shared *g)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < r->n; i++)
+		for (size_t k = 0; k < g->n_ids; k++)
+			if (!strcmp(plan->devs[r->members[i]].p->id, g->ids[k]))
+				m++;
+	return m;
+}
+
+/*
+ * Cap a striped array's read rate (k data disks of rd MB/s each) by what
+ * members that share a bottleneck read together: those m members give at
+ * most the group's together_mbps.  *g_out = the first group that capped it.
+ */
+static double cap_by_links(const struct advisor_plan *plan, const struct advisor_raid *r,
+			   size_t k, double rd, const struct profile_shared **g_out)
+{
+	double total = rd * (double)k;
+
+	*g_out = NULL;
+	if (isnan(rd) || k < 2 || r->level == ADVISOR_RAID1)
+		return total;
+	for (size_t i = 0; i < plan->n_links; i++) {
+		const struct profile_shared *g = plan->links[i];
+		size_t m = members_in(plan, r, g);
+
+		if (m < 2 || isnan(g->together_mbps) || g->together_mbps >= rd * (double)m)
+			continue;
+		total -= rd * (double)m - g->together_mbps;
+		*g_out = *g_out ? *g_out : g;
+	}
+	return total;
+}
+
 static int describe(struct advisor_plan *plan, struct advisor_plan_tier *t)
 {
 	char rds[32], wrs[32];
@@ -186,7 +224,14 @@ static int describe(struct advisor_plan *plan, struct advisor_plan_tier *t)
 	double cap = member_min(plan, r, get_cap);
 	const bool mirror = r->level == ADVISOR_RAID1;
 
-	r->seq_read_mbps = isnan(rd) ? NAN : rd * (double)k;
+	const struct profile_shared *shared;
+	char capped[160] = "";
+
+	r->seq_read_mbps = cap_by_links(plan, r, k, rd, &shared);
+	if (shared)
+		snprintf(capped, sizeof(capped), "; read capped to %.0f MB/s: members share a"
+			 " bottleneck that read %.0f MB/s together", r->seq_read_mbps,
+			 shared->together_mbps);
 	r->seq_write_mbps = isnan(wr) ? NAN : wr * (double)k;
 	r->capacity_bytes = isnan(cap) ? -1 : (int64_t)(cap * (double)k);
 	if (asprintf(&r->name, "md-%s", dir && dir[1] ? dir + 1 : advisor_tier_name(t->tier)) < 0) {
@@ -196,10 +241,10 @@ static int describe(struct advisor_plan *plan, struct advisor_plan_tier *t)
 	for (char *c = r->name; *c; c++)	/* a name for /dev/md/: [A-Za-z0-9._-] */
 		if (!isalnum((unsigned char)*c) && !strchr("._-", *c))
 			*c = '_';
-	if (asprintf(&r->basis, "%zu × the slowest member (%s %s MB/s, write %s MB/s)%s",
+	if (asprintf(&r->basis, "%zu × the slowest member (%s %s MB/s, write %s MB/s)%s%s",
 		     k, plan->devs[r->members[0]].p->model, mbps_str(rds, rd),
 		     mbps_str(wrs, wr),
-		     mirror ? "; md RAID1 reads one stream from one disk" : "") < 0) {
+		     mirror ? "; md RAID1 reads one stream from one disk" : "", capped) < 0) {
 		r->basis = NULL;
 		return -ENOMEM;
 	}

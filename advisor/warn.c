@@ -39,6 +39,13 @@ static const double HDD_TAIL_P99_US = 10000.0;
 /* NVMe endurance used, %, from which to plan a replacement. */
 static const long HEALTH_WEAR_PCT = 80;
 
+/* A sequential read at this share of a degraded link's bandwidth or more
+ * is capped by the link (the protocol overhead leaves about 85–90 %). */
+static const double LINK_CAPPED_RATIO = 0.80;
+/* A sequential read above this share of the link's bandwidth cannot have
+ * passed through it: the link facts and the figures disagree. */
+static const double LINK_OVER_RATIO = 1.05;
+
 /* Longest warning message, including the NUL. */
 #define WARN_MSG_MAX 512
 
@@ -249,6 +256,56 @@ static bool check_usb(const struct advisor_plan_device *d, struct msg *m)
 	return true;
 }
 
+/* One end of a PCIe link: "Gen3 x2" ("8 GT/s x2" off the known generations). */
+static struct num link_end(double gts, long width)
+{
+	struct num r;
+	char w[24] = "";
+
+	if (width > 0)
+		snprintf(w, sizeof(w), " x%ld", width);
+	if (profile_link_gen(gts))
+		snprintf(r.s, sizeof(r.s), "Gen%d%.12s", profile_link_gen(gts), w);
+	else if (known(gts))
+		snprintf(r.s, sizeof(r.s), "%g GT/s%.12s", gts, w);
+	else
+		snprintf(r.s, sizeof(r.s), "?%.12s", w);
+	return r;
+}
+
+/* A PCIe link that trained below what the device can do: what it costs
+ * (the link's bandwidth now against at its maximum) and what to check.
+ * For devices left out too: the slot is wrong whatever the plan. */
+static bool check_link(const struct advisor_plan_device *d, struct msg *m)
+{
+	const struct profile_link *l = &d->p->link;
+	double now = profile_link_mbps(l->speed_gts, l->width);
+	double max = profile_link_mbps(l->max_speed_gts, l->max_width);
+	double seq = io_mbps(d->p, PROFILE_SEQ_READ);
+
+	if (!profile_link_degraded(l))
+		return false;
+	msg_add(m, "%s: its PCIe link%s%s trained at %s of %s", d->p->id,
+		l->pcie_address ? " at " : "", l->pcie_address ? l->pcie_address : "",
+		link_end(l->speed_gts, l->width).s, link_end(l->max_speed_gts, l->max_width).s);
+	if (known(now) && known(max))
+		msg_add(m, ": %s of %s MB/s, %s MB/s (%.0f %%) of bandwidth lost",
+			grp(now).s, grp(max).s, grp(max - now).s, 100.0 * (max - now) / max);
+	if (known(seq) && known(now) && seq > LINK_OVER_RATIO * now)
+		msg_add(m, "; yet its sequential read (%s MB/s) is more than this"
+			" link carries: the link was read while idle (some links slow"
+			" down to save power) or the figures come from another slot;"
+			" read the link again under load", grp(seq).s);
+	else if (known(seq) && known(now) && seq >= LINK_CAPPED_RATIO * now)
+		msg_add(m, "; its sequential read (%s MB/s) is at the link's limit,"
+			" so it is capped by the slot, not the drive", grp(seq).s);
+	msg_add(m, "; check the slot (a x4 drive in a x2 or x1 slot, or a slot"
+		" wired to the chipset), the riser or adapter, and the BIOS lane"
+		" bifurcation (x4x4x4x4 for a multi-M.2 card), then re-seat it and"
+		" probe again");
+	return true;
+}
+
 /* Append ", " between the findings of one warning. */
 static void msg_sep(struct msg *m, bool *first)
 {
@@ -424,6 +481,7 @@ static const struct warn_check warn_checks[] = {
 	{ "usb", check_usb },
 	{ "burst", check_burst },
 	{ "unwritten", check_unwritten },
+	{ "link", check_link },
 };
 
 /* Run every checker on device i.  Returns 0 or -ENOMEM. */
@@ -446,12 +504,66 @@ static int warn_device(struct advisor_plan *plan, size_t i)
 	return 0;
 }
 
+/* The plan's index of the device with this id, -1 when it is not in it. */
+static ptrdiff_t dev_of(const struct advisor_plan *plan, const char *id)
+{
+	for (size_t i = 0; i < plan->n_devs; i++)
+		if (plan->devs[i].p && plan->devs[i].p->id && !strcmp(plan->devs[i].p->id, id))
+			return (ptrdiff_t)i;
+	return -1;
+}
+
+/* One group of devices found sharing a bottleneck: who, the figures, and
+ * the tier that puts two of them in one array. */
+static int warn_shared(struct advisor_plan *plan, const struct profile_shared *g)
+{
+	struct msg m = { .len = 0 };
+	ptrdiff_t first = -1;
+	int same_tier = -1;
+
+	for (size_t k = 0; k < g->n_ids; k++) {
+		ptrdiff_t d = dev_of(plan, g->ids[k]);
+
+		if (d < 0)
+			continue;
+		for (size_t j = 0; j < k && same_tier < 0; j++) {
+			ptrdiff_t e = dev_of(plan, g->ids[j]);
+
+			if (e >= 0 && plan->devs[d].tier >= 0 &&
+			    plan->devs[d].tier == plan->devs[e].tier)
+				same_tier = plan->devs[d].tier;
+		}
+		first = first < 0 ? d : first;
+	}
+	if (first < 0)
+		return 0;
+	for (size_t k = 0; k < g->n_ids; k++)
+		msg_add(&m, "%s%s", k ? (k + 1 == g->n_ids ? " and " : ", ") : "", g->ids[k]);
+	msg_add(&m, " share a bottleneck (a link, switch, HBA or controller)");
+	if (known(g->together_mbps) && known(g->solo_sum_mbps))
+		msg_add(&m, ": read together they reach %s MB/s, %.0f %% of the %s MB/s"
+			" they read alone", grp(g->together_mbps).s,
+			100.0 * g->together_mbps / g->solo_sum_mbps, grp(g->solo_sum_mbps).s);
+	if (same_tier >= 0)
+		msg_add(&m, "; the %s tier uses them together, so it delivers what"
+			" the shared link carries, not the sum", advisor_tier_name(same_tier));
+	msg_add(&m, "; for arrays, prefer devices on separate links (root ports,"
+		" HBAs), or move one to another slot");
+	return plan_warn(plan, first, "shared-link", "%s", m.s);
+}
+
 int advisor_warnings_make(struct advisor_plan *plan)
 {
 	if (!plan || (plan->n_devs && !plan->devs))
 		return -EINVAL;
 	for (size_t i = 0; i < plan->n_devs; i++) {
 		int rc = warn_device(plan, i);
+
+		if (rc)
+			return rc;
+	}
+	for (size_t g = 0; g < plan->n_links; g++) {
+		int rc = warn_shared(plan, plan->links[g]);
 
 		if (rc)
 			return rc;

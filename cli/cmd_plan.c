@@ -366,6 +366,34 @@ static int check_includes(const struct plan_opts *o, const struct score_inputs *
 	return TW_EXIT_OK;
 }
 
+/* advisor_plan_make() with the shared-bottleneck groups of every profile. */
+static int plan_with_links(const struct plan_opts *o, const struct score_inputs *in,
+			   const struct advisor_disk **facts, struct advisor_plan **plan,
+			   char *err, size_t errlen)
+{
+	struct advisor_options a = o->a;
+	const struct profile_shared **links;
+	size_t n = 0;
+	int ret;
+
+	for (size_t p = 0; p < in->n_profiles; p++)
+		n += in->profiles[p]->n_links;
+	links = calloc(n ? n : 1, sizeof(*links));
+	if (!links)
+		return -ENOMEM;
+	n = 0;
+	for (size_t p = 0; p < in->n_profiles; p++)
+		for (size_t g = 0; g < in->profiles[p]->n_links; g++)
+			links[n++] = &in->profiles[p]->links[g];
+	a.links = links;
+	a.n_links = n;
+	ret = advisor_plan_make(in->devs, facts, in->n_devs, in->policies, &a, plan, err, errlen);
+	if (*plan)	/* the plan keeps no pointer to links past its warnings */
+		(*plan)->links = NULL, (*plan)->n_links = 0;
+	free(links);
+	return ret;
+}
+
 static int make_and_print(const struct plan_opts *o, const struct score_inputs *in,
 			  const struct plan_disks *disks)
 {
@@ -383,8 +411,7 @@ static int make_and_print(const struct plan_opts *o, const struct score_inputs *
 		free(facts);
 		return rc;
 	}
-	ret = advisor_plan_make(in->devs, facts, in->n_devs, in->policies, &o->a, &plan,
-				err, sizeof(err));
+	ret = plan_with_links(o, in, facts, &plan, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "tierwise plan: %s\n", err[0] ? err : strerror(-ret));
 		rc = ret == -ENOMEM ? TW_EXIT_SYSTEM : TW_EXIT_INVALID;

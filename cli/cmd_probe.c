@@ -11,6 +11,8 @@
 
 #include "cli.h"
 #include "render_prom.h"
+#include "probe_jobs.h"
+#include "probe_links.h"
 #include "tw_size.h"
 #include "tw_outfile.h"
 #include "tw_util.h"
@@ -21,6 +23,9 @@ struct probe_cli {
 	const char *textfile_dir;	/* --textfile DIR */
 	char *textfile;		/* DIR/tierwise.prom, checked before the run */
 	bool destructive, yes, quiet, format_json;
+	bool no_links;		/* --no-links: no link pass */
+	unsigned jobs;		/* --jobs; 0 = auto: the CPUs for the whole
+				 * machine, one at a time for named targets */
 	uint64_t size;
 	struct probe_inventory *inv;
 	struct profile *prof;
@@ -56,6 +61,12 @@ static void probe_usage(FILE *out)
 	      "  --threads N            rings/threads for the QD32 tests (default: one, and\n"
 	      "                         more when one keeps a core busy)\n"
 	      "  --engine NAME          io_uring (default; psync fallback), psync, null\n"
+	      "  --jobs N               devices probed side by side, never two on one PCI\n"
+	      "                         port, at most one per CPU; QD1 one at a time, then\n"
+	      "                         a solo spot check (default: the CPUs with no\n"
+	      "                         TARGET, 1 with targets; 1 = one after another)\n"
+	      "  --no-links             side by side: skip the link pass (devices read\n"
+	      "                         together against alone to find shared bottlenecks)\n"
 	      "  --size SIZE            scratch file size, e.g. 4G (default 2G or 1/4 free)\n"
 	      "  --destructive          write tests on a raw device (refused if `list`\n"
 	      "                         marks it unsafe; asks for its name to be typed)\n"
@@ -109,6 +120,8 @@ static int parse_opts(int argc, char **argv, struct probe_cli *c)
 		{ "latency-target", required_argument, NULL, 'L' },
 		{ "threads", required_argument, NULL, 'T' },
 		{ "engine", required_argument, NULL, 'e' },
+		{ "jobs", required_argument, NULL, 'J' },
+		{ "no-links", no_argument, NULL, 'N' },
 		{ "size", required_argument, NULL, 'z' },
 		{ "destructive", no_argument, NULL, 'D' },
 		{ "yes", no_argument, NULL, 'y' },
@@ -152,6 +165,11 @@ static int parse_opts(int argc, char **argv, struct probe_cli *c)
 			if (c->o.threads < 1 || c->o.threads > 32)
 				return cli_usage_error("probe", "--threads takes 1 to 32");
 			break;
+		case 'J':
+			c->jobs = (unsigned)strtoul(optarg, NULL, 10);
+			if (c->jobs < 1 || c->jobs > 64)
+				return cli_usage_error("probe", "--jobs takes 1 to 64");
+			break;
 		case 'e':
 			if (!probe_engine_known(optarg))
 				return cli_usage_error("probe", "unknown engine '%s' (io_uring, psync, null)", optarg);
@@ -162,6 +180,7 @@ static int parse_opts(int argc, char **argv, struct probe_cli *c)
 				return cli_usage_error("probe", "--size %s: not a size with a unit; sizes "
 						       "are written %s", optarg, TW_SIZE_FORMS);
 			break;
+		case 'N': c->no_links = true; break;
 		case 'D': c->destructive = true; break;
 		case 'y': c->yes = true; break;
 		case 'q': c->quiet = true; break;
@@ -309,6 +328,62 @@ static void probe_dir(struct probe_cli *c, const char *dir)
 	probe_target_close(&t);
 }
 
+/*
+ * Probe the devices names[0..n) read-only side by side (probe_jobs.c) and
+ * add their results to the profile in this order.
+ */
+static void probe_side_by_side(struct probe_cli *c, const char **names, size_t n)
+{
+	struct probe_jobs_opts jo = { .jobs = c->jobs ? c->jobs : probe_jobs_cpus(),
+				      .serial_qd1 = true, .spot_check = true, .quiet = c->quiet };
+	struct probe_job *v = calloc(n ? n : 1, sizeof(*v));
+	size_t m = 0;
+
+	if (!v) {
+		fprintf(stderr, "tierwise probe: out of memory\n");
+		c->failed += (int)n;
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		char err[1024];
+
+		if (probe_target_open_device(c->inv, names[i], false, &v[m].t, err, sizeof(err)) < 0) {
+			fprintf(stderr, "tierwise probe: %s\n", err);
+			c->failed++;
+		} else {
+			m++;
+		}
+	}
+	if (probe_jobs_run(v, m, &c->o, &jo) < 0)
+		fprintf(stderr, "tierwise probe: could not start the jobs side by side\n");
+	else if (!c->no_links && probe_links_find(v, m, &c->o, c->prof, c->quiet) < 0)
+		fprintf(stderr, "tierwise probe: the link pass ran out of memory\n");
+	for (size_t i = 0; i < m; i++) {
+		if (v[i].ret < 0) {
+			fprintf(stderr, "tierwise probe: %s\n", v[i].err);
+			c->failed++;
+		}
+		c->done++;
+		if (v[i].prof && profile_take_devices(c->prof, v[i].prof) < 0) {
+			fprintf(stderr, "tierwise probe: %s: out of memory\n", v[i].t.id);
+			c->failed++;
+		}
+		profile_free(v[i].prof);
+		probe_target_close(&v[i].t);
+	}
+	free(v);
+}
+
+/* Whether devices run side by side: --jobs > 1, or auto for the whole
+ * machine; never with the fault hook (its state is one per process). */
+static bool side_by_side(const struct probe_cli *c, bool whole_machine)
+{
+	const char *fault = getenv("TIERWISE_FAULT");
+	unsigned jobs = c->jobs ? c->jobs : whole_machine ? probe_jobs_cpus() : 1;
+
+	return jobs > 1 && !(fault && *fault);
+}
+
 static void probe_device(struct probe_cli *c, const char *name)
 {
 	probe_device_as(c, name, c->destructive);
@@ -331,6 +406,28 @@ static void probe_arg(struct probe_cli *c, const char *arg)
 	}
 }
 
+/* Named targets with --jobs > 1: devices side by side, then directories. */
+static void probe_named_side_by_side(struct probe_cli *c, char **targets, int n)
+{
+	const char **devs = calloc((size_t)n, sizeof(*devs));
+	size_t nd = 0;
+	struct stat st;
+
+	if (!devs) {
+		for (int i = 0; i < n; i++)
+			probe_arg(c, targets[i]);
+		return;
+	}
+	for (int i = 0; i < n; i++)
+		if (!(stat(targets[i], &st) == 0 && S_ISDIR(st.st_mode)))
+			devs[nd++] = targets[i];
+	probe_side_by_side(c, devs, nd);
+	for (int i = 0; i < n; i++)
+		if (stat(targets[i], &st) == 0 && S_ISDIR(st.st_mode))
+			probe_dir(c, targets[i]);
+	free(devs);
+}
+
 static bool seen(char **v, size_t n, const char *s)
 {
 	for (size_t i = 0; i < n; i++)
@@ -343,14 +440,19 @@ static bool seen(char **v, size_t n, const char *s)
  * on one (optical, removable and read-only devices only when named). */
 static void probe_all(struct probe_cli *c)
 {
+	const char **ro = calloc(c->inv->n + 1, sizeof(*ro));
+	bool together = ro && side_by_side(c, true);
 	char *points[64];
-	size_t n = 0;
+	size_t n = 0, n_ro = 0;
 
 	for (size_t i = 0; i < c->inv->n; i++) {
 		const struct probe_dev *d = &c->inv->v[i];
+		bool rw = c->destructive && d->safe_destructive;
 
-		if (d->safe_readonly && probe_dev_candidate(d))
-			probe_device_as(c, d->name, c->destructive && d->safe_destructive);
+		if (d->safe_readonly && probe_dev_candidate(d) && together && !rw)
+			ro[n_ro++] = d->name;	/* read-only: side by side below */
+		else if (d->safe_readonly && probe_dev_candidate(d))
+			probe_device_as(c, d->name, rw);
 		else if (!probe_dev_candidate(d) && !c->quiet)
 			fprintf(stderr, "tierwise probe: not probing %s: %s; name it to probe it\n",
 				d->name, d->cls_why);
@@ -368,6 +470,9 @@ static void probe_all(struct probe_cli *c)
 				if (!seen(points, n, d->parts[p].mounts.v[m]))
 					points[n++] = d->parts[p].mounts.v[m];
 	}
+	if (n_ro)
+		probe_side_by_side(c, ro, n_ro);
+	free(ro);
 	for (size_t i = 0; i < n; i++)
 		probe_dir(c, points[i]);
 }
@@ -577,8 +682,11 @@ static int probe_execute(struct probe_cli *c, struct tw_global *g, char **target
 	}
 	probe_scratch_install_handlers();
 	catch_interrupts(c);
-	for (int i = 0; i < n && !interrupt_sig; i++)
-		probe_arg(c, targets[i]);
+	if (n > 0 && side_by_side(c, false) && !c->destructive)
+		probe_named_side_by_side(c, targets, n);
+	else
+		for (int i = 0; i < n && !interrupt_sig; i++)
+			probe_arg(c, targets[i]);
 	if (n == 0)
 		probe_all(c);
 	ret = probe_finish(c);

@@ -57,6 +57,20 @@ enum probe_class {
  * "read-only"; NULL when out of range. */
 const char *probe_class_name(enum probe_class c);
 
+/*
+ * The PCIe link of a device: the PCI function nearest to the block device
+ * in its /sys/devices path, when that function has link attributes.
+ */
+struct probe_pcie {
+	bool present;		/* false: no PCIe function (virtual, platform,
+				 * conventional PCI, integrated controller) */
+	char address[32];	/* 0000:01:00.0 */
+	double speed_gts, max_speed_gts;	/* GT/s, NAN when unknown */
+	long width, max_width;	/* lanes, -1 when unknown */
+	struct probe_strv upstream;	/* bridges above it, nearest first */
+	int numa_node;		/* -1 when unknown or none */
+};
+
 struct probe_dev {
 	char *name;		/* kernel name: nvme0n1 */
 	char *path;		/* /dev/nvme0n1 on the live system */
@@ -81,7 +95,25 @@ struct probe_dev {
 				 * NULL for a fixed disk */
 	bool safe_readonly, safe_destructive;
 	struct probe_strv readonly_why, destructive_why;	/* reasons when unsafe */
+	struct probe_pcie pcie;	/* the link, when behind PCIe */
+	int numa_node;		/* of the nearest PCI function; -1 = unknown */
+	char *local_cpulist;	/* its local_cpulist ("0-7"), NULL = unknown */
+	char *pci_port;		/* the topmost PCI function in its path (the
+				 * root port, or the controller on the root
+				 * complex); NULL for virtual devices */
 };
+
+/*
+ * Whether the link trained below what both ends allow: a lower speed or
+ * fewer lanes than the device's maximum.  False when unknown.
+ */
+bool probe_pcie_degraded(const struct probe_pcie *p);
+
+/*
+ * Copy the link facts of p into the profile's l (nothing when p has none).
+ * Returns 0 or -ENOMEM.
+ */
+int probe_pcie_to_link(const struct probe_pcie *p, struct profile_link *l);
 
 struct probe_inventory {
 	size_t n;

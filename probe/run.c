@@ -691,7 +691,7 @@ static int device_facts(const struct probe_target *t, const struct probe_options
 	d->probe.test_seconds = o->seconds > 0 ? o->seconds : NAN;	/* for compare */
 	d->probe.target = scratch ? PROFILE_TGT_SCRATCH_FILE :
 		t->writable ? PROFILE_TGT_RAW_DESTRUCTIVE : PROFILE_TGT_RAW_READONLY;
-	if (!d->path || !d->model)
+	if (!d->path || !d->model || (x && probe_pcie_to_link(&x->pcie, &d->link) < 0))
 		return -ENOMEM;
 	if (scratch)
 		return note(d, "scratch file of %.1f GiB on %s%s%s", t->span_bytes / 1073741824.0,

@@ -127,6 +127,37 @@ static void device_init(struct profile_device *d)
 	d->thermal.warning_c = d->thermal.critical_c = NAN;
 	d->thermal.throttle_events = -1;
 	profile_health_init(&d->health);
+	d->link.speed_gts = d->link.max_speed_gts = NAN;
+	d->link.width = d->link.max_width = d->link.numa_node = -1;
+}
+
+int profile_link_gen(double gts)
+{
+	static const double speeds[] = { 2.5, 5, 8, 16, 32, 64 };
+
+	for (int i = 0; i < (int)(sizeof(speeds) / sizeof(speeds[0])); i++)
+		if (fabs(gts - speeds[i]) < 0.01 * speeds[i])
+			return i + 1;
+	return 0;
+}
+
+double profile_link_mbps(double gts, long width)
+{
+	double eff;
+
+	if (!(gts > 0) || width <= 0)
+		return NAN;
+	eff = gts <= 5.01 ? 8.0 / 10 : gts <= 32.01 ? 128.0 / 130 : 242.0 / 256;
+	return gts * 1000.0 / 8 * eff * (double)width;
+}
+
+bool profile_link_degraded(const struct profile_link *l)
+{
+	if (!l->present)
+		return false;
+	return (!isnan(l->speed_gts) && !isnan(l->max_speed_gts) &&
+		l->speed_gts < l->max_speed_gts) ||
+	       (l->width > 0 && l->max_width > 0 && l->width < l->max_width);
 }
 
 struct profile_device *profile_add_device(struct profile *p, const char *id)
@@ -146,6 +177,55 @@ struct profile_device *profile_add_device(struct profile *p, const char *id)
 	device_init(d);
 	d->id = idc;
 	return d;
+}
+
+static void shared_free(struct profile_shared *g)
+{
+	for (size_t i = 0; i < g->n_ids; i++)
+		free(g->ids[i]);
+	free(g->ids);
+}
+
+int profile_add_shared(struct profile *p, const char *const *ids, size_t n,
+		       double solo_sum_mbps, double together_mbps)
+{
+	struct profile_shared g = { .solo_sum_mbps = solo_sum_mbps,
+				    .together_mbps = together_mbps };
+	struct profile_shared *v;
+
+	if (!(g.ids = calloc(n ? n : 1, sizeof(*g.ids))))
+		return -ENOMEM;
+	for (; g.n_ids < n; g.n_ids++)
+		if (!(g.ids[g.n_ids] = strdup(ids[g.n_ids]))) {
+			shared_free(&g);
+			return -ENOMEM;
+		}
+	v = realloc(p->links, (p->n_links + 1) * sizeof(*v));
+	if (!v) {
+		shared_free(&g);
+		return -ENOMEM;
+	}
+	p->links = v;
+	v[p->n_links++] = g;
+	return 0;
+}
+
+int profile_take_devices(struct profile *dst, struct profile *src)
+{
+	struct profile_device *v;
+
+	if (!src->n_devices)
+		return 0;
+	v = realloc(dst->devices, (dst->n_devices + src->n_devices) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	dst->devices = v;
+	memcpy(v + dst->n_devices, src->devices, src->n_devices * sizeof(*v));
+	dst->n_devices += src->n_devices;
+	free(src->devices);
+	src->devices = NULL;
+	src->n_devices = 0;
+	return 0;
 }
 
 int profile_device_add_note(struct profile_device *dev, const char *note)
@@ -176,6 +256,10 @@ static void device_free(struct profile_device *d)
 	free(d->thermal.source);
 	free(d->thermal.throttle);
 	free(d->health.source);
+	free(d->link.pcie_address);
+	for (size_t i = 0; i < d->link.n_upstream; i++)
+		free(d->link.upstream[i]);
+	free(d->link.upstream);
 	for (size_t i = 0; i < d->n_notes; i++)
 		free(d->notes[i]);
 	free(d->notes);
@@ -188,6 +272,9 @@ void profile_free(struct profile *p)
 	for (size_t i = 0; i < p->n_devices; i++)
 		device_free(&p->devices[i]);
 	free(p->devices);
+	for (size_t i = 0; i < p->n_links; i++)
+		shared_free(&p->links[i]);
+	free(p->links);
 	free(p->host);
 	free(p->created);
 	free(p->tool_name);

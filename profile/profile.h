@@ -139,6 +139,33 @@ struct profile_probe {
 	double test_seconds;		/* --seconds per test; NAN = the mode's */
 };
 
+/*
+ * The PCIe link the device was found behind (`link` in the profile):
+ * present only when it was read.  NAN / -1 = unknown.
+ */
+struct profile_link {
+	bool present;
+	char *pcie_address;		/* 0000:01:00.0 */
+	double speed_gts, max_speed_gts;
+	long width, max_width;
+	long numa_node;
+	size_t n_upstream;
+	char **upstream;		/* bridges above it, nearest first */
+};
+
+/* The PCIe generation of a link speed (8 GT/s → 3), 0 when unknown. */
+int profile_link_gen(double gts);
+
+/*
+ * Usable bandwidth of a PCIe link in MB/s: lanes × speed after the line
+ * encoding (8b/10b up to 5 GT/s, 128b/130b up to 32 GT/s, FLIT above).
+ * NAN when speed or width is unknown.
+ */
+double profile_link_mbps(double gts, long width);
+
+/* Whether l trained below its maximum speed or width; false when unknown. */
+bool profile_link_degraded(const struct profile_link *l);
+
 struct profile_device {
 	char *id, *path, *model, *serial, *firmware;
 	enum profile_transport transport;
@@ -154,15 +181,36 @@ struct profile_device {
 	struct profile_lat_target lat_target;
 	struct profile_thermal thermal;
 	struct profile_health health;
+	struct profile_link link;
 	size_t n_notes;
 	char **notes;
+};
+
+/*
+ * Devices found sharing a bottleneck (`links` in the profile): read at once
+ * they reached together_mbps, less than 80 % of the sum of their solo
+ * sequential reads (solo_sum_mbps).
+ */
+struct profile_shared {
+	size_t n_ids;
+	char **ids;			/* device ids, at least two */
+	double solo_sum_mbps, together_mbps;	/* NAN = unknown */
 };
 
 struct profile {
 	char *host, *created, *tool_name, *tool_version;
 	size_t n_devices;
 	struct profile_device *devices;
+	size_t n_links;
+	struct profile_shared *links;
 };
+
+/*
+ * Append a shared-bottleneck group of n ids (copied) with its figures.
+ * Returns 0 or -ENOMEM (p unaltered).
+ */
+int profile_add_shared(struct profile *p, const char *const *ids, size_t n,
+		       double solo_sum_mbps, double together_mbps);
 
 /* Names used in the JSON document (NULL when out of range). */
 const char *profile_transport_name(enum profile_transport t);
@@ -188,6 +236,12 @@ struct profile *profile_new(void);
  * allocation failure (p unaltered).
  */
 struct profile_device *profile_add_device(struct profile *p, const char *id);
+
+/*
+ * Move every device of src to the end of dst, in order; src is left with
+ * none.  Returns 0, or -ENOMEM (both unaltered).
+ */
+int profile_take_devices(struct profile *dst, struct profile *src);
 
 /* Append a copy of note to dev.  Returns 0 or -ENOMEM. */
 int profile_device_add_note(struct profile_device *dev, const char *note);

@@ -83,7 +83,18 @@ static const struct pf_field thermal_f[] = {
 };
 TABLE(pf_thermal, thermal_f);
 
-/* results, thermal, health, notes: arrays and maps handled by reader and writer */
+#define L(f) offsetof(struct profile_link, f)
+static const struct pf_field link_f[] = {
+	{ "pcie_address", PF_STR, L(pcie_address), PF_NULLOUT, 0, 0 },
+	{ "speed_gts", PF_POS, L(speed_gts), PF_NULLOUT, 0, 0 },
+	{ "width", PF_POSINT, L(width), PF_NULLOUT, 0, 0 },
+	{ "max_speed_gts", PF_POS, L(max_speed_gts), PF_NULLOUT, 0, 0 },
+	{ "max_width", PF_POSINT, L(max_width), PF_NULLOUT, 0, 0 },
+	{ "numa_node", PF_COUNT, L(numa_node), PF_NULLOUT, 0, 0 },
+};
+TABLE(pf_link, link_f);
+
+/* results, thermal, health, link, notes: arrays and maps handled by reader and writer */
 static const struct pf_field device_f[] = {
 	{ "id", PF_STR, D(id), PF_REQUIRED, 0, 0 },
 	{ "path", PF_STR, D(path), PF_NULLOUT, 0, 0 },

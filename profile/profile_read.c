@@ -422,7 +422,8 @@ static void decode_notes(struct rctx *c, const json_t *v, const char *path,
 static bool device_extra(const char *key)
 {
 	return !strcmp(key, "results") || !strcmp(key, "notes") ||
-	       !strcmp(key, "thermal") || !strcmp(key, "health");
+	       !strcmp(key, "thermal") || !strcmp(key, "health") ||
+	       !strcmp(key, "link");
 }
 
 static void init_throttle(void *e)
@@ -499,6 +500,43 @@ static void decode_health(struct rctx *c, const json_t *v, const char *path,
 		decode_health_arrays(c, v, path, h);
 }
 
+static bool link_extra(const char *key)
+{
+	return !strcmp(key, "upstream");
+}
+
+/* link: the PCIe link facts, with upstream an array of PCI addresses. */
+static void decode_link(struct rctx *c, const json_t *v, const char *path,
+			struct profile_link *l)
+{
+	char p[PATH_LEN], q[PATH_LEN];
+	const json_t *a, *x;
+	size_t i;
+
+	l->present = true;
+	decode_known(c, v, path, &pf_link, l, link_extra);
+	a = json_is_object(v) ? json_object_get(v, "upstream") : NULL;
+	if (!a || json_is_null(a))
+		return;
+	child_path(p, path, "upstream");
+	if (!json_is_array(a)) {
+		bad(c, p, "must be an array of PCI addresses, not %s", type_name(a));
+		return;
+	}
+	l->upstream = calloc(json_array_size(a) + 1, sizeof(*l->upstream));
+	if (!l->upstream) {
+		c->err = -ENOMEM;
+		return;
+	}
+	json_array_foreach(a, i, x) {
+		index_path(q, p, i);
+		if (!json_is_string(x))
+			bad(c, q, "must be a string, not %s", type_name(x));
+		else if (!(l->upstream[l->n_upstream++] = strdup(json_string_value(x))))
+			c->err = -ENOMEM;
+	}
+}
+
 static void decode_device(struct rctx *c, const json_t *v, const char *path,
 			  struct profile_device *d)
 {
@@ -522,6 +560,11 @@ static void decode_device(struct rctx *c, const json_t *v, const char *path,
 	if (x && !json_is_null(x)) {
 		child_path(p, path, "health");
 		decode_health(c, x, p, &d->health);
+	}
+	x = json_object_get(v, "link");
+	if (x && !json_is_null(x)) {
+		child_path(p, path, "link");
+		decode_link(c, x, p, &d->link);
 	}
 	x = json_object_get(v, "notes");
 	if (x && !json_is_null(x)) {
@@ -587,7 +630,75 @@ static bool is_rfc3339(const char *s)
 
 static bool top_extra(const char *key)
 {
-	return !strcmp(key, "schema") || !strcmp(key, "devices");
+	return !strcmp(key, "schema") || !strcmp(key, "devices") || !strcmp(key, "links");
+}
+
+static bool has_device(const struct profile *pr, const char *id)
+{
+	for (size_t i = 0; i < pr->n_devices; i++)
+		if (pr->devices[i].id && !strcmp(pr->devices[i].id, id))
+			return true;
+	return false;
+}
+
+/* One group of links[]: devices (ids of this profile), figures. */
+static void decode_shared(struct rctx *c, const json_t *g, const char *path,
+			  struct profile *pr)
+{
+	char p[PATH_LEN], q[PATH_LEN];
+	const json_t *ids = json_is_object(g) ? json_object_get(g, "devices") : NULL, *x;
+	const char *key, *idv[64];
+	double solo = NAN, together = NAN;
+	size_t i, n = 0;
+
+	if (!json_is_object(g)) {
+		bad(c, path, "must be an object, not %s", type_name(g));
+		return;
+	}
+	json_object_foreach((json_t *)g, key, x) {
+		child_path(p, path, key);
+		if (!strcmp(key, "solo_sum_mbps") || !strcmp(key, "together_mbps")) {
+			if (!json_is_null(x))
+				want_number(c, p, x, 0, true, INFINITY,
+					    key[0] == 's' ? &solo : &together);
+		} else if (strcmp(key, "devices")) {
+			bad(c, p, "unknown key");
+		}
+	}
+	child_path(p, path, "devices");
+	if (!ids || !json_is_array(ids) || json_array_size(ids) < 2 ||
+	    json_array_size(ids) > 64) {
+		bad(c, p, "must be an array of 2 to 64 device ids");
+		return;
+	}
+	json_array_foreach(ids, i, x) {
+		index_path(q, p, i);
+		if (!json_is_string(x))
+			bad(c, q, "must be a string, not %s", type_name(x));
+		else if (!has_device(pr, json_string_value(x)))
+			bad(c, q, "no device \"%s\" in this profile", json_string_value(x));
+		else
+			idv[n++] = json_string_value(x);
+	}
+	if (n == json_array_size(ids) &&
+	    profile_add_shared(pr, idv, n, solo, together) < 0)
+		c->err = -ENOMEM;
+}
+
+static void decode_links(struct rctx *c, const json_t *v, struct profile *pr)
+{
+	char p[PATH_LEN];
+	const json_t *g;
+	size_t i;
+
+	if (!json_is_array(v)) {
+		bad(c, "links", "must be an array, not %s", type_name(v));
+		return;
+	}
+	json_array_foreach(v, i, g) {
+		index_path(p, "links", i);
+		decode_shared(c, g, p, pr);
+	}
 }
 
 static void decode_top(struct rctx *c, const json_t *root, struct profile *pr)
@@ -622,6 +733,9 @@ static void decode_top(struct rctx *c, const json_t *root, struct profile *pr)
 		bad(c, "devices", "required key is missing");
 	else
 		decode_devices(c, v, pr);
+	v = json_object_get(root, "links");
+	if (v && !json_is_null(v))
+		decode_links(c, v, pr);
 }
 
 int profile_read_string(const char *text, size_t len, const char *name,

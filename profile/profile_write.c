@@ -154,6 +154,19 @@ static json_t *health_json(const struct profile_health *h)
 	return o;
 }
 
+static json_t *link_json(const struct profile_link *l)
+{
+	json_t *o = table_json(&pf_link, l), *a = json_array();
+
+	for (size_t i = 0; a && i < l->n_upstream; i++)
+		json_array_append_new(a, json_string(l->upstream[i]));
+	if (o && a)
+		json_object_set_new(o, "upstream", a);
+	else
+		json_decref(a);
+	return o;
+}
+
 static json_t *device_json(const struct profile_device *d)
 {
 	json_t *o = table_json(&pf_device, d), *notes = json_array();
@@ -166,10 +179,33 @@ static json_t *device_json(const struct profile_device *d)
 	json_object_set_new(o, "results", results_json(d));
 	json_object_set_new(o, "thermal", thermal_json(&d->thermal));
 	json_object_set_new(o, "health", d->health.present ? health_json(&d->health) : json_null());
+	if (d->link.present)
+		json_object_set_new(o, "link", link_json(&d->link));
 	for (size_t i = 0; i < d->n_notes; i++)
 		json_array_append_new(notes, json_string(d->notes[i]));
 	json_object_set_new(o, "notes", notes);
 	return o;
+}
+
+/* links: the groups of devices found sharing a bottleneck. */
+static json_t *links_json(const struct profile *p)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < p->n_links; i++) {
+		const struct profile_shared *g = &p->links[i];
+		json_t *o = json_object(), *ids = json_array();
+
+		for (size_t k = 0; ids && k < g->n_ids; k++)
+			json_array_append_new(ids, json_string(g->ids[k]));
+		json_object_set_new(o, "devices", ids);
+		json_object_set_new(o, "solo_sum_mbps", isnan(g->solo_sum_mbps) ? json_null() :
+				    num(g->solo_sum_mbps));
+		json_object_set_new(o, "together_mbps", isnan(g->together_mbps) ? json_null() :
+				    num(g->together_mbps));
+		json_array_append_new(a, o);
+	}
+	return a;
 }
 
 static json_t *profile_json(const struct profile *p)
@@ -186,6 +222,8 @@ static json_t *profile_json(const struct profile *p)
 		if (json_array_append_new(devs, device_json(&p->devices[i])) < 0)
 			goto err;
 	json_object_set_new(o, "devices", devs);
+	if (p->n_links)
+		json_object_set_new(o, "links", links_json(p));
 	json_decref(top);
 	return o;
 err:

@@ -9,11 +9,11 @@
 #include "tw_util.h"
 
 enum { COL_NAME, COL_TRAN, COL_MEDIA, COL_ROT, COL_SIZE, COL_SECTOR, COL_MODEL,
-       COL_SERIAL, COL_FW, COL_CTRL, COL_TEMP, COL_CONTENT, COL_MOUNTS, COL_RO, COL_RW,
+       COL_SERIAL, COL_FW, COL_CTRL, COL_LINK, COL_TEMP, COL_CONTENT, COL_MOUNTS, COL_RO, COL_RW,
        NCOL };
 
 static const char *const headers[NCOL] = { "NAME", "TRAN", "MEDIA", "ROT", "SIZE",
-	"SECTOR", "MODEL", "SERIAL", "FW", "CTRL", "TEMP", "CONTENT", "MOUNTS",
+	"SECTOR", "MODEL", "SERIAL", "FW", "CTRL", "LINK", "TEMP", "CONTENT", "MOUNTS",
 	"READ-ONLY", "DESTRUCTIVE" };
 
 void render_size(char *buf, size_t len, double bytes)
@@ -67,6 +67,38 @@ static void mounts_cell(const struct probe_dev *d, char *buf, size_t len)
 		snprintf(buf, len, "-");
 }
 
+/* One end of a link: "Gen3 x2", "8 GT/s x2" off the known generations. */
+static void link_end(char *buf, size_t len, double gts, long width)
+{
+	char w[24] = "";
+
+	if (width > 0)
+		snprintf(w, sizeof(w), " x%ld", width);
+	if (profile_link_gen(gts))
+		snprintf(buf, len, "Gen%d%.12s", profile_link_gen(gts), w);
+	else if (!isnan(gts))
+		snprintf(buf, len, "%g GT/s%.12s", gts, w);
+	else
+		snprintf(buf, len, "?%.12s", w);
+}
+
+/* The PCIe link: "Gen4 x4", or "Gen3 x2 of Gen4 x4 (degraded)"; "-". */
+static void link_cell(const struct probe_pcie *p, char *buf, size_t len)
+{
+	char cur[56], max[56];
+
+	if (!p->present) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	link_end(cur, sizeof(cur), p->speed_gts, p->width);
+	link_end(max, sizeof(max), p->max_speed_gts, p->max_width);
+	if (probe_pcie_degraded(p))
+		snprintf(buf, len, "%s of %s (degraded)", cur, max);
+	else
+		snprintf(buf, len, "%s", cur);
+}
+
 static void fill_row(const struct probe_dev *d, char cells[NCOL][128])
 {
 	snprintf(cells[COL_NAME], 128, "%s", d->name);
@@ -79,6 +111,7 @@ static void fill_row(const struct probe_dev *d, char cells[NCOL][128])
 	snprintf(cells[COL_SERIAL], 128, "%s", d->serial ? d->serial : "-");
 	snprintf(cells[COL_FW], 128, "%s", d->firmware ? d->firmware : "-");
 	snprintf(cells[COL_CTRL], 128, "%s", d->controller ? d->controller : "-");
+	link_cell(&d->pcie, cells[COL_LINK], 128);
 	if (isnan(d->temp_c))
 		snprintf(cells[COL_TEMP], 128, "-");
 	else
@@ -118,6 +151,30 @@ static void print_reasons(FILE *out, const struct probe_inventory *inv, bool rw)
 		for (size_t r = 0; r < why->n; r++)
 			fprintf(out, "%s%s", r ? "; " : "", why->v[r]);
 		fputc('\n', out);
+	}
+}
+
+/* Links that trained below what the device can do, and what it costs. */
+static void print_degraded(FILE *out, const struct probe_inventory *inv)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < inv->n; i++) {
+		const struct probe_pcie *p = &inv->v[i].pcie;
+		double now = profile_link_mbps(p->speed_gts, p->width);
+		double max = profile_link_mbps(p->max_speed_gts, p->max_width);
+		char cell[128];
+
+		if (!probe_pcie_degraded(p))
+			continue;
+		if (!any)
+			fprintf(out, "\nDegraded PCIe links:\n");
+		any = true;
+		link_cell(p, cell, sizeof(cell));
+		fprintf(out, "  %s: %s at %s", inv->v[i].name, cell, p->address);
+		if (!isnan(now) && !isnan(max))
+			fprintf(out, ": %.0f of %.0f MB/s", now, max);
+		fprintf(out, "; check the slot, the riser and the BIOS lane bifurcation\n");
 	}
 }
 
@@ -167,6 +224,7 @@ static void text_print(FILE *out, const struct probe_inventory *inv)
 				w[c] = cols(rows[i][c]);
 	for (size_t i = 0; i <= inv->n; i++)
 		print_row(out, rows[i], w);
+	print_degraded(out, inv);
 	if (inv->n)
 		fputs("(SIZE in binary units, as lsblk: G = GiB = 2^30 bytes, T = TiB = 2^40; "
 		      "plan and report use decimal GB/TB = 10^9/10^12)\n", out);
@@ -224,6 +282,35 @@ static json_t *verdict_json(bool ok, const struct probe_strv *why)
 	return o;
 }
 
+static json_t *gts_json(double x)
+{
+	return isnan(x) ? json_null() : json_real(x);
+}
+
+static json_t *count_json(long x)
+{
+	return x < 0 ? json_null() : json_integer(x);
+}
+
+/* "pcie": the link, or null when the device is behind none. */
+static json_t *pcie_json(const struct probe_pcie *p)
+{
+	json_t *o;
+
+	if (!p->present)
+		return json_null();
+	o = json_object();
+	json_object_set_new(o, "address", json_string(p->address));
+	json_object_set_new(o, "speed_gts", gts_json(p->speed_gts));
+	json_object_set_new(o, "width", count_json(p->width));
+	json_object_set_new(o, "max_speed_gts", gts_json(p->max_speed_gts));
+	json_object_set_new(o, "max_width", count_json(p->max_width));
+	json_object_set_new(o, "upstream", strv_json(&p->upstream));
+	json_object_set_new(o, "numa_node", count_json(p->numa_node));
+	json_object_set_new(o, "degraded", json_boolean(probe_pcie_degraded(p)));
+	return o;
+}
+
 static json_t *dev_json(const struct probe_dev *d)
 {
 	json_t *o = json_object(), *parts = json_array();
@@ -243,6 +330,9 @@ static json_t *dev_json(const struct probe_dev *d)
 	json_object_set_new(o, "physical_block_size", json_integer(d->physical_bs));
 	json_object_set_new(o, "capacity_bytes", json_integer(d->capacity_bytes));
 	json_object_set_new(o, "controller", str_or_null(d->controller));
+	json_object_set_new(o, "pcie", pcie_json(&d->pcie));
+	json_object_set_new(o, "numa_node", count_json(d->numa_node));
+	json_object_set_new(o, "local_cpulist", str_or_null(d->local_cpulist));
 	json_object_set_new(o, "temperature_c", isnan(d->temp_c) ? json_null() : json_real(d->temp_c));
 	sig_json(o, &d->sig);
 	json_object_set_new(o, "mountpoints", strv_json(&d->mounts));

@@ -100,3 +100,11 @@ tw_cli_test(lab_scenario)
 tw_cli_test(lab)
 set_tests_properties(cli.lab PROPERTIES TIMEOUT 1500 LABELS "lab;qemu")
 tw_cli_test(wording)
+tw_cli_test(link)
+# Two zram devices probed side by side (--jobs 2) and one after another.  Root.
+tw_cli_test(probe_jobs)
+set_tests_properties(cli.probe_jobs PROPERTIES TIMEOUT 180 LABELS device)
+# The link pass: two dm devices over one throttled loop found sharing, two
+# loops throttled each on their own not.  Root.
+tw_cli_test(shared_link)
+set_tests_properties(cli.shared_link PROPERTIES TIMEOUT 180 LABELS device)

@@ -154,6 +154,64 @@ static void test_vm(void **state)
 	probe_inventory_free(inv);
 }
 
+/* The PCIe link of each device from its /sys/devices path; nvme3n1 trained x2. */
+static void test_pcie_links(void **state)
+{
+	struct probe_inventory *inv = scan("server");
+	const struct probe_dev *d = dev(inv, "nvme3n1");
+	struct profile_link l = { .present = false };
+
+	(void)state;
+	assert_true(d->pcie.present);
+	assert_string_equal(d->pcie.address, "0000:04:00.0");
+	assert_float_equal(d->pcie.speed_gts, 8.0, 1e-9);
+	assert_int_equal(d->pcie.width, 2);
+	assert_float_equal(d->pcie.max_speed_gts, 8.0, 1e-9);
+	assert_int_equal(d->pcie.max_width, 4);
+	assert_int_equal(d->pcie.upstream.n, 1);
+	assert_string_equal(d->pcie.upstream.v[0], "0000:00:01.4");
+	assert_int_equal(d->pcie.numa_node, 0);
+	assert_string_equal(d->local_cpulist, "0-31");
+	assert_true(probe_pcie_degraded(&d->pcie));
+	assert_int_equal(probe_pcie_to_link(&d->pcie, &l), 0);
+	assert_true(profile_link_degraded(&l));
+	assert_string_equal(l.pcie_address, "0000:04:00.0");
+	assert_int_equal(l.n_upstream, 1);
+	free(l.pcie_address);
+	free(l.upstream[0]);
+	free(l.upstream);
+	d = dev(inv, "nvme1n1");	/* Gen4 x4 at full speed */
+	assert_float_equal(d->pcie.speed_gts, 16.0, 1e-9);
+	assert_false(probe_pcie_degraded(&d->pcie));
+	d = dev(inv, "sda");	/* AHCI on the root complex: no link, a node */
+	assert_false(d->pcie.present);
+	assert_int_equal(d->numa_node, 0);
+	d = dev(inv, "md0");	/* virtual */
+	assert_false(d->pcie.present);
+	assert_int_equal(d->numa_node, -1);
+	assert_null(d->local_cpulist);
+	probe_inventory_free(inv);
+	inv = scan("vm");	/* virtio on conventional PCI: no link */
+	d = dev(inv, "vda");
+	assert_false(d->pcie.present);
+	assert_string_equal(d->local_cpulist, "0-1");
+	probe_inventory_free(inv);
+	inv = scan("board");	/* behind a platform PCIe host: one bridge */
+	d = dev(inv, "nvme0n1");
+	assert_string_equal(d->pcie.address, "0000:01:00.0");
+	assert_int_equal(d->pcie.upstream.n, 1);
+	assert_string_equal(d->pcie.upstream.v[0], "0000:00:00.0");
+	assert_int_equal(d->pcie.numa_node, -1);
+	probe_inventory_free(inv);
+	/* bandwidth per generation after line encoding */
+	assert_int_equal(profile_link_gen(8.0), 3);
+	assert_int_equal(profile_link_gen(2.5), 1);
+	assert_int_equal(profile_link_gen(7.0), 0);
+	assert_float_equal(profile_link_mbps(8.0, 4), 3938.46, 0.01);
+	assert_float_equal(profile_link_mbps(5.0, 1), 500, 1e-9);
+	assert_true(isnan(profile_link_mbps(NAN, 4)));
+}
+
 static void test_missing_sysroot(void **state)
 {
 	struct probe_inventory *inv = (struct probe_inventory *)1;
@@ -288,6 +346,7 @@ int main(void)
 		cmocka_unit_test(test_server_raid_lvm_sata),
 		cmocka_unit_test(test_laptop_swap),
 		cmocka_unit_test(test_vm),
+		cmocka_unit_test(test_pcie_links),
 		cmocka_unit_test(test_missing_sysroot),
 		cmocka_unit_test(test_media_guess),
 		cmocka_unit_test(test_desktop),

@@ -244,6 +244,55 @@ static const struct bad_case bad_cases[] = {
 	  0, 0, NULL, "not valid JSON" },
 };
 
+/* link (a device's PCIe link) and links (shared bottlenecks): read, written
+ * back the same, and a group naming no device of the profile refused. */
+static void test_links_roundtrip(void **state)
+{
+	static const char text[] = HEAD DEV(",\n \"link\": {\"pcie_address\": \"0000:04:00.0\", "
+		"\"speed_gts\": 8, \"width\": 2, \"max_speed_gts\": 16, \"max_width\": 4, "
+		"\"numa_node\": 0, \"upstream\": [\"0000:00:01.4\"]}") ",\n"
+		"{\"id\": \"b\", \"model\": \"m\", \"transport\": \"nvme\", \"media\": \"nand\","
+		" \"rotational\": false, \"capacity_bytes\": 100, \"probe\": {\"mode\": \"quick\","
+		" \"target\": \"raw-readonly\"}}],\n"
+		"\"links\": [{\"devices\": [\"a\", \"b\"], \"solo_sum_mbps\": 60, \"together_mbps\": 31.5}]}";
+	struct profile *p = parse_ok(text), *q;
+	char *out, *out2;
+	struct tw_diags d = { 0 };
+	const char *bad;
+	char *badtext;
+
+	(void)state;
+	assert_true(p->devices[0].link.present);
+	assert_string_equal(p->devices[0].link.pcie_address, "0000:04:00.0");
+	assert_int_equal(p->devices[0].link.width, 2);
+	assert_float_equal(p->devices[0].link.max_speed_gts, 16, 1e-9);
+	assert_int_equal(p->devices[0].link.n_upstream, 1);
+	assert_true(profile_link_degraded(&p->devices[0].link));
+	assert_false(p->devices[1].link.present);
+	assert_int_equal(p->n_links, 1);
+	assert_int_equal(p->links[0].n_ids, 2);
+	assert_string_equal(p->links[0].ids[1], "b");
+	assert_float_equal(p->links[0].together_mbps, 31.5, 1e-9);
+	out = profile_write_string(p);
+	q = parse_ok(out);
+	out2 = profile_write_string(q);
+	assert_string_equal(out, out2);	/* written back the same */
+	assert_null(strstr(out, "\"link\": null"));	/* b has none: omitted */
+	free(out);
+	free(out2);
+	profile_free(q);
+	profile_free(p);
+	bad = strstr(text, "\"b\"]");
+	assert_non_null(bad);
+	assert_true(asprintf(&badtext, "%.*s\"zz\"]%s", (int)(bad - text), text, bad + 4) > 0);
+	assert_int_equal(profile_read_string(badtext, strlen(badtext), "t.json", &p, &d), -EINVAL);
+	assert_true(d.n >= 1);
+	assert_string_equal(d.v[0].key, "links[0].devices[1]");
+	assert_non_null(strstr(d.v[0].msg, "no device \"zz\""));
+	tw_diags_clear(&d);
+	free(badtext);
+}
+
 static void test_errors(void **state)
 {
 	(void)state;
@@ -298,6 +347,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip_built),
 		cmocka_unit_test(test_example_roundtrip),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_links_roundtrip),
 		cmocka_unit_test(test_diag_format),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

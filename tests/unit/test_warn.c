@@ -521,6 +521,65 @@ static void test_appends(void **state)
 }
 
 /* A USB disk: the bridge caps QD1 latency; what was and was not read. */
+/* A device whose link trained x2 of x4: the cost, and that its read is capped. */
+static void test_link_degraded(void **state)
+{
+	struct profile *p = profile_new();
+	struct profile_device *d;
+	struct advisor_plan *plan;
+	const char *m;
+
+	(void)state;
+	d = profile_add_device(p, "nvme3n1");
+	d->link.present = true;
+	d->link.pcie_address = strdup("0000:04:00.0");
+	d->link.speed_gts = d->link.max_speed_gts = 8.0;
+	d->link.width = 2;
+	d->link.max_width = 4;
+	d->io[PROFILE_SEQ_READ].present = true;
+	d->io[PROFILE_SEQ_READ].mbps = 1760;	/* 89 % of Gen3 x2 */
+	d = profile_add_device(p, "gen3-in-gen4");	/* speed, not width */
+	d->link.present = true;
+	d->link.speed_gts = 8.0;
+	d->link.max_speed_gts = 16.0;
+	d->link.width = d->link.max_width = 4;
+	d = profile_add_device(p, "read-above");	/* figures the link cannot carry */
+	d->link.present = true;
+	d->link.speed_gts = 8.0;
+	d->link.max_speed_gts = 16.0;
+	d->link.width = 2;
+	d->link.max_width = 4;
+	d->io[PROFILE_SEQ_READ].present = true;
+	d->io[PROFILE_SEQ_READ].mbps = 6193;
+	d = profile_add_device(p, "full");	/* at its maximum: no warning */
+	d->link.present = true;
+	d->link.speed_gts = d->link.max_speed_gts = 16.0;
+	d->link.width = d->link.max_width = 4;
+	d = profile_add_device(p, "unknown-max");	/* maximum unknown: no warning */
+	d->link.present = true;
+	d->link.speed_gts = 8.0;
+	d->link.width = 2;
+	plan = plan_over(p);
+	assert_int_equal(advisor_warnings_make(plan), 0);
+	m = warning(plan, "nvme3n1", "link");
+	assert_contains(m, "nvme3n1: its PCIe link at 0000:04:00.0 trained at Gen3 x2 of Gen3 x4");
+	assert_contains(m, "1,969 of 3,938 MB/s, 1,969 MB/s (50 %) of bandwidth lost");
+	assert_contains(m, "sequential read (1,760 MB/s) is at the link's limit");
+	assert_contains(m, "BIOS lane bifurcation");
+	m = warning(plan, "gen3-in-gen4", "link");
+	assert_contains(m, "trained at Gen3 x4 of Gen4 x4: 3,938 of 7,877 MB/s");
+	assert_null(strstr(m, "sequential read"));	/* not measured */
+	m = warning(plan, "read-above", "link");
+	assert_contains(m, "Gen3 x2 of Gen4 x4: 1,969 of 7,877 MB/s, 5,908 MB/s (75 %)");
+	assert_contains(m, "sequential read (6,193 MB/s) is more than this link carries");
+	assert_null(strstr(m, "capped by the slot"));
+	assert_null(warning(plan, "full", "link"));
+	assert_null(warning(plan, "unknown-max", "link"));
+	assert_int_equal(plan->n_warnings, 3);
+	plan_done(plan);
+	profile_free(p);
+}
+
 static void test_usb(void **state)
 {
 	struct profile *p = profile_new();
@@ -569,6 +628,7 @@ int main(void)
 		cmocka_unit_test(test_cache_cliff_shiji),
 		cmocka_unit_test(test_hdd_in_hot),
 		cmocka_unit_test(test_clean_devices),
+		cmocka_unit_test(test_link_degraded),
 		cmocka_unit_test(test_order_and_form),
 	};
 	const struct CMUnitTest synthetic[] = {

@@ -1,0 +1,356 @@
+/* probe_jobs.c — device probes side by side (see probe_jobs.h). */
+#include "probe_jobs.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Measured seconds of each test of the spot check's solo run. */
+#define SPOT_SECONDS 2.0
+
+struct sched {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct probe_job *v;
+	size_t n;
+	bool *started, *running;
+	const struct probe_options *o;
+	unsigned tests;		/* what the concurrent phase runs */
+	bool quiet;
+	cpu_set_t all;		/* the process's CPUs */
+};
+
+unsigned probe_jobs_cpus(void)
+{
+	cpu_set_t s;
+	int n;
+
+	if (sched_getaffinity(0, sizeof(s), &s) < 0)
+		return 1;
+	n = CPU_COUNT(&s);
+	return n > 0 ? (unsigned)n : 1;
+}
+
+/* "0-3,8,10-11" into *s (only CPUs in allowed).  False when nothing is left. */
+static bool parse_cpulist(const char *list, const cpu_set_t *allowed, cpu_set_t *s)
+{
+	const char *p = list;
+
+	CPU_ZERO(s);
+	while (p && *p) {
+		char *end;
+		unsigned long a = strtoul(p, &end, 10), b = a;
+
+		if (end == p)
+			return false;
+		if (*end == '-')
+			b = strtoul(end + 1, &end, 10);
+		for (unsigned long c = a; c <= b && c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, allowed))
+				CPU_SET(c, s);
+		p = *end == ',' ? end + 1 : NULL;
+	}
+	return CPU_COUNT(s) > 0;
+}
+
+/* The link a job's device sits on: jobs on one never run together. */
+static const char *port_of(const struct probe_job *j)
+{
+	return j->t.dev && j->t.dev->pci_port ? j->t.dev->pci_port : j->t.id;
+}
+
+/* Pin the calling thread to the CPUs local to job j's device, else to all. */
+static void pin(const struct sched *s, const struct probe_job *j)
+{
+	cpu_set_t set;
+
+	if (j->t.dev && j->t.dev->local_cpulist &&
+	    parse_cpulist(j->t.dev->local_cpulist, &s->all, &set))
+		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	else
+		pthread_setaffinity_np(pthread_self(), sizeof(s->all), &s->all);
+}
+
+/* probe_run() of j with the tests in mask into a new profile *out. */
+static int run_into(struct probe_job *j, const struct probe_options *o, unsigned mask,
+		    bool alone, struct profile **out, char *err, size_t errlen)
+{
+	struct probe_options o2 = *o;
+
+	o2.tests = mask;
+	if (!alone)
+		o2.progress = NULL;
+	if (!(*out = profile_new())) {
+		snprintf(err, errlen, "%s: out of memory", j->t.id);
+		return -ENOMEM;
+	}
+	return probe_run(&j->t, &o2, *out, err, errlen);
+}
+
+/* The next job that may start now: not started, its port idle; -1 none now;
+ * -2 every job started. */
+static ptrdiff_t next_job(const struct sched *s)
+{
+	bool all = true;
+
+	for (size_t i = 0; i < s->n; i++) {
+		bool busy = false;
+
+		if (s->started[i])
+			continue;
+		all = false;
+		for (size_t k = 0; k < s->n && !busy; k++)
+			busy = s->running[k] && !strcmp(port_of(&s->v[k]), port_of(&s->v[i]));
+		if (!busy)
+			return (ptrdiff_t)i;
+	}
+	return all ? -2 : -1;
+}
+
+static void *worker(void *arg)
+{
+	struct sched *s = arg;
+	ptrdiff_t i;
+
+	pthread_mutex_lock(&s->mu);
+	while ((i = next_job(s)) != -2) {
+		struct probe_job *j;
+
+		if (i < 0) {
+			pthread_cond_wait(&s->cv, &s->mu);
+			continue;
+		}
+		j = &s->v[i];
+		s->started[i] = s->running[i] = true;
+		pthread_mutex_unlock(&s->mu);
+		if (!s->quiet)
+			fprintf(stderr, "probing %s (%s) side by side\n", j->t.id, j->t.path);
+		pin(s, j);
+		j->ret = run_into(j, s->o, s->tests, false, &j->prof, j->err, sizeof(j->err));
+		pthread_mutex_lock(&s->mu);
+		s->running[i] = false;
+		pthread_cond_broadcast(&s->cv);
+	}
+	pthread_mutex_unlock(&s->mu);
+	return NULL;
+}
+
+/* Run the jobs in v[0..n) with tests on up to workers threads. */
+static int run_concurrent(struct sched *s, unsigned workers)
+{
+	pthread_t th[64];
+	unsigned started = 0;
+	int ret = 0;
+
+	if (workers > 64)
+		workers = 64;
+	s->started = calloc(s->n, sizeof(bool));
+	s->running = calloc(s->n, sizeof(bool));
+	if (!s->started || !s->running) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (; started < workers; started++)
+		if (pthread_create(&th[started], NULL, worker, s) != 0)
+			break;
+	if (!started) {
+		ret = -EAGAIN;
+		goto out;
+	}
+	for (unsigned k = 0; k < started; k++)
+		pthread_join(th[k], NULL);
+out:
+	free(s->started);
+	free(s->running);
+	return ret;
+}
+
+static int add_note(struct profile_device *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int add_note(struct profile_device *d, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return profile_device_add_note(d, buf);
+}
+
+/* Swap test slot between a and b (a takes b's figures). */
+static void take_io(struct profile_device *a, struct profile_device *b, int slot)
+{
+	struct profile_io tmp = a->io[slot];
+
+	a->io[slot] = b->io[slot];
+	b->io[slot] = tmp;
+}
+
+/* QD1 alone: run it for j now and put its figures in j's device. */
+static int qd1_alone(struct probe_job *j, const struct probe_options *o)
+{
+	struct profile *p = NULL;
+	char err[512];
+	int ret = run_into(j, o, 1u << PROBE_TEST_RAND_READ_QD1, true, &p, err, sizeof(err));
+
+	if (p && p->n_devices && j->prof && j->prof->n_devices) {
+		struct profile_device *d = &j->prof->devices[0];
+
+		take_io(d, &p->devices[0], PROFILE_RAND_READ_QD1);
+		d->probe.seconds += p->devices[0].probe.seconds;
+		if (ret < 0 && j->ret >= 0) {
+			j->ret = ret;
+			snprintf(j->err, sizeof(j->err), "%s", err);
+		}
+		ret = add_note(d, "rand_read_qd1 measured alone, after the other tests ran "
+			       "side by side with other devices");
+	}
+	profile_free(p);
+	return ret == -ENOMEM ? -ENOMEM : 0;
+}
+
+struct figs {
+	char s[160];
+};
+
+/* "seq_read 872 MB/s, rand_read_qd1 72,289 IOPS": what was measured only. */
+static struct figs figures(const struct profile_device *d, bool qd1)
+{
+	struct figs f = { "" };
+	double seq = d->io[PROFILE_SEQ_READ].mbps, iops = d->io[PROFILE_RAND_READ_QD1].iops;
+	size_t o = 0;
+
+	if (!isnan(seq))
+		o += (size_t)snprintf(f.s, sizeof(f.s), "seq_read %.0f MB/s", seq);
+	if (qd1 && !isnan(iops) && o < sizeof(f.s))
+		snprintf(f.s + o, sizeof(f.s) - o, "%srand_read_qd1 %.0f IOPS", o ? ", " : "", iops);
+	if (!f.s[0])
+		snprintf(f.s, sizeof(f.s), "no figure");
+	return f;
+}
+
+/* A figure the solo run s has and the side-by-side run d lacks (the test
+ * failed there, a device starved by a neighbour on its link). */
+static bool missing(const struct profile_device *d, const struct profile_device *s, int slot)
+{
+	bool had = d->io[slot].present && !isnan(slot == PROFILE_SEQ_READ ? d->io[slot].mbps :
+						 d->io[slot].iops);
+	bool has = s->io[slot].present && !isnan(slot == PROFILE_SEQ_READ ? s->io[slot].mbps :
+						 s->io[slot].iops);
+
+	return has && !had;
+}
+
+/* |a - b| / b, NAN when either is unknown. */
+static double rel_diff(double a, double b)
+{
+	return isnan(a) || isnan(b) || b <= 0 ? NAN : fabs(a - b) / b;
+}
+
+/*
+ * Compare j's concurrent seq_read (and QD1 when it ran concurrently) with a
+ * short solo run; re-measure j alone when one differs by more than the
+ * tolerance.  Notes say which.
+ */
+static int spot_check(struct probe_job *j, const struct probe_options *o, unsigned mask,
+		      bool qd1_concurrent)
+{
+	struct probe_options so = *o;
+	unsigned smask = mask & ((1u << PROBE_TEST_SEQ_READ) |
+				 (qd1_concurrent ? 1u << PROBE_TEST_RAND_READ_QD1 : 0));
+	struct profile *p = NULL, *again = NULL;
+	struct profile_device *d, *s;
+	double dseq, dqd1;
+	char err[512];
+	int ret, rr;
+
+	if (!smask || !j->prof || !j->prof->n_devices)
+		return 0;
+	so.seconds = SPOT_SECONDS;
+	ret = run_into(j, &so, smask, true, &p, err, sizeof(err));
+	if (ret == -ENOMEM || !p->n_devices) {
+		profile_free(p);
+		return ret == -ENOMEM ? ret : 0;
+	}
+	d = &j->prof->devices[0];
+	s = &p->devices[0];
+	dseq = rel_diff(d->io[PROFILE_SEQ_READ].mbps, s->io[PROFILE_SEQ_READ].mbps);
+	dqd1 = rel_diff(d->io[PROFILE_RAND_READ_QD1].iops, s->io[PROFILE_RAND_READ_QD1].iops);
+	if (!(dseq > PROBE_JOBS_SPOT_TOLERANCE) && !(dqd1 > PROBE_JOBS_SPOT_TOLERANCE) &&
+	    !missing(d, s, PROFILE_SEQ_READ) &&
+	    !(qd1_concurrent && missing(d, s, PROFILE_RAND_READ_QD1))) {
+		ret = add_note(d, "spot check: measured side by side with other devices, "
+			       "%s; a %.0f s solo run %s (within %.0f %%)",
+			       figures(d, qd1_concurrent).s, SPOT_SECONDS,
+			       figures(s, qd1_concurrent).s, 100 * PROBE_JOBS_SPOT_TOLERANCE);
+		profile_free(p);
+		return ret;
+	}
+	rr = run_into(j, o, mask, true, &again, err, sizeof(err));
+	ret = 0;
+	if (again && again->n_devices) {
+		struct profile_device *a = &again->devices[0];
+
+		ret = add_note(a, "measured again alone: side by side with other devices "
+			       "%s, a %.0f s solo run %s (missing, or more than %.0f %% apart)",
+			       figures(d, qd1_concurrent).s, SPOT_SECONDS,
+			       figures(s, qd1_concurrent).s, 100 * PROBE_JOBS_SPOT_TOLERANCE);
+		profile_free(j->prof);
+		j->prof = again;
+		j->ret = rr;
+		snprintf(j->err, sizeof(j->err), "%s", rr < 0 ? err : "");
+		again = NULL;
+	}
+	profile_free(again);
+	profile_free(p);
+	return ret == -ENOMEM ? -ENOMEM : 0;
+}
+
+int probe_jobs_run(struct probe_job *v, size_t n, const struct probe_options *o,
+		   const struct probe_jobs_opts *jo)
+{
+	unsigned mask = o->tests ? o->tests : PROBE_TESTS_DEFAULT;
+	unsigned workers = jo->jobs, cpus = probe_jobs_cpus();
+	struct sched s = { .v = v, .n = n, .o = o, .tests = mask, .quiet = jo->quiet };
+	bool split, qd1 = mask & (1u << PROBE_TEST_RAND_READ_QD1);
+	int ret;
+
+	if (workers > cpus)
+		workers = cpus;
+	if (jo->serial_qd1 && mask == 1u << PROBE_TEST_RAND_READ_QD1)
+		workers = 1;	/* nothing to run side by side */
+	if (workers > n)
+		workers = (unsigned)n;
+	if (workers <= 1) {	/* today's behaviour: one after another */
+		for (size_t i = 0; i < n; i++) {
+			if (!jo->quiet)
+				fprintf(stderr, "probing %s (%s)\n", v[i].t.id, v[i].t.path);
+			v[i].ret = run_into(&v[i], o, mask, true, &v[i].prof, v[i].err,
+					    sizeof(v[i].err));
+		}
+		return 0;
+	}
+	split = jo->serial_qd1 && qd1 && mask != (1u << PROBE_TEST_RAND_READ_QD1);
+	if (split)
+		s.tests = mask & ~(1u << PROBE_TEST_RAND_READ_QD1);
+	if (sched_getaffinity(0, sizeof(s.all), &s.all) < 0)
+		CPU_ZERO(&s.all);
+	pthread_mutex_init(&s.mu, NULL);
+	pthread_cond_init(&s.cv, NULL);
+	ret = run_concurrent(&s, workers);
+	pthread_mutex_destroy(&s.mu);
+	pthread_cond_destroy(&s.cv);
+	pthread_setaffinity_np(pthread_self(), sizeof(s.all), &s.all);
+	for (size_t i = 0; !ret && split && i < n; i++)
+		ret = qd1_alone(&v[i], o);
+	for (size_t i = 0; !ret && jo->spot_check && i < n; i++)
+		ret = spot_check(&v[i], o, mask, qd1 && !split);
+	return ret;
+}

@@ -1,0 +1,73 @@
+#!/bin/bash
+# shared_link.sh — the link pass finds exactly the devices that share a
+# bottleneck.  Two loop devices (direct I/O) whose backing files sit on one
+# ext4 on a loop device capped at 30 MB/s (blk-throttle in a cgroup: one
+# "link"), and two loop devices capped at 30 MB/s each (links of their own),
+# probed side by side: the profile's links name the first two and no other,
+# the plan warns shared-link.  Stands in for the lab's QEMU throttle group
+# (issue 13).  Root only; SKIP without blk-throttle or mkfs.ext4.
+tw=$1
+src=${TW_SRCDIR:?}
+fail=0
+[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (loop, dm, cgroups)"; exit 77; }
+for t in jq losetup lsblk mkfs.ext4 mount umount; do
+	command -v "$t" >/dev/null || { echo "SKIP: $t not installed"; exit 77; }
+done
+. "$(dirname "$0")/lib.sh"
+tmp=$(mktemp -d /var/tmp/tw-shared.XXXXXX)
+loops=() shared=() cg="" mnt=""
+cleanup() {
+	[ -n "$cg" ] && { echo $$ >"$(dirname "$cg")/cgroup.procs" 2>/dev/null; rmdir "$cg" 2>/dev/null; }
+	[ ${#shared[@]} -gt 0 ] && detach_loops "${shared[@]}"
+	[ -n "$mnt" ] && umount "$mnt" 2>/dev/null
+	[ ${#loops[@]} -gt 0 ] && detach_loops "${loops[@]}"
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+if [ -e /sys/fs/cgroup/blkio/blkio.throttle.read_bps_device ]; then
+	cg=/sys/fs/cgroup/blkio/tw-shared.$$
+	cap() { echo "$1 $((30 * 1048576))" >"$cg/blkio.throttle.read_bps_device"; }
+elif grep -qw io /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; then
+	cg=/sys/fs/cgroup/tw-shared.$$
+	cap() { echo "$1 rbps=$((30 * 1048576))" >"$cg/io.max"; }
+else
+	echo "SKIP: no blk-throttle"; exit 77
+fi
+mkdir "$cg" || { cg=""; echo "SKIP: cannot create the cgroup"; exit 77; }
+for i in 0 1 2; do
+	if [ "$i" = 0 ]; then truncate -s 320M "$tmp/d0.img"; else head -c 128M /dev/urandom >"$tmp/d$i.img"; fi
+	l=$(losetup -f --show --direct-io=on "$tmp/d$i.img") || { echo "SKIP: no loop device"; exit 77; }
+	loops+=("$l")
+	cap "$(lsblk -dno MAJ:MIN "$l" | tr -d ' ')"
+done
+# the shared "link": two files on one filesystem on the capped loops[0]
+mkfs.ext4 -q -F "${loops[0]}" || { echo "SKIP: mkfs.ext4 failed"; exit 77; }
+mnt=$tmp/mnt
+mkdir "$mnt" && mount "${loops[0]}" "$mnt" || { mnt=""; echo "SKIP: cannot mount"; exit 77; }
+for h in 0 1; do
+	head -c 128M /dev/urandom >"$mnt/s$h.img"
+	l=$(losetup -f --show --direct-io=on "$mnt/s$h.img") || { echo "SKIP: no loop device"; exit 77; }
+	shared+=("$l")
+done
+sync
+da=${shared[0]#/dev/} db=${shared[1]#/dev/}
+la=${loops[1]#/dev/} lb=${loops[2]#/dev/}
+echo $$ >"$cg/cgroup.procs"
+
+check "probe side by side" 0 "$tw" probe "$da" "$la" "$db" "$lb" --jobs 2 --tests seq_read \
+	--seconds 1 --ramp 0.2 --quiet --json "$tmp/p.json"
+cp "$tmp/p.json" "$tmp/out"
+jq_true "solo reads at the cap" '[.devices[].results.seq_read.mbps | . > 20 and . < 40] | all' '[.devices[] | {id, mbps: .results.seq_read.mbps}]'
+jq_true "one group: the two dm devices" "[.links[].devices | sort] == [[\"$da\", \"$db\"] | sort]" '.links'
+jq_true "together below 80 % of the solo sum" '.links[0].together_mbps < 0.8 * .links[0].solo_sum_mbps' '.links'
+jq_true "noted on the dm devices only" "[.devices[] | select(any(.notes[]; startswith(\"link: shares\"))) | .id] | sort == ([\"$da\", \"$db\"] | sort)" '[.devices[] | {id, notes}]'
+check "validate" 0 "$tw" validate "$tmp/p.json"
+check "--no-links" 0 "$tw" probe "$la" "$lb" --jobs 2 --no-links --tests seq_read \
+	--seconds 1 --ramp 0.2 --quiet --json "$tmp/n.json"
+cp "$tmp/n.json" "$tmp/out"
+jq_true "no link pass" '.links == null'
+
+# the plan: a warning naming both devices and the figures
+check "plan" 0 "$tw" plan "$tmp/p.json" --policies "$src/policies" --no-inventory --format json
+jq_true "shared-link warning" "[.warnings[] | select(.kind == \"shared-link\") | .message | contains(\"$da\") and contains(\"$db\") and contains(\"together\")] == [true]" '.warnings'
+exit $fail
