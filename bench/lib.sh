@@ -78,7 +78,7 @@ fio_run() {
 tw_run() {
 	local t=$1 target=$2 secs=$3 out=$4; shift 4
 	"$TW" probe "$target" --tests "$t" --seconds "$secs" --ramp 0.5 --threads 1 --quiet \
-		--json "$out" "$@" \
+		-o "$out" "$@" \
 		>/dev/null
 }
 

@@ -39,7 +39,7 @@ static void plan_usage(FILE *out)
 	      "                     a tier's policies come from it\n"
 	      "  --need P=SIZE,...  capacity a policy needs (500G, 4T), instead of its\n"
 	      "                     need_bytes; repeatable\n"
-	      "  --inventory FILE   what `tierwise list --json` wrote, to know existing\n"
+	      "  --inventory FILE   what `tierwise list --format json` wrote, to know existing\n"
 	      "                     filesystems, mounts and the root disk (default:\n"
 	      "                     this machine, matched by serial or device path)\n"
 	      "  --no-inventory     plan as if every disk were new (catalog planning)\n"
@@ -310,7 +310,7 @@ static int load_disks(const struct plan_opts *o, const struct tw_global *g,
 			fprintf(stderr, "tierwise plan: %s\n", err);
 		else if (ret)
 			cli_path_error("plan", "--inventory", o->inventory, "read", -ret,
-				       "write it with `tierwise list --json > FILE`, "
+				       "write it with `tierwise list --format json > FILE`, "
 				       "or plan with --no-inventory");
 		if (ret)
 			return TW_EXIT_INVALID;

@@ -152,7 +152,7 @@ static int from_json(const json_t *root, struct plan_disks *out, const char *pat
 
 	if (!schema || strcmp(schema, "tierwise.inventory/1") || !json_is_array(devs)) {
 		snprintf(err, errlen, "%s: schema: not a tierwise.inventory/1 document "
-			 "(the output of `tierwise list --json`)", path);
+			 "(the output of `tierwise list --format json`)", path);
 		return -EINVAL;
 	}
 	out->v = calloc(json_array_size(devs) ? json_array_size(devs) : 1, sizeof(*out->v));

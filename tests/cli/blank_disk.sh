@@ -29,7 +29,7 @@ quick=(--seconds 0.5 --ramp 0.1 --quiet)
 reads=seq_read,rand_read_qd1,rand_read_qd32,qd_sweep
 
 # ---- read-only
-"$tw" probe "$loop" --tests "$reads" "${quick[@]}" --json "$tmp/ro.json" >/dev/null 2>"$tmp/err"
+"$tw" probe "$loop" --tests "$reads" "${quick[@]}" -o "$tmp/ro.json" >/dev/null 2>"$tmp/err"
 rc=$?
 [ "$rc" -eq 0 ] || { echo "FAIL: read-only: exit $rc"; cat "$tmp/err"; fail=1; }
 check "validate" 0 "$tw" validate "$tmp/ro.json"
@@ -41,7 +41,7 @@ done
 jq_true "read-only: four zero-read notes in all" '[.devices[0].notes[] | select(contains("returned only zeros"))] | length == 4' '.devices[0].notes'
 jq_true "read-only: unwritten ~1" '.devices[0].results | [.seq_read.unwritten, .rand_read_qd1.unwritten, .rand_read_qd32.unwritten, .latency_target.unwritten] | all(. >= 0.99)' '.devices[0].results | map_values(.unwritten?)'
 jq_true "read-only: the figures are kept" '.devices[0].results | (.seq_read.mbps > 0) and (.rand_read_qd1.iops > 0) and (.qd_sweep | length == 8)'
-check "score" 0 "$tw" score "$tmp/ro.json" --json
+check "score" 0 "$tw" score "$tmp/ro.json" --format json
 jq_true "score: vector-db misses the QD1 figures" \
 	'.policies[] | select(.name == "vector-db") | .ranking[0].missing | index("rand_read_qd1.iops") != null and index("rand_read_qd1.lat_us.p99") != null'
 jq_true "score: model-loading misses seq_read" \
@@ -54,14 +54,14 @@ expect "plan: how to measure" "$tmp/out" "tierwise probe $loop --destructive"
 
 # ---- destructive: the fill
 "$tw" probe "$loop" --destructive --yes --tests seq_read,rand_read_qd1,qd_sweep "${quick[@]}" \
-	--json "$tmp/wr.json" >/dev/null 2>"$tmp/err"
+	-o "$tmp/wr.json" >/dev/null 2>"$tmp/err"
 rc=$?
 [ "$rc" -eq 0 ] || { echo "FAIL: destructive: exit $rc"; cat "$tmp/err"; fail=1; }
 cp "$tmp/wr.json" "$tmp/out"
 jq_true "destructive: the fill noted" '[.devices[0].notes[] | select(startswith("fill: wrote the whole span (0.12 GiB)"))] | length == 1' '.devices[0].notes'
 jq_true "destructive: no zero reads" '.devices[0].results | [.seq_read.unwritten, .rand_read_qd1.unwritten, .latency_target.unwritten] == [0, 0, 0]' '.devices[0].results | map_values(.unwritten?)'
 jq_true "destructive: no zero-read note" '[.devices[0].notes[] | select(contains("returned only zeros"))] | length == 0' '.devices[0].notes'
-check "score (destructive)" 0 "$tw" score "$tmp/wr.json" --json
+check "score (destructive)" 0 "$tw" score "$tmp/wr.json" --format json
 jq_true "score (destructive): seq_read is scored" \
 	'.policies[] | select(.name == "model-loading") | .ranking[0].missing | index("seq_read.mbps") == null'
 # the span was written, with data no compressor can shrink

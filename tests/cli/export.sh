@@ -108,7 +108,7 @@ mkdir -p "$pt" "$tmp/scratch"
 "$tw" probe --textfile "$pt/none" "$tmp/scratch" --quiet 2>/dev/null
 same "probe --textfile a missing directory: exit" $? 2
 "$tw" probe "$tmp/scratch" --tests seq_read,rand_read_qd1 --seconds 0.3 --ramp 0 --size 64Mi \
-	--quiet --json "$pt/p.json" --textfile "$pt" >/dev/null 2>"$tmp/probe.err"
+	--quiet -o "$pt/p.json" --textfile "$pt" >/dev/null 2>"$tmp/probe.err"
 rc=$?
 if [ $rc = 0 ] || [ $rc = 4 ]; then
 	check_metrics "probe --textfile" "$pt/tierwise.prom"

@@ -13,7 +13,7 @@ for fx in "$src"/tests/fixtures/*/; do
 	[ -d "$fx/sys/block" ] || continue
 	for fmt in txt json; do
 		args=(--sysroot "$fx" list)
-		[ "$fmt" = json ] && args+=(--json)
+		[ "$fmt" = json ] && args+=(--format json)
 		want=$src/tests/expected/$name.list.$fmt
 		if ! "$tw" "${args[@]}" >"$tmp/out" 2>"$tmp/err"; then
 			echo "FAIL: $name $fmt: exit $?"; cat "$tmp/err"; fail=1; continue

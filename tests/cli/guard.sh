@@ -393,7 +393,7 @@ if command -v python3 >/dev/null; then
 	new_loop excl
 	hold_excl "$LOOP" 0.5
 	"$tw" probe "$LOOP" --destructive --yes --tests rand_read_qd1 --seconds 0.2 --ramp 0 \
-		--quiet --json "$tmp/excl.json" >/dev/null 2>"$tmp/err"
+		--quiet -o "$tmp/excl.json" >/dev/null 2>"$tmp/err"
 	rc=$?
 	wait "$HOLD"
 	[ "$rc" -eq 0 ] && jq -e '.devices[0].results.rand_read_qd1.iops > 0' "$tmp/excl.json" >/dev/null &&
@@ -401,7 +401,7 @@ if command -v python3 >/dev/null; then
 		bad "transient O_EXCL holder: rc $rc: $(cat "$tmp/err")"
 	hold_excl "$LOOP" 4
 	"$tw" probe "$LOOP" --destructive --yes --tests rand_read_qd1 --seconds 0.2 --ramp 0 \
-		--quiet --json "$tmp/excl.json" >/dev/null 2>"$tmp/err"
+		--quiet -o "$tmp/excl.json" >/dev/null 2>"$tmp/err"
 	rc=$?
 	kill "$HOLD" 2>/dev/null; wait "$HOLD" 2>/dev/null
 	[ "$rc" -ne 0 ] && grep -q "exclusively for writing: Device or resource busy" "$tmp/err" &&

@@ -75,7 +75,7 @@ faults() {
 	# one EIO after 300 I/Os: that test fails, the others are kept
 	TIERWISE_FAULT=eio:after=300:count=1 timeout 60 "$tw" probe "$d" --size 64Mi \
 		--tests seq_read,rand_read_qd1,rand_read_qd32 "${quick[@]}" \
-		--json "$tmp/eio.json" >/dev/null 2>"$tmp/err"
+		-o "$tmp/eio.json" >/dev/null 2>"$tmp/err"
 	rc=$?
 	[ "$rc" -eq 4 ] || bad "eio: exit $rc, wanted 4: $(cat "$tmp/err")"
 	grep -q "TIERWISE_FAULT=eio" "$tmp/err" || bad "eio: no warning that faults are injected"
@@ -87,12 +87,12 @@ faults() {
 	no_scratch eio "$d"
 	# short transfers and EAGAIN: failures with their own words
 	TIERWISE_FAULT=short:after=100 timeout 60 "$tw" probe "$d" --size 64Mi \
-		--tests rand_read_qd1 "${quick[@]}" --json "$tmp/short.json" >/dev/null 2>&1
+		--tests rand_read_qd1 "${quick[@]}" -o "$tmp/short.json" >/dev/null 2>&1
 	rc=$?
 	[ "$rc" -eq 4 ] || bad "short: exit $rc, wanted 4"
 	notes_have short "$tmp/short.json" 'short read at offset [0-9]+: 2048 of 4096 bytes'
 	TIERWISE_FAULT=eagain:after=100 timeout 60 "$tw" probe "$d" --size 64Mi \
-		--tests rand_read_qd1 "${quick[@]}" --json "$tmp/eagain.json" >/dev/null 2>&1
+		--tests rand_read_qd1 "${quick[@]}" -o "$tmp/eagain.json" >/dev/null 2>&1
 	rc=$?
 	[ "$rc" -eq 4 ] || bad "eagain: exit $rc, wanted 4"
 	notes_have eagain "$tmp/eagain.json" 'Resource temporarily unavailable'
@@ -103,7 +103,7 @@ faults() {
 	t0=$(date +%s%N)
 	TIERWISE_FAULT=slow:after=200:delay=30000 timeout 60 "$tw" probe "$d" --size 64Mi \
 		--tests seq_write,seq_read,rand_read_qd1,qd_sweep "${quick[@]}" \
-		--json "$tmp/slow.json" >/dev/null 2>&1
+		-o "$tmp/slow.json" >/dev/null 2>&1
 	rc=$?
 	el=$(( ($(date +%s%N) - t0) / 1000000 ))
 	[ "$rc" -eq 4 ] || bad "slow: exit $rc, wanted 4"
@@ -113,14 +113,14 @@ faults() {
 	no_scratch slow "$d"
 	# slow but answering (30 ms): measured, on time, latency shows it
 	TIERWISE_FAULT=slow:delay=30 timeout 60 "$tw" probe "$d" --size 64Mi \
-		--tests rand_read_qd1 "${quick[@]}" --json "$tmp/slow30.json" >/dev/null 2>&1
+		--tests rand_read_qd1 "${quick[@]}" -o "$tmp/slow30.json" >/dev/null 2>&1
 	rc=$?
 	[ "$rc" -eq 0 ] || bad "slow 30 ms: exit $rc, wanted 0"
 	jq -e '.devices[0].results.rand_read_qd1.lat_us.p50 >= 29000' "$tmp/slow30.json" >/dev/null ||
 		bad "slow 30 ms: p50 $(jq '.devices[0].results.rand_read_qd1.lat_us.p50' "$tmp/slow30.json")"
 	# device= names another target: no fault here
 	TIERWISE_FAULT=eio:device=nvme9n9 "$tw" probe "$d" --size 64Mi --tests rand_read_qd1 \
-		"${quick[@]}" --json "$tmp/other.json" >/dev/null 2>&1 || bad "device=: exit $?, wanted 0"
+		"${quick[@]}" -o "$tmp/other.json" >/dev/null 2>&1 || bad "device=: exit $?, wanted 0"
 	# a bad spec is refused before anything runs
 	TIERWISE_FAULT=boom "$tw" probe "$d" --quiet >/dev/null 2>"$tmp/err"
 	rc=$?
@@ -279,7 +279,7 @@ vanish() {
 	loops=("$inner" "${loops[@]}")	# detached before the outer one
 	t0=$(date +%s%N)
 	timeout 60 "$tw" probe "$inner" --tests seq_read,rand_read_qd1,rand_read_qd32 \
-		--seconds 3 --ramp 0.1 --quiet --json "$tmp/vanish.json" >/dev/null 2>"$tmp/err" &
+		--seconds 3 --ramp 0.1 --quiet -o "$tmp/vanish.json" >/dev/null 2>"$tmp/err" &
 	pid=$!
 	pids=("$pid")
 	sleep 4.5	# seq_read is over (~3.2 s), rand_read_qd1 runs (to ~6.4 s)
@@ -309,7 +309,7 @@ nobody() {
 	loop=$(losetup --find --show "$img") || { rm -f "$img"; skip "nobody: losetup failed"; return; }
 	loops+=("$loop")
 	rm -f "$img"
-	"${as[@]}" "$tmp/tierwise" list --json >"$tmp/out" 2>"$tmp/err"
+	"${as[@]}" "$tmp/tierwise" list --format json >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	[ "$rc" -eq 0 ] || bad "nobody: list exit $rc: $(cat "$tmp/err")"
 	jq -e --arg n "${loop#/dev/}" '.devices[] | select(.name == $n) |
@@ -352,7 +352,7 @@ nouring() {
 	sysctl -qw kernel.io_uring_disabled=2 2>/dev/null ||
 		{ sysctl_old=; skip "nouring: cannot set kernel.io_uring_disabled"; return; }
 	"$tw" probe "$d" --size 64Mi --tests rand_read_qd1 "${quick[@]}" \
-		--json "$tmp/nouring.json" >/dev/null 2>"$tmp/err"
+		-o "$tmp/nouring.json" >/dev/null 2>"$tmp/err"
 	rc=$?
 	sysctl -qw kernel.io_uring_disabled="$old"	# as soon as possible: shared machine
 	sysctl_old=

@@ -7,7 +7,7 @@ set -u
 tw=$1
 src=${TW_SRCDIR:?}
 fx=$src/tests/fixtures
-ex=$src/examples/ai-server-20-devices.json
+ex=$src/examples/ai-server-18-devices.json
 command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -28,7 +28,7 @@ for f in laptop desktop board vm; do
 done
 
 # --- list --json ---
-check "list server --json" 0 "$tw" list --sysroot "$fx/server" --json
+check "list server --json" 0 "$tw" list --sysroot "$fx/server" --format json
 cp "$tmp/out" "$tmp/server.json"
 jq_true "nvme3n1 link" '.devices[] | select(.name == "nvme3n1") | .pcie ==
 	{"address": "0000:04:00.0", "speed_gts": 8.0, "width": 2, "max_speed_gts": 8.0,
@@ -36,9 +36,9 @@ jq_true "nvme3n1 link" '.devices[] | select(.name == "nvme3n1") | .pcie ==
 jq_true "nvme1n1 Gen4 x4" '.devices[] | select(.name == "nvme1n1") | .pcie.speed_gts == 16.0 and .pcie.width == 4 and .pcie.degraded == false'
 jq_true "no link: SATA on the root complex, md, dm" '[.devices[] | select(.name | test("^(sd|md|dm)")) | .pcie == null] | all'
 jq_true "NUMA node and local CPUs of the SATA disks' controller" '[.devices[] | select(.name | test("^sd")) | .numa_node == 0 and .local_cpulist == "0-31"] | all'
-check "list vm --json" 0 "$tw" list --sysroot "$fx/vm" --json
+check "list vm --json" 0 "$tw" list --sysroot "$fx/vm" --format json
 jq_true "virtio on conventional PCI: no link, local CPUs" '.devices[] | select(.name == "vda") | .pcie == null and .numa_node == null and .local_cpulist == "0-1"'
-check "list board --json" 0 "$tw" list --sysroot "$fx/board" --json
+check "list board --json" 0 "$tw" list --sysroot "$fx/board" --format json
 jq_true "board NVMe behind the platform's root port" '.devices[] | select(.name == "nvme0n1") | .pcie.upstream == ["0000:00:00.0"] and .pcie.numa_node == null'
 
 # --- the profile carries the link; the plan warns ---

@@ -35,7 +35,7 @@ if [ -e /sys/block/zram0 ] || modprobe zram 2>/dev/null; then
 	fi
 fi
 
-"$tw" list --json >"$tmp/list.json" || { echo "FAIL: list --json exit $?"; exit 1; }
+"$tw" list --format json >"$tmp/list.json" || { echo "FAIL: list -o exit $?"; exit 1; }
 "$tw" list >"$tmp/list.txt" || { echo "FAIL: list exit $?"; exit 1; }
 
 d() { echo ".devices[] | select(.name == \"$1\")"; }

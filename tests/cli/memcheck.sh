@@ -43,11 +43,11 @@ vg() {
 
 # ---- inventory and input checks
 vg 0 list --sysroot "$src/tests/fixtures/server"
-vg 0 list --json --sysroot "$src/tests/fixtures/server"
+vg 0 list --format json --sysroot "$src/tests/fixtures/server"
 cp "$tmp/out" "$tmp/inv.json"
 vg 0 list --sysroot "$src/tests/fixtures/laptop"
 vg 0 list --sysroot "$src/tests/fixtures/desktop"
-vg 0 list --json --sysroot "$src/tests/fixtures/board"
+vg 0 list --format json --sysroot "$src/tests/fixtures/board"
 vg 0 validate "$ex"
 printf '{"schema": "tierwise.profile/1", "host": "h", "devices": [{"id": "a", "model": 3}], "x": 1}\n' \
 	>"$tmp/broken.json"
@@ -60,7 +60,7 @@ vg 2 plan --bogus "$ex"
 
 # ---- the model and the advisor
 vg 0 score "$ex" --policies "$pol"
-vg 0 score "$ex" --policies "$pol" --json
+vg 0 score "$ex" --policies "$pol" --format json
 vg 0 score "$ex" --policies "$pol" --policy vector-db
 vg 1 score "$ex" --policies "$src/tests/fixtures/policies/broken"
 vg 0 explain optane905p --policy vector-db --vs pm9a1-1t "$ex" --policies "$pol"
@@ -94,7 +94,7 @@ mkdir "$tmp/dir"
 # (a run of two 1 s tests did not end in 100 s of CPU).  The unit tests run
 # it under ASan instead (tests/unit/test_job.c, test_run.c).
 vg 0 probe "$tmp/dir" --size 64Mi --tests seq_write,rand_read_qd1,mixed_70_30 --seconds 1 --ramp 0.2 \
-	--quiet --json "$tmp/real.json"
+	--quiet -o "$tmp/real.json"
 jq -e '.devices[0].results.seq_write.mbps > 0' "$tmp/real.json" >/dev/null ||
 	bad "real probe under valgrind: no seq_write figure"
 [ -z "$(ls -A "$tmp/dir")" ] || bad "probe left files: $(ls -A "$tmp/dir")"
@@ -106,7 +106,7 @@ if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null; then
 	if loop=$(losetup --find --show "$shm"); then
 		trap 'losetup -d "$loop"; rm -rf "$tmp" "$shm"' EXIT
 		vg 0 probe "$loop" --tests seq_read,rand_read_qd1,qd_sweep --seconds 1 --ramp 0.1 --quiet \
-			--json "$tmp/loop.json"
+			-o "$tmp/loop.json"
 		mkfs.ext4 -q -F "$loop" 2>/dev/null &&
 			vg 3 probe "$loop" --destructive --yes --seconds 1 --quiet
 	fi

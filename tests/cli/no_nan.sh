@@ -30,7 +30,7 @@ for i in "${!profiles[@]}"; do
 	ids=$(jq -r '.devices[].id' "$p")
 	run "validate$i" validate "$p"
 	run "score$i" score "$p"
-	run "score-json$i" score "$p" --json
+	run "score-json$i" score "$p" --format json
 	for fmt in text json md fstab udev script; do
 		run "plan-$fmt$i" plan "$p" --no-inventory --format "$fmt"
 	done

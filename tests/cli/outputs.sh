@@ -46,18 +46,18 @@ intact() {	# $1 = what was tried
 }
 
 # 1. output options pointed at a disk with data, and at a directory
-check "probe --json DEVICE" 2 "$tw" probe --json "$ext" "$tmp/scratch" "${quick[@]}"
-expect "probe --json DEVICE" "$tmp/err" "is a block device"
-expect "probe --json DEVICE hint" "$tmp/err" "give it as a target"
-intact "probe --json $ext"
+check "probe -o DEVICE" 2 "$tw" probe -o "$ext" "$tmp/scratch" "${quick[@]}"
+expect "probe -o DEVICE" "$tmp/err" "is a block device"
+expect "probe -o DEVICE hint" "$tmp/err" "give it as a target"
+intact "probe -o $ext"
 check "report -o DEVICE" 2 "$tw" report "$example" --no-plan -o "$ext"
 expect "report -o DEVICE" "$tmp/err" "-o $ext: is a block device"
 intact "report -o $ext"
 check "default job -o DEVICE" 2 "$tw" -o "$ext" --quiet
 expect "default job -o DEVICE" "$tmp/err" "is a block device"
-intact "tierwise --json $ext"
-check "probe --json DIR" 2 "$tw" probe --json "$tmp/dir" "$tmp/scratch" "${quick[@]}"
-expect "probe --json DIR" "$tmp/err" "is a directory"
+intact "tierwise -o $ext"
+check "probe -o DIR" 2 "$tw" probe -o "$tmp/dir" "$tmp/scratch" "${quick[@]}"
+expect "probe -o DIR" "$tmp/err" "is a directory"
 check "report -o DIR" 2 "$tw" report "$example" --no-plan -o "$tmp/dir"
 expect "report -o DIR" "$tmp/err" "is a directory"
 check "report -o CHARDEV" 2 "$tw" report "$example" --no-plan -o /dev/null
@@ -65,25 +65,25 @@ expect "report -o CHARDEV" "$tmp/err" "is a character device"
 [ -z "$(ls -A "$tmp/dir")" ] || { echo "FAIL: something was written in $tmp/dir"; fail=1; }
 
 # 2. a good profile survives runs that measure nothing
-"$tw" probe "$tmp/scratch" "${quick[@]}" --json "$tmp/keep.json" >/dev/null 2>&1 ||
+"$tw" probe "$tmp/scratch" "${quick[@]}" -o "$tmp/keep.json" >/dev/null 2>&1 ||
 	{ echo "FAIL: the first probe failed"; fail=1; }
 cp "$tmp/keep.json" "$tmp/keep.orig"
 unchanged() {
 	cmp -s "$tmp/keep.json" "$tmp/keep.orig" || { echo "FAIL: $1 changed keep.json"; fail=1; }
 	ls -A "$tmp" | grep -q '^\.keep\.' && { echo "FAIL: $1 left a temporary file"; fail=1; }
 }
-check "probe of a missing device" 3 "$tw" probe /dev/nonexist --json "$tmp/keep.json"
+check "probe of a missing device" 3 "$tw" probe /dev/nonexist -o "$tmp/keep.json"
 expect "probe of a missing device" "$tmp/err" "was not written"
 unchanged "a probe of /dev/nonexist"
-check "a refused --destructive" 3 "$tw" probe --destructive --yes "$ext" --json "$tmp/keep.json" "${quick[@]}"
+check "a refused --destructive" 3 "$tw" probe --destructive --yes "$ext" -o "$tmp/keep.json" "${quick[@]}"
 unchanged "a refused --destructive"
 intact "a refused --destructive"
-echo no | script -qec "'$tw' probe --destructive '$blank' --json '$tmp/keep.json' ${quick[*]}" /dev/null \
+echo no | script -qec "'$tw' probe --destructive '$blank' -o '$tmp/keep.json' ${quick[*]}" /dev/null \
 	>"$tmp/out" 2>&1
 expect "unconfirmed --destructive" "$tmp/out" "Not confirmed"
 unchanged "answering no at the confirmation"
 "$tw" probe "$tmp/scratch" --tests seq_read --seconds 5 --ramp 0 --size 64Mi --quiet \
-	--json "$tmp/keep.json" >/dev/null 2>&1 &
+	-o "$tmp/keep.json" >/dev/null 2>&1 &
 pid=$!
 sleep 1.5
 kill -INT "$pid"
@@ -97,7 +97,7 @@ unchanged "SIGINT in the middle of a probe"
 ls -A "$tmp/scratch" | grep -q . && { echo "FAIL: SIGINT left a scratch file"; fail=1; }
 
 # 3. a partial run writes what it measured (exit 4)
-check "a partial probe" 4 "$tw" probe "$tmp/scratch" /dev/nonexist "${quick[@]}" --json "$tmp/part.json"
+check "a partial probe" 4 "$tw" probe "$tmp/scratch" /dev/nonexist "${quick[@]}" -o "$tmp/part.json"
 [ "$(jq '.devices | length' "$tmp/part.json")" = 1 ] ||
 	{ echo "FAIL: the partial profile does not hold the measured device"; fail=1; }
 
@@ -132,7 +132,7 @@ done
 mkdir -p "$tmp/bind"
 if mount --bind "$tmp/scratch" "$tmp/bind"; then
 	mounts+=("$tmp/bind")
-	check "scratch on a bind mount" 0 "$tw" probe "$tmp/scratch" "$tmp/bind" "${quick[@]}" --json "$tmp/b.json"
+	check "scratch on a bind mount" 0 "$tw" probe "$tmp/scratch" "$tmp/bind" "${quick[@]}" -o "$tmp/b.json"
 	[ "$(jq '.devices | length' "$tmp/b.json")" = 1 ] ||
 		{ echo "FAIL: a bind mount was probed as a second target"; fail=1; }
 	expect "scratch on a bind mount" "$tmp/err" "the same filesystem as"
@@ -141,6 +141,19 @@ fi
 # 7. probe without --json says so
 check "probe without --json" 0 "$tw" probe "$tmp/scratch" "${quick[@]}"
 expect "probe without --json" "$tmp/err" "not saved: add -o FILE"
+
+# 7b. the old spellings work for one release and say so (issue 20)
+check "list --json (deprecated)" 0 "$tw" --sysroot "$TW_SRCDIR/tests/fixtures/server" list --json
+jq_true "list --json still writes the inventory" '.schema == "tierwise.inventory/1"'
+expect "list --json (deprecated)" "$tmp/err" "--json is deprecated: use --format json"
+check "score --json (deprecated)" 0 "$tw" score "$example" --json
+jq_true "score --json still writes tierwise.score/1" '.schema == "tierwise.score/1"'
+expect "score --json (deprecated)" "$tmp/err" "--json is deprecated: use --format json"
+check "probe --json FILE (deprecated)" 0 "$tw" probe "$tmp/scratch" "${quick[@]}" --json "$tmp/old.json"
+[ "$(jq '.devices | length' "$tmp/old.json")" = 1 ] || { echo "FAIL: probe --json FILE wrote no profile"; fail=1; }
+expect "probe --json FILE (deprecated)" "$tmp/err" "--json FILE is deprecated: use -o FILE"
+check "probe --format json" 0 "$tw" probe "$tmp/scratch" "${quick[@]}" --format json
+jq_true "probe --format json: the profile on stdout" '.schema == "tierwise.profile/1" and (.devices | length) == 1'
 
 # 8. a full disk under `> file` is an error with its reason, for every command and format
 full() {	# DESCRIPTION COMMAND...
@@ -153,9 +166,9 @@ full() {	# DESCRIPTION COMMAND...
 }
 fx=$TW_SRCDIR/tests/fixtures/server
 full "list" "$tw" --sysroot "$fx" list
-full "list --json" "$tw" --sysroot "$fx" list --json
+full "list --json" "$tw" --sysroot "$fx" list --format json
 full "score" "$tw" score "$example"
-full "score --json" "$tw" score "$example" --json
+full "score --json" "$tw" score "$example" --format json
 for f in text json md fstab udev script; do
 	full "plan --format $f" "$tw" plan "$example" --no-inventory --format $f
 done
@@ -164,7 +177,7 @@ for f in text md json; do
 	full "compare --format $f" "$tw" compare "$example" "$example" --format $f
 done
 full "report -o -" "$tw" report "$example" --no-plan -o -
-full "probe --json -" "$tw" probe "$tmp/scratch" "${quick[@]}" --json -
+full "probe -o -" "$tw" probe "$tmp/scratch" "${quick[@]}" -o -
 for f in text json md html; do
 	full "fleet --format $f" "$tw" fleet "$example" --format $f
 done

@@ -129,21 +129,21 @@ else
 		bad "cmake --install: not every policy installed"
 	check "installed --version" 0 "$pfx/bin/tierwise" --version
 	expect "installed --version" "$tmp/out" "tierwise $version"
-	(cd "$tmp/empty" && env -u TW_SRCDIR "$pfx/bin/tierwise" score "$ex" --json) \
+	(cd "$tmp/empty" && env -u TW_SRCDIR "$pfx/bin/tierwise" score "$ex" --format json) \
 		>"$tmp/out" 2>"$tmp/err" || bad "installed score: exit $?: $(cat "$tmp/err")"
 	expect "installed score" "$tmp/out" 'tierwise.score/1'
 	expect "installed score" "$tmp/out" '"vector-db"'
 	# The installed policies are the ones read: a renamed one shows.
 	cp "$pfx/share/tierwise/policies/vector-db.yaml" "$tmp/vector-db.yaml"
 	sed -i 's/^name: vector-db$/name: vector-db-installed/' "$pfx/share/tierwise/policies/vector-db.yaml"
-	(cd "$tmp/empty" && env -u TW_SRCDIR "$pfx/bin/tierwise" score "$ex" --json) \
+	(cd "$tmp/empty" && env -u TW_SRCDIR "$pfx/bin/tierwise" score "$ex" --format json) \
 		>"$tmp/out" 2>"$tmp/err" || bad "installed score (renamed): exit $?: $(cat "$tmp/err")"
 	expect "installed policies read" "$tmp/out" '"vector-db-installed"'
 	cp "$tmp/vector-db.yaml" "$pfx/share/tierwise/policies/vector-db.yaml"
 	# Without them, the policies built into the binary (cli.policies_builtin)
 	mv "$pfx/share/tierwise/policies" "$pfx/share/tierwise/away"
 	if [ ! -d "$(sed -n 's/^CMAKE_INSTALL_PREFIX:PATH=//p' "$build/CMakeCache.txt")/share/tierwise/policies" ]; then
-		(cd "$tmp/empty" && env -u TW_SRCDIR "$pfx/bin/tierwise" score "$ex" --json) \
+		(cd "$tmp/empty" && env -u TW_SRCDIR "$pfx/bin/tierwise" score "$ex" --format json) \
 			>"$tmp/out" 2>"$tmp/err" || bad "installed score, built-in policies: exit $?: $(cat "$tmp/err")"
 		expect "built-in policies" "$tmp/out" '"vector-db"'
 	fi

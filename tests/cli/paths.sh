@@ -35,7 +35,7 @@ expect "--prices missing" "$tmp/err" \
 
 check "--inventory missing" 1 "$tw" plan "$ex" --policies "$pol" --inventory "$no.json"
 expect "--inventory missing" "$tmp/err" \
-	"tierwise plan: --inventory $no.json: cannot read: No such file or directory (write it with \`tierwise list --json > FILE\`, or plan with --no-inventory)"
+	"tierwise plan: --inventory $no.json: cannot read: No such file or directory (write it with \`tierwise list --format json > FILE\`, or plan with --no-inventory)"
 check "--inventory a directory" 1 "$tw" plan "$ex" --policies "$pol" --inventory "$tmp"
 expect "--inventory a directory" "$tmp/err" "tierwise plan: --inventory $tmp: cannot read: Is a directory"
 
@@ -70,8 +70,8 @@ mkdir "$tmp/scratch"
 check "probe -o missing directory" 3 "$tw" probe "$tmp/scratch" -o "$no/p.json" --seconds 1
 expect "probe -o missing directory" "$tmp/err" \
 	"tierwise probe: -o $no/p.json: cannot create: No such file or directory (the directory $no does not exist: create it, or give -o another path)"
-grep -q "scratch file" "$tmp/err" && bad "probe --json missing directory: it probed first: $(cat "$tmp/err")"
-[ -s "$tmp/out" ] && bad "probe --json missing directory: printed results: $(cat "$tmp/out")"
+grep -q "scratch file" "$tmp/err" && bad "probe -o missing directory: it probed first: $(cat "$tmp/err")"
+[ -s "$tmp/out" ] && bad "probe -o missing directory: printed results: $(cat "$tmp/out")"
 
 [ "$fail" -eq 0 ] && echo "paths: all checks passed"
 exit "$fail"

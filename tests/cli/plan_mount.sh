@@ -50,8 +50,8 @@ A=${loops[0]} B=${loops[1]} C=${loops[2]}
 uuidB=$(blkid -p -s UUID -o value "$B") uuidC=$(blkid -p -s UUID -o value "$C")
 [ -n "$uuidB" ] && [ -n "$uuidC" ] || { echo "SKIP: blkid -p sees no UUID on the test filesystems"; exit 77; }
 "$tw" probe "$A" "$B" "$C" --tests seq_read,rand_read_qd1 --seconds 1 --ramp 0.2 --quiet \
-	--json "$tmp/prof.json" >/dev/null 2>"$tmp/err" || { echo "SKIP: probe failed: $(cat "$tmp/err")"; exit 77; }
-"$tw" list --json >"$tmp/inv.json" || bad "tierwise list --json failed"
+	-o "$tmp/prof.json" >/dev/null 2>"$tmp/err" || { echo "SKIP: probe failed: $(cat "$tmp/err")"; exit 77; }
+"$tw" list --format json >"$tmp/inv.json" || bad "tierwise list -o failed"
 
 # state DEV — what must not change: signatures, allocation, head and tail checksums
 state() {
@@ -70,7 +70,7 @@ unchanged() {	# description, snapshot taken before
 plan() { "$tw" plan "$tmp/prof.json" --policies "$pol" "$@"; }
 
 # ---- 1. fstab with the inventory: B and C reused by UUID
-plan --inventory <("$tw" list --json) --format fstab >"$tmp/fstab" 2>"$tmp/err" ||
+plan --inventory <("$tw" list --format json) --format fstab >"$tmp/fstab" 2>"$tmp/err" ||
 	bad "fstab: exit $?: $(cat "$tmp/err")"
 grep -q "^UUID=$uuidB /[^ ]* ext4 noatime,nofail,x-systemd.device-timeout=10s 0 2\$" "$tmp/fstab" ||
 	bad "fstab: no active line for B (ext4, $uuidB): $(cat "$tmp/fstab")"

@@ -36,7 +36,7 @@ for fmt in text json script; do
 		  diff "$tmp/dir.$fmt" "$tmp/alone.$fmt" | head -20; fail=1; }
 done
 expect "plan alone" "$tmp/alone.text" "hot "
-check "score alone" 0 alone score "$example" --json
+check "score alone" 0 alone score "$example" --format json
 jq_true "score alone: the five policies" '[.policies[].name] | sort == ["archive","checkpoints","logs-metadata","model-loading","vector-db"]' '[.policies[].name]'
 check "score alone, one policy" 0 alone score "$example" --policy vector-db
 
@@ -46,11 +46,11 @@ cp "$src"/policies/*.yaml "$tmp/inst/share/tierwise/policies/"
 sed -i 's/^name: vector-db$/name: vector-db-local/' "$tmp/inst/share/tierwise/policies/vector-db.yaml"
 grep -q '^name: vector-db-local$' "$tmp/inst/share/tierwise/policies/vector-db.yaml" ||
 	{ echo "FAIL: the test could not rename the policy"; fail=1; }
-(cd / && env -u TW_SRCDIR "$tmp/inst/bin/tierwise" score "$example" --json) >"$tmp/out" 2>"$tmp/err" ||
+(cd / && env -u TW_SRCDIR "$tmp/inst/bin/tierwise" score "$example" --format json) >"$tmp/out" 2>"$tmp/err" ||
 	{ echo "FAIL: score with the installed directory"; cat "$tmp/err"; fail=1; }
 jq_true "installed directory overrides" '[.policies[].name] | index("vector-db-local") != null and index("vector-db") == null' '[.policies[].name]'
 # --policies wins over both
-(cd / && env -u TW_SRCDIR "$tmp/inst/bin/tierwise" score "$example" --json \
+(cd / && env -u TW_SRCDIR "$tmp/inst/bin/tierwise" score "$example" --format json \
 	--policies "$src/policies") >"$tmp/out" 2>"$tmp/err" ||
 	{ echo "FAIL: score --policies"; cat "$tmp/err"; fail=1; }
 jq_true "--policies wins" '[.policies[].name] | index("vector-db") != null and index("vector-db-local") == null' '[.policies[].name]'

@@ -27,7 +27,7 @@ done
 a=zram${zs[0]} b=zram${zs[1]}
 quick=(--seconds 0.5 --ramp 0.1 --quiet --tests seq_read,rand_read_qd1,rand_read_qd32)
 
-check "--jobs 2" 0 "$tw" probe "$b" "$a" --jobs 2 "${quick[@]}" --json "$tmp/j2.json"
+check "--jobs 2" 0 "$tw" probe "$b" "$a" --jobs 2 "${quick[@]}" -o "$tmp/j2.json"
 cp "$tmp/j2.json" "$tmp/out"
 jq_true "both, in the order named" "[.devices[].id] == [\"$b\", \"$a\"]" '[.devices[].id]'
 jq_true "figures measured" '[.devices[].results | .seq_read.mbps > 0 and .rand_read_qd1.iops > 0 and .rand_read_qd32.iops > 0] | all'
@@ -38,7 +38,7 @@ jq_true "spot check noted on each" '[.devices[] | [.notes[] | select(startswith(
 jq_true "no nan in the notes" '[.devices[].notes[] | test("nan|inf") | not] | all'
 check "validate" 0 "$tw" validate "$tmp/j2.json"
 
-check "--jobs 1" 0 "$tw" probe "$a" "$b" --jobs 1 "${quick[@]}" --json "$tmp/j1.json"
+check "--jobs 1" 0 "$tw" probe "$a" "$b" --jobs 1 "${quick[@]}" -o "$tmp/j1.json"
 cp "$tmp/j1.json" "$tmp/out"
 jq_true "one after another: in order" "[.devices[].id] == [\"$a\", \"$b\"]"
 jq_true "one after another: no side-by-side notes" '[.devices[].notes[] | test("side by side|measured alone") | not] | all' '[.devices[].notes]'

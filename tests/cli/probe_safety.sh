@@ -31,7 +31,7 @@ ext=$(losetup --find --show "$tmp/ext4.img") && loops+=("$ext")
 
 # 1. read-only probe of the blank loop device, fixed short tests
 "$tw" probe "$blank" --tests seq_read,rand_read_qd1,rand_read_qd32 --seconds 1 --ramp 0.2 \
-	--quiet --json "$tmp/p.json" >"$tmp/out" 2>"$tmp/err" || bad "read-only probe exit $?: $(cat "$tmp/err")"
+	--quiet -o "$tmp/p.json" >"$tmp/out" 2>"$tmp/err" || bad "read-only probe exit $?: $(cat "$tmp/err")"
 "$tw" validate "$tmp/p.json" || bad "probe output does not validate"
 schema_ok() {	# the JSON Schema agrees with the C reader on what the probe writes
 	python3 -c 'import jsonschema' 2>/dev/null || { echo "note: python3-jsonschema missing, schema check skipped"; return 0; }
@@ -92,7 +92,7 @@ umount_dir() {
 trap 'umount_dir; cleanup' EXIT
 rmdir "$tmp/dir/lost+found"
 "$tw" probe "$tmp/dir" --size 64Mi --tests seq_write,rand_read_qd1,mixed_70_30 --seconds 1 \
-	--ramp 0.2 --quiet --json "$tmp/s.json" >"$tmp/out" 2>"$tmp/err" || bad "scratch probe exit $?: $(cat "$tmp/err")"
+	--ramp 0.2 --quiet -o "$tmp/s.json" >"$tmp/out" 2>"$tmp/err" || bad "scratch probe exit $?: $(cat "$tmp/err")"
 jq -e '.devices[0] | .transport == "file" and .probe.target == "scratch-file" and
 	.results.seq_write.mbps > 0 and .results.mixed_70_30.read_iops > 0 and
 	.results.mixed_70_30.write_iops > 0' "$tmp/s.json" >/dev/null || bad "scratch profile: $(cat "$tmp/s.json")"

@@ -48,10 +48,10 @@ t_build=$(since "$t0")
 
 # What the guest runs (with /bin/sh; tierwise is on PATH, results go to /out).
 cat >"$tmp/guest.sh" <<'EOF'
-tierwise list --json >/out/list.json 2>/out/list.err
+tierwise list --format json >/out/list.json 2>/out/list.err
 echo $? >/out/list.rc
 tierwise probe /dev/nvme0n1 /dev/sda --tests seq_read,rand_read_qd1 --seconds 1 \
-	--ramp 0.2 --quiet --json /out/probe.json >/out/probe.out 2>&1
+	--ramp 0.2 --quiet -o /out/probe.json >/out/probe.out 2>&1
 echo $? >/out/probe.rc
 tierwise list >/out/list.txt 2>&1
 {

@@ -41,7 +41,7 @@ refused board mmcblk1 "SD card (mmc type SD)"
 refused board mtdblock0 "MTD flash"
 refused board mmcblk0boot0 "eMMC boot area"
 # the USB disk is a candidate: the inventory allows destructive tests on it
-check "desktop list --json" 0 "$tw" --sysroot "$fx/desktop" list --json
+check "desktop list --json" 0 "$tw" --sysroot "$fx/desktop" list --format json
 jq_true "sdd (USB disk) is a disk, safe for destructive" \
 	'[.devices[] | select(.name == "sdd") | .class == "disk" and .safe_destructive.ok] == [true]'
 jq_true "classes" '[.devices[] | {(.name): .class}] | add == {"nvme0n1": "disk", "sda": "disk",
@@ -68,7 +68,7 @@ printf 'vg_stick-data\n' >"$dm/dm/name"
 ln -s ../../../../pci0000:00/0000:00:14.0/usb1/1-4/1-4:1.0/host6/target6:0:0/6:0:0:0/block/sdc/sdc1 \
 	"$dm/slaves/sdc1"
 ln -s ../devices/virtual/block/dm-0 "$tmp/desk/sys/block/dm-0"
-check "list with dm-0 on the stick" 0 "$tw" --sysroot "$tmp/desk" list --json
+check "list with dm-0 on the stick" 0 "$tw" --sysroot "$tmp/desk" list --format json
 jq_true "dm-0 takes the stick's class" '[.devices[] | select(.name == "dm-0") | .class == "removable"
 	and (.class_reason | startswith("built on sdc: removable media")) and
 	(.safe_destructive.reasons | any(startswith("not a fixed disk: built on sdc")))] == [true]'
@@ -90,7 +90,7 @@ no_target_checks() {	# WHAT FILE
 	fi
 }
 "$tw" --sysroot "$tmp/desk" probe --tests rand_read_qd1 --seconds 0.1 --ramp 0 \
-	--json "$tmp/p.json" >"$tmp/out" 2>"$tmp/err"
+	-o "$tmp/p.json" >"$tmp/out" 2>"$tmp/err"
 no_target_checks "probe, no target" "$tmp/err"
 # The default job measures for about 30 s each device it can open: run it only
 # where none of the desktop's fixed disks exists (it then measures nothing).
@@ -181,8 +181,8 @@ for f in desktop board; do
 		echo "FAIL: record-sysroot.sh --from $f"; fail=1; continue
 	fi
 	cls='[.devices[] | {name, class, class_reason, media, transport}]'
-	if [ "$("$tw" --sysroot "$fx/$f" list --json | jq -c "$cls")" != \
-	     "$("$tw" --sysroot "$tmp/rec-$f" list --json | jq -c "$cls")" ]; then
+	if [ "$("$tw" --sysroot "$fx/$f" list --format json | jq -c "$cls")" != \
+	     "$("$tw" --sysroot "$tmp/rec-$f" list --format json | jq -c "$cls")" ]; then
 		echo "FAIL: a re-recorded $f classes its devices differently"; fail=1
 	fi
 done
@@ -192,7 +192,7 @@ if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null; then
 	head -c $((8 << 20)) /dev/urandom >"$tmp/ro.img"
 	if ro=$(losetup --find --show --read-only "$tmp/ro.img" 2>/dev/null); then
 		n=${ro#/dev/}
-		check "list, read-only loop" 0 "$tw" list --json
+		check "list, read-only loop" 0 "$tw" list --format json
 		jq_true "$n is class read-only" "[.devices[] | select(.name == \"$n\") | .class == \"read-only\"
 			and .class_reason == \"read-only device (ro = 1)\" and (.safe_destructive.ok | not)
 			and .safe_readonly.ok] == [true]"
@@ -200,7 +200,7 @@ if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null; then
 			--quiet --seconds 0.1 "$ro"
 		expect "read-only refusal" "$tmp/err" "refusing destructive tests on $n: device is read-only"
 		check "named read-only probe of it" 0 "$tw" probe "$ro" --tests rand_read_qd1 \
-			--seconds 0.2 --ramp 0 --quiet --json "$tmp/ro.json"
+			--seconds 0.2 --ramp 0 --quiet -o "$tmp/ro.json"
 		[ "$(jq -r '.devices[0].results.rand_read_qd1.iops > 0' "$tmp/ro.json")" = true ] ||
 			{ echo "FAIL: no measurement of the named read-only loop"; fail=1; }
 		detach_loops "$ro"

@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 . "$(dirname "$0")/lib.sh"
 
-check "score --json" 0 "$tw" score "$ex" --policies "$pol" --json
+check "score --json" 0 "$tw" score "$ex" --policies "$pol" --format json
 jq_true "schema" '.schema == "tierwise.score/1"'
 jq_true "five policies" '(.policies | length) == 5'
 jq_true "policy keys" '[.policies[] | (.name | type) == "string" and (.tier | type) == "string"
@@ -32,7 +32,7 @@ jq_true "mznln128 never first" '[.policies[].ranking[0].id != "mznln128"] | all'
 
 printf 'Seagate IronWolf 12TB = 18\nWD Red Pro 10TB\t20\n' >"$tmp/prices"
 check "score --prices" 0 "$tw" score "$ex" --policies "$pol" --prices "$tmp/prices" \
-	--policy archive --json
+	--policy archive --format json
 jq_true "prices: one policy" '(.policies | length) == 1'
 jq_true "prices: an HDD first" '.policies[0].ranking[0].id | test("ironwolf12t|redpro10t")'
 jq_true "prices: price measured" \

@@ -55,7 +55,7 @@ la=${loops[1]#/dev/} lb=${loops[2]#/dev/}
 echo $$ >"$cg/cgroup.procs"
 
 check "probe side by side" 0 "$tw" probe "$da" "$la" "$db" "$lb" --jobs 2 --tests seq_read \
-	--seconds 1 --ramp 0.2 --quiet --json "$tmp/p.json"
+	--seconds 1 --ramp 0.2 --quiet -o "$tmp/p.json"
 cp "$tmp/p.json" "$tmp/out"
 jq_true "solo reads at the cap" '[.devices[].results.seq_read.mbps | . > 20 and . < 40] | all' '[.devices[] | {id, mbps: .results.seq_read.mbps}]'
 jq_true "one group: the two dm devices" "[.links[].devices | sort] == [[\"$da\", \"$db\"] | sort]" '.links'
@@ -63,7 +63,7 @@ jq_true "together below 80 % of the solo sum" '.links[0].together_mbps < 0.8 * .
 jq_true "noted on the dm devices only" "[.devices[] | select(any(.notes[]; startswith(\"link: shares\"))) | .id] | sort == ([\"$da\", \"$db\"] | sort)" '[.devices[] | {id, notes}]'
 check "validate" 0 "$tw" validate "$tmp/p.json"
 check "--no-links" 0 "$tw" probe "$la" "$lb" --jobs 2 --no-links --tests seq_read \
-	--seconds 1 --ramp 0.2 --quiet --json "$tmp/n.json"
+	--seconds 1 --ramp 0.2 --quiet -o "$tmp/n.json"
 cp "$tmp/n.json" "$tmp/out"
 jq_true "no link pass" '.links == null'
 

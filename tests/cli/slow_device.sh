@@ -82,7 +82,7 @@ sweep='[.devices[0].results.qd_sweep[].qd] == [1,2,4,8,16,32,64,128]'
 # $tmp/NAME.json: exit 0, no test stalled or failed, the whole sweep
 probe() {
 	local name=$1 rc; shift
-	throttled probe "$loop" --quiet --json "$tmp/$name.json" "$@" >/dev/null 2>"$tmp/err"
+	throttled probe "$loop" --quiet -o "$tmp/$name.json" "$@" >/dev/null 2>"$tmp/err"
 	rc=$?
 	[ "$rc" -eq 0 ] || { echo "FAIL: $name: exit $rc, wanted 0"; cat "$tmp/err"; fail=1; }
 	no_stall "$name" "$tmp/$name.json"

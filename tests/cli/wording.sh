@@ -47,7 +47,7 @@ noline "score: no bare pm9a1-1t" '^ +[0-9]+  pm9a1-1t '
 awk '/^ +[0-9]+  / && !/excluded/ { print index($0, "79.") }' "$tmp/out" | sort -u >"$tmp/cols"
 [ "$(wc -l <"$tmp/cols")" = 1 ] || { echo "FAIL: score columns out of line:"; cat "$tmp/out"; fail=1; }
 check "score --json, two hosts" 0 "$tw" score "$tmp/a.json" "$tmp/b.json" --policy vector-db \
-	--policies "$pol" --json
+	--policies "$pol" --format json
 jq_true "score --json: qualified ids" \
 	'[.. | objects | select(has("id")) | .id] | (index("hostA:pm9a1-1t") != null and index("hostB:pm9a1-1t") != null)'
 check "explain, two hosts" 0 "$tw" explain hostB:pm9a1-1t "$tmp/a.json" "$tmp/b.json" \
@@ -117,7 +117,7 @@ done
 mkdir "$tmp/scr"
 probe=(probe "$tmp/scr" --size 64Mi --engine psync --threads 1 --seconds 0.2 --ramp 0
 	--tests seq_read,rand_read_qd1,qd_sweep)
-check "probe: psync, --threads 1" 0 "$tw" "${probe[@]}" --quiet --json "$tmp/p.json"
+check "probe: psync, --threads 1" 0 "$tw" "${probe[@]}" --quiet -o "$tmp/p.json"
 line "probe: µs in the header" '^  TEST +IOPS +MB/s +p50 µs +p99 µs +SEC STEADY$'
 noline "probe: no 'us'" ' us\b'
 line "probe: STEADY explained" '^  \(SEC: seconds measured; STEADY: whether'
@@ -171,7 +171,7 @@ expect "plan: an empty profile, named" "$tmp/err" "tierwise plan: $tmp/empty.jso
 jq '.devices |= .[0:3]' "$ex" >"$tmp/three.json"
 printf 'pm9a1-1t = 90\nSamsung PM9A1 512GB (1) = 80\n# a comment\noptan = 300\n' >"$tmp/prices"
 check "score --prices: an unknown name" 0 "$tw" score "$tmp/three.json" --prices "$tmp/prices" \
-	--policies "$pol" --policy archive --json
+	--policies "$pol" --policy archive --format json
 expect "prices: the unknown name, its line" "$tmp/err" \
 	"$tmp/prices:4: --prices: \"optan\" is neither a device id nor a model of the profiles"
 expect "prices: the known ids" "$tmp/err" 'ids: "pm9a1-1t", "pm9a1-512-a", "pm9a1-512-b"'
