@@ -1,6 +1,8 @@
 /* tierwise explain — one device against another for one policy, side by
  * side with ratios, and what the difference means. */
+#include <errno.h>
 #include <getopt.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +15,8 @@
 static void explain_usage(FILE *out)
 {
 	fputs("Usage: tierwise explain DEVICE --policy NAME [--vs DEVICE] PROFILE...\n"
-	      "                        [--format text|md] [--policies DIR] [--prices FILE]\n\n"
+	      "                        [--format text|md|json] [-o FILE] [--policies DIR]\n"
+	      "                        [--prices FILE]\n\n"
 	      "Compare DEVICE with another (--vs, else the policy's best other device)\n"
 	      "for one policy: its metrics and a few context figures side by side with\n"
 	      "the ratio DEVICE / other, the estimates in user terms, the scores, and a\n"
@@ -36,7 +39,7 @@ struct row {
 	double weight;		/* NAN = context, not scored */
 };
 
-enum fmt { FMT_TEXT, FMT_MD };
+enum fmt { FMT_TEXT, FMT_MD, FMT_JSON };
 
 struct explain {
 	const struct model_policy *policy;
@@ -295,6 +298,44 @@ static void explain_print(FILE *out, enum fmt f, const struct explain *x)
 	print_money(out, x);
 }
 
+/* A number, or null when unknown (JSON has no NaN). */
+static json_t *jnum(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *json_side(const struct model_score *s)
+{
+	return json_pack("{s:s, s:b, s:o, s:o}", "id", s->dev->id, "eligible", s->eligible,
+			 "score", jnum(s->eligible ? s->score : NAN), "confidence",
+			 jnum(s->confidence));
+}
+
+/* tierwise.explain/1: the two devices, their scores and the rows of the table. */
+static int explain_print_json(FILE *out, const struct explain *x)
+{
+	json_t *rows = json_array(), *doc;
+	int ret;
+
+	for (size_t i = 0; i < x->n; i++) {
+		const struct row *r = &x->rows[i];
+		double ratio = r->b != 0 ? r->a / r->b : NAN;
+
+		json_array_append_new(rows, json_pack("{s:s, s:o, s:o, s:s?, s:o, s:o}",
+			"metric", r->what, "a", jnum(r->a), "b", jnum(r->b), "unit", r->unit,
+			"ratio", jnum(ratio), "weight", jnum(r->weight)));
+	}
+	doc = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}", "schema", "tierwise.explain/1",
+			"policy", x->policy->name, "tier", x->policy->tier, "a", json_side(x->a),
+			"b", json_side(x->b), "rows", rows);
+	if (!doc)
+		return -ENOMEM;
+	ret = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', out);
+	json_decref(doc);
+	return ret ? -EIO : 0;
+}
+
 /* ---- the command ---- */
 
 struct explain_opts {
@@ -323,12 +364,15 @@ static int explain_parse(int argc, char **argv, struct explain_opts *o)
 		case 'v': o->vs = optarg; break;
 		case 'P': o->policies = optarg; break;
 		case 'r': o->prices = optarg; break;
-		case 'f':
-			if (strcmp(optarg, "text") && strcmp(optarg, "md"))
-				return cli_usage_error("explain", "--format is text or md, not '%s'",
-						       optarg);
-			o->fmt = strcmp(optarg, "md") ? FMT_TEXT : FMT_MD;
+		case 'f': {
+			static const char *const formats[] = { "text", "md", "json" };
+			int f = cli_pick_format("explain", optarg, formats, ARRAY_SIZE(formats));
+
+			if (f < 0)
+				return TW_EXIT_USAGE;
+			o->fmt = (enum fmt)f;
 			break;
+		}
 		case 'o': o->output = optarg; break;
 		case 'h': explain_usage(stdout); return TW_EXIT_OK;
 		default: return cli_bad_option("explain", argv, opts);
@@ -372,7 +416,10 @@ static int explain_ranked(const struct model_ranking *r, const char *id,
 		return TW_EXIT_INVALID;
 	}
 	build_rows(x);
-	explain_print(stdout, o->fmt, x);
+	if (o->fmt == FMT_JSON)
+		explain_print_json(stdout, x);
+	else
+		explain_print(stdout, o->fmt, x);
 	free(x);
 	return TW_EXIT_OK;
 }

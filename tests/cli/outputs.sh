@@ -155,6 +155,12 @@ expect "probe --json FILE (deprecated)" "$tmp/err" "--json FILE is deprecated: u
 check "probe --format json" 0 "$tw" probe "$tmp/scratch" "${quick[@]}" --format json
 jq_true "probe --format json: the profile on stdout" '.schema == "tierwise.profile/1" and (.devices | length) == 1'
 
+check "explain --format json" 0 "$tw" explain optane905p --policy vector-db "$example" --format json
+jq_true "explain --format json: tierwise.explain/1" \
+	'.schema == "tierwise.explain/1" and .a.id == "optane905p" and (.rows | length) > 3 and (.rows[0].ratio | type) == "number"'
+check "explain --format jsn" 2 "$tw" explain optane905p --policy vector-db "$example" --format jsn
+expect "explain --format jsn" "$tmp/err" "did you mean 'json'?"
+
 # 8. a full disk under `> file` is an error with its reason, for every command and format
 full() {	# DESCRIPTION COMMAND...
 	local what=$1; shift
