@@ -11,32 +11,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "probe.h"
+#include "inventory_priv.h"
 #include "sysroot.h"
 #include "tw_util.h"
 
-/* One line of proc/self/mountinfo, or of proc/swaps (point = NULL). */
-struct mnt {
-	char majmin[16];
-	char *source, *point, *fstype;
-};
-
-struct mnts {
-	size_t n;
-	struct mnt *v;
-};
-
-struct scan {
-	const char *root;
-	struct mnts mounts, swaps;
-	char root_majmin[16];
-};
-
-static int strv_add(struct probe_strv *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
 /* Append a formatted string.  Returns 0 or -ENOMEM (s unaltered). */
-static int strv_add(struct probe_strv *s, const char *fmt, ...)
+int inv_strv_add(struct probe_strv *s, const char *fmt, ...)
 {
 	char **v = realloc(s->v, (s->n + 1) * sizeof(*v));
 	va_list ap;
@@ -54,147 +34,13 @@ static int strv_add(struct probe_strv *s, const char *fmt, ...)
 	return 0;
 }
 
-static void strv_free(struct probe_strv *s)
+void inv_strv_free(struct probe_strv *s)
 {
 	for (size_t i = 0; i < s->n; i++)
 		free(s->v[i]);
 	free(s->v);
 	s->v = NULL;
 	s->n = 0;
-}
-
-/* Decode mountinfo's octal escapes (\040 for a space) in place. */
-static void unescape(char *s)
-{
-	char *o = s;
-
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' &&
-		    s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 3;
-		} else {
-			*o++ = *s;
-		}
-	}
-	*o = '\0';
-}
-
-static int mnts_add(struct mnts *m, const char *majmin, const char *source,
-		    const char *point, const char *fstype)
-{
-	struct mnt *v = realloc(m->v, (m->n + 1) * sizeof(*v));
-
-	if (!v)
-		return -ENOMEM;
-	m->v = v;
-	snprintf(v[m->n].majmin, sizeof(v[m->n].majmin), "%s", majmin);
-	v[m->n].source = strdup(source);
-	v[m->n].point = point ? strdup(point) : NULL;
-	v[m->n].fstype = fstype ? strdup(fstype) : NULL;
-	if (!v[m->n].source || (point && !v[m->n].point) || (fstype && !v[m->n].fstype)) {
-		free(v[m->n].source);
-		free(v[m->n].point);
-		free(v[m->n].fstype);
-		return -ENOMEM;
-	}
-	m->n++;
-	return 0;
-}
-
-static void mnts_free(struct mnts *m)
-{
-	for (size_t i = 0; i < m->n; i++) {
-		free(m->v[i].source);
-		free(m->v[i].point);
-		free(m->v[i].fstype);
-	}
-	free(m->v);
-}
-
-/* Parse one mountinfo line: "36 35 98:0 / /mnt rw - ext3 /dev/root rw". */
-static int parse_mountinfo_line(struct scan *sc, char *line)
-{
-	char majmin[16], point[PATH_MAX], source[PATH_MAX], fstype[64];
-	char *sep = strstr(line, " - ");
-
-	if (!sep || sscanf(line, "%*s %*s %15s %*s %4095s", majmin, point) != 2 ||
-	    sscanf(sep + 3, "%63s %4095s", fstype, source) != 2)
-		return 0;	/* not a mount line; ignore */
-	unescape(point);
-	unescape(source);
-	if (!strcmp(point, "/"))
-		snprintf(sc->root_majmin, sizeof(sc->root_majmin), "%s", majmin);
-	return mnts_add(&sc->mounts, majmin, source, point, fstype);
-}
-
-static int read_lines(struct scan *sc, const char *rel,
-		      int (*fn)(struct scan *, char *))
-{
-	char path[PATH_MAX], *line = NULL;
-	size_t cap = 0;
-	int ret = 0;
-	FILE *f;
-
-	if (probe_sys_path(sc->root, path, sizeof(path), "%s", rel) < 0)
-		return -ENAMETOOLONG;
-	f = fopen(path, "re");
-	if (!f)
-		return 0;	/* absent: nothing mounted that we can see */
-	while (!ret && getline(&line, &cap, f) > 0) {
-		line[strcspn(line, "\n")] = '\0';
-		ret = fn(sc, line);
-	}
-	free(line);
-	fclose(f);
-	return ret;
-}
-
-/* proc/swaps: "/dev/zram0  partition  4194300  0  100" after a header. */
-static int parse_swaps_line(struct scan *sc, char *line)
-{
-	char source[PATH_MAX];
-
-	if (!strncmp(line, "Filename", 8) || sscanf(line, "%4095s", source) != 1)
-		return 0;
-	unescape(source);
-	return mnts_add(&sc->swaps, "", source, NULL, "swap");
-}
-
-static bool same_dev(const struct mnt *m, const char *name, const char *majmin)
-{
-	const char *base = strrchr(m->source, '/');
-
-	if (*majmin && !strcmp(m->majmin, majmin))
-		return true;
-	return !strncmp(m->source, "/dev/", 5) && base && !strcmp(base + 1, name);
-}
-
-/*
- * Fill mounts and swap for the device or partition name.  When libblkid
- * could not look (no permission), the mounted filesystem's type stands in
- * for the signature; the signature stays "not probed".
- */
-static int find_mounts(const struct scan *sc, const char *name, const char *majmin,
-		       struct probe_strv *mounts, bool *swap, struct probe_sig *sig)
-{
-	for (size_t i = 0; i < sc->mounts.n; i++) {
-		const struct mnt *m = &sc->mounts.v[i];
-
-		if (!same_dev(m, name, majmin))
-			continue;
-		if (strv_add(mounts, "%s", m->point) < 0)
-			return -ENOMEM;
-		if (!sig->probed && !sig->type && !(sig->type = strdup(m->fstype)))
-			return -ENOMEM;
-	}
-	*swap = false;
-	for (size_t i = 0; i < sc->swaps.n; i++)
-		if (same_dev(&sc->swaps.v[i], name, ""))
-			*swap = true;
-	if (*swap && !sig->probed && !sig->type && !(sig->type = strdup("swap")))
-		return -ENOMEM;
-	return 0;
 }
 
 /* The entries of sys/block/<rel>/<sub> (holders, slaves) into s. */
@@ -301,7 +147,7 @@ static int read_part(const struct scan *sc, const char *disk, const char *name,
 	read_sig(sc, name, &p->sig);
 	if (strv_from_dir(sc, &p->holders, rel + strlen("sys/block/"), "holders") < 0)
 		return -ENOMEM;
-	return find_mounts(sc, name, p->majmin, &p->mounts, &p->swap, &p->sig);
+	return inv_find_mounts(sc, name, p->majmin, &p->mounts, &p->swap, &p->sig);
 }
 
 static bool is_partition_dir(const struct scan *sc, const char *disk, const char *e)
@@ -503,281 +349,6 @@ static void read_queue(const struct scan *sc, struct probe_dev *d)
 				       d->name) == 0 ? (unsigned)v : d->logical_bs;
 }
 
-/* ---- what a device is: a fixed disk, or not a tier candidate ---- */
-
-static const char *const class_names[PROBE_CLASS_COUNT] = {
-	"disk", "optical", "removable", "tape", "changer", "boot-area", "read-only",
-};
-
-const char *probe_class_name(enum probe_class c)
-{
-	return (unsigned)c < PROBE_CLASS_COUNT ? class_names[c] : NULL;
-}
-
-bool probe_dev_candidate(const struct probe_dev *d)
-{
-	return d->cls == PROBE_CLASS_DISK;
-}
-
-static int set_class(struct probe_dev *d, enum probe_class c, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-/* Record the class and why.  Returns 0 or -ENOMEM. */
-static int set_class(struct probe_dev *d, enum probe_class c, const char *fmt, ...)
-{
-	va_list ap;
-	int r;
-
-	d->cls = c;
-	va_start(ap, fmt);
-	r = vasprintf(&d->cls_why, fmt, ap);
-	va_end(ap);
-	if (r < 0) {
-		d->cls_why = NULL;
-		return -ENOMEM;
-	}
-	return 0;
-}
-
-/* The SCSI peripheral device type (device/type), -1 when there is none. */
-static int scsi_type(const struct scan *sc, const char *name)
-{
-	uint64_t v;
-
-	if (probe_sys_u64(sc->root, &v, "sys/block/%s/device/type", name) < 0 || v > 31)
-		return -1;
-	return (int)v;
-}
-
-static unsigned dev_major(const struct probe_dev *d)
-{
-	return (unsigned)strtoul(d->majmin, NULL, 10);
-}
-
-/* mmcblk0boot0, mmcblk0boot1, mmcblk0rpmb: eMMC hardware partitions. */
-static const char *emmc_area(const char *name)
-{
-	const char *p = name + strlen("mmcblk");
-
-	if (strncmp(name, "mmcblk", 6) || !isdigit((unsigned char)*p))
-		return NULL;
-	while (isdigit((unsigned char)*p))
-		p++;
-	if (!strncmp(p, "boot", 4) && isdigit((unsigned char)p[4]))
-		return "eMMC boot area (holds the boot loader; read-only until force_ro is cleared)";
-	if (!strcmp(p, "rpmb"))
-		return "eMMC replay-protected memory block (RPMB)";
-	return NULL;
-}
-
-/* SCSI types that are not disks: optical drives, tapes, changers. */
-static int class_from_scsi(struct probe_dev *d, int type)
-{
-	switch (type) {
-	case 1:
-		return set_class(d, PROBE_CLASS_TAPE, "tape drive (SCSI type 1)");
-	case 4: case 5: case 7:
-		d->media = PROFILE_MEDIA_OPTICAL;
-		return set_class(d, PROBE_CLASS_OPTICAL, "optical drive (SCSI type %d%s)",
-				 type, dev_major(d) == 11 ? ", sr major 11" : "");
-	case 8:
-		return set_class(d, PROBE_CLASS_CHANGER, "media changer (SCSI type 8)");
-	default:
-		return 1;	/* not decided here */
-	}
-}
-
-/* Removable media: removable = 1, or an SD card (mmc leaves removable 0). */
-static int class_removable(const struct scan *sc, struct probe_dev *d)
-{
-	char *mmc = d->transport == PROFILE_TR_MMC ?
-		probe_sys_str(sc->root, "sys/block/%s/device/type", d->name) : NULL;
-	bool sd = mmc && !strcmp(mmc, "SD");
-	int r = 1;
-
-	free(mmc);
-	if (d->removable)
-		r = set_class(d, PROBE_CLASS_REMOVABLE, "removable media (removable = 1%s)",
-			      d->transport == PROFILE_TR_USB ? ", USB: a stick or a card reader" :
-			      dev_major(d) == 2 ? ", floppy" : "");
-	else if (sd)
-		r = set_class(d, PROBE_CLASS_REMOVABLE, "SD card (mmc type SD)");
-	if (r == 0)
-		d->media = PROFILE_MEDIA_REMOVABLE;
-	return r;
-}
-
-/*
- * Decide what d is from sysfs facts (after its identity and queue were
- * read), and set optical or removable media.  Returns 0 or -ENOMEM.
- */
-static int classify(const struct scan *sc, struct probe_dev *d)
-{
-	int type = scsi_type(sc, d->name), r;
-	const char *area = emmc_area(d->name);
-
-	if (type < 0 && dev_major(d) == 11)
-		type = 5;	/* sr without a device/type to read */
-	r = class_from_scsi(d, type);
-	if (r <= 0)
-		return r;
-	if (area)
-		return set_class(d, PROBE_CLASS_BOOT_AREA, "%s", area);
-	if (dev_major(d) == 31 || !strncmp(d->name, "mtdblock", 8))
-		return set_class(d, PROBE_CLASS_BOOT_AREA, "MTD flash (firmware, boot loader)");
-	r = class_removable(sc, d);
-	if (r <= 0)
-		return r;
-	if (d->readonly)
-		return set_class(d, PROBE_CLASS_READONLY, "read-only device (ro = 1)");
-	d->cls = PROBE_CLASS_DISK;
-	return 0;
-}
-
-/* ---- the PCIe link: the PCI functions in the device's sysfs path ---- */
-
-/* "0000:01:00.0": domain:bus:device.function, as sysfs names PCI functions. */
-static bool is_pci_address(const char *s, size_t len)
-{
-	static const char shape[] = "hhhh:hh:hh.h";
-
-	if (len != sizeof(shape) - 1)
-		return false;
-	for (size_t i = 0; i < len; i++)
-		if (shape[i] == 'h' ? !isxdigit((unsigned char)s[i]) : s[i] != shape[i])
-			return false;
-	return true;
-}
-
-/* "8.0 GT/s PCIe" → 8.0; NAN for "Unknown" or a missing attribute. */
-static double read_gts(const struct scan *sc, const char *dir, const char *attr)
-{
-	char *v = probe_sys_str(sc->root, "%s/%s", dir, attr), *end;
-	double x = NAN;
-
-	if (v) {
-		x = strtod(v, &end);
-		if (end == v || !(x > 0))
-			x = NAN;
-	}
-	free(v);
-	return x;
-}
-
-/* "4" (or "x4") → 4; -1 when missing or 0 (link down). */
-static long read_width(const struct scan *sc, const char *dir, const char *attr)
-{
-	char *v = probe_sys_str(sc->root, "%s/%s", dir, attr), *p = v, *end;
-	long n = -1;
-
-	if (v) {
-		if (*p == 'x')
-			p++;
-		n = strtol(p, &end, 10);
-		if (end == p || n <= 0)
-			n = -1;
-	}
-	free(v);
-	return n;
-}
-
-/* numa_node of a sysfs directory: -1 when missing or "-1". */
-static int read_numa(const struct scan *sc, const char *dir)
-{
-	char *v = probe_sys_str(sc->root, "%s/numa_node", dir), *end;
-	long n = -1;
-
-	if (v) {
-		n = strtol(v, &end, 10);
-		if (end == v || n < 0 || n > 65535)
-			n = -1;
-	}
-	free(v);
-	return (int)n;
-}
-
-/*
- * The PCI functions in real (the device's path relative to the sysroot,
- * "/sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0/nvme/..."): the last
- * one is the device's own function, the ones before it the bridges above.
- * Fills d->pcie when the function has link attributes, and d->numa_node and
- * d->local_cpulist from it either way.  Returns 0 or -ENOMEM.
- */
-static int read_pcie(const struct scan *sc, struct probe_dev *d, const char *real)
-{
-	struct probe_pcie *pc = &d->pcie;
-	const char *p = real, *fn = NULL, *top = NULL, *slash;
-	size_t fn_end = 0;
-	char dir[PATH_MAX];
-
-	pc->speed_gts = pc->max_speed_gts = NAN;
-	pc->width = pc->max_width = -1;
-	pc->numa_node = d->numa_node = -1;
-	for (; *p; p = *slash ? slash + 1 : slash) {
-		slash = strchrnul(p, '/');
-		if (is_pci_address(p, (size_t)(slash - p))) {
-			top = top ? top : p;
-			fn = p;
-			fn_end = (size_t)(slash - real);
-		}
-	}
-	if (!fn || fn_end >= sizeof(dir) || real[0] != '/')
-		return 0;
-	snprintf(dir, sizeof(dir), "%.*s", (int)fn_end - 1, real + 1);
-	if (!(d->pci_port = strndup(top, 12)))
-		return -ENOMEM;
-	d->numa_node = read_numa(sc, dir);
-	d->local_cpulist = probe_sys_str(sc->root, "%s/local_cpulist", dir);
-	pc->speed_gts = read_gts(sc, dir, "current_link_speed");
-	pc->width = read_width(sc, dir, "current_link_width");
-	if (isnan(pc->speed_gts) && pc->width < 0)
-		return 0;	/* no PCIe link: conventional PCI, integrated */
-	pc->present = true;
-	pc->max_speed_gts = read_gts(sc, dir, "max_link_speed");
-	pc->max_width = read_width(sc, dir, "max_link_width");
-	pc->numa_node = d->numa_node;
-	snprintf(pc->address, sizeof(pc->address), "%.12s", fn);
-	for (const char *q = fn; q > real + 1; ) {	/* bridges, nearest first */
-		const char *e = q - 1, *b = e;
-
-		while (b > real && b[-1] != '/')
-			b--;
-		if (is_pci_address(b, (size_t)(e - b)) &&
-		    strv_add(&pc->upstream, "%.*s", (int)(e - b), b) < 0)
-			return -ENOMEM;
-		q = b;
-	}
-	return 0;
-}
-
-bool probe_pcie_degraded(const struct probe_pcie *p)
-{
-	if (!p->present)
-		return false;
-	return (!isnan(p->speed_gts) && !isnan(p->max_speed_gts) &&
-		p->speed_gts < p->max_speed_gts) ||
-	       (p->width > 0 && p->max_width > 0 && p->width < p->max_width);
-}
-
-int probe_pcie_to_link(const struct probe_pcie *p, struct profile_link *l)
-{
-	if (!p->present)
-		return 0;
-	l->present = true;
-	l->speed_gts = p->speed_gts;
-	l->max_speed_gts = p->max_speed_gts;
-	l->width = p->width;
-	l->max_width = p->max_width;
-	l->numa_node = p->numa_node;
-	if (!(l->pcie_address = strdup(p->address)) ||
-	    !(l->upstream = calloc(p->upstream.n + 1, sizeof(*l->upstream))))
-		return -ENOMEM;
-	for (size_t i = 0; i < p->upstream.n; i++, l->n_upstream++)
-		if (!(l->upstream[i] = strdup(p->upstream.v[i])))
-			return -ENOMEM;
-	return 0;
-}
-
 static int read_dev(const struct scan *sc, const char *name, struct probe_dev *d)
 {
 	char real[PATH_MAX], rel[PATH_MAX], *mm;
@@ -787,7 +358,7 @@ static int read_dev(const struct scan *sc, const char *name, struct probe_dev *d
 	if (probe_sys_realpath(sc->root, real, sizeof(real), "sys/block/%s", name) < 0)
 		real[0] = '\0';
 	d->transport = transport_of(name, real);
-	if (read_pcie(sc, d, real) < 0)
+	if (inv_read_pcie(sc, d, real) < 0)
 		return -ENOMEM;
 	mm = probe_sys_str(sc->root, "sys/block/%s/dev", name);
 	snprintf(d->majmin, sizeof(d->majmin), "%s", mm ? mm : "");
@@ -797,13 +368,13 @@ static int read_dev(const struct scan *sc, const char *name, struct probe_dev *d
 	read_queue(sc, d);
 	read_identity(sc, d);
 	d->media = probe_guess_media(d->transport, d->rotational, d->model);
-	if (classify(sc, d) < 0)
+	if (inv_classify(sc, d) < 0)
 		return -ENOMEM;
 	d->temp_c = probe_hwmon_temp(sc->root, d);
 	read_sig(sc, name, &d->sig);
 	if (strv_from_dir(sc, &d->holders, name, "holders") < 0 ||
 	    strv_from_dir(sc, &d->slaves, name, "slaves") < 0 ||
-	    find_mounts(sc, name, d->majmin, &d->mounts, &d->swap, &d->sig) < 0)
+	    inv_find_mounts(sc, name, d->majmin, &d->mounts, &d->swap, &d->sig) < 0)
 		return -ENOMEM;
 	return read_parts(sc, d);
 }
@@ -812,8 +383,8 @@ static void part_free(struct probe_part *p)
 {
 	free(p->name);
 	sig_free(&p->sig);
-	strv_free(&p->mounts);
-	strv_free(&p->holders);
+	inv_strv_free(&p->mounts);
+	inv_strv_free(&p->holders);
 }
 
 static void dev_free(struct probe_dev *d)
@@ -830,16 +401,16 @@ static void dev_free(struct probe_dev *d)
 	free(d->cls_why);
 	free(d->local_cpulist);
 	free(d->pci_port);
-	strv_free(&d->pcie.upstream);
+	inv_strv_free(&d->pcie.upstream);
 	sig_free(&d->sig);
-	strv_free(&d->mounts);
-	strv_free(&d->holders);
-	strv_free(&d->slaves);
+	inv_strv_free(&d->mounts);
+	inv_strv_free(&d->holders);
+	inv_strv_free(&d->slaves);
 	for (size_t i = 0; i < d->n_parts; i++)
 		part_free(&d->parts[i]);
 	free(d->parts);
-	strv_free(&d->readonly_why);
-	strv_free(&d->destructive_why);
+	inv_strv_free(&d->readonly_why);
+	inv_strv_free(&d->destructive_why);
 }
 
 void probe_inventory_free(struct probe_inventory *inv)
@@ -921,107 +492,6 @@ static void media_from_slaves(struct probe_inventory *inv)
 	}
 }
 
-/* The first member of md/dm device d that is no fixed disk, or NULL. */
-static const struct probe_dev *non_disk_slave(const struct probe_inventory *inv,
-					      const struct probe_dev *d)
-{
-	for (size_t s = 0; s < d->slaves.n; s++) {
-		const struct probe_dev *x = probe_inventory_find(inv, d->slaves.v[s]);
-
-		if (x && x->cls != PROBE_CLASS_DISK && x->cls != PROBE_CLASS_READONLY)
-			return x;
-	}
-	return NULL;
-}
-
-/*
- * An md or dm device built on a device that is no fixed disk (LVM on a USB
- * stick) is none either: it takes that member's class, through every level
- * of stacking.  Returns 0 or -ENOMEM.
- */
-static int class_from_slaves(struct probe_inventory *inv)
-{
-	bool changed = true;
-
-	while (changed) {
-		changed = false;
-		for (size_t i = 0; i < inv->n; i++) {
-			struct probe_dev *d = &inv->v[i];
-			const struct probe_dev *x;
-
-			if (d->cls != PROBE_CLASS_DISK || !(x = non_disk_slave(inv, d)))
-				continue;
-			if (set_class(d, x->cls, "built on %s: %s", x->name, x->cls_why) < 0)
-				return -ENOMEM;
-			changed = true;
-		}
-	}
-	return 0;
-}
-
-/* who = NULL for the device itself, else the partition's name. */
-static int why_sig(struct probe_strv *why, const char *who, const struct probe_sig *s)
-{
-	const char *w = who ? who : "", *sep = who ? ": " : "";
-
-	if (!s->probed)
-		return strv_add(why, "%s%ssignatures unknown (%s)", w, sep,
-				s->error ? s->error : "not probed");
-	if (s->pttype)
-		return strv_add(why, "%s%s%s partition table", w, sep, s->pttype);
-	if (s->type)
-		return strv_add(why, "%s%s%s signature", w, sep, s->type);
-	return 0;
-}
-
-static int why_use(struct probe_strv *why, const char *who,
-		   const struct probe_strv *mounts, const struct probe_strv *holders,
-		   bool swap)
-{
-	const char *w = who ? who : "", *sep = who ? ": " : "";
-	int r = 0;
-
-	for (size_t i = 0; !r && i < mounts->n; i++)
-		r = strv_add(why, "%s%smounted at %s", w, sep, mounts->v[i]);
-	for (size_t i = 0; !r && i < holders->n; i++)
-		r = strv_add(why, "%s%sheld by %s", w, sep, holders->v[i]);
-	if (!r && swap)
-		r = strv_add(why, "%s%sin use as swap", w, sep);
-	return r;
-}
-
-/* The two verdicts, each with every reason against it. */
-static int judge(struct probe_dev *d)
-{
-	struct probe_strv *ro = &d->readonly_why, *rw = &d->destructive_why;
-	int r = 0;
-
-	if (d->cls != PROBE_CLASS_DISK && d->cls != PROBE_CLASS_READONLY)
-		r |= strv_add(rw, "not a fixed disk: %s", d->cls_why);
-	if (d->capacity_bytes <= 0) {
-		r |= strv_add(ro, "size is 0 (no medium, or not set up)");
-		r |= strv_add(rw, "size is 0 (no medium, or not set up)");
-	}
-	if (d->root)
-		r |= strv_add(rw, "holds the running root filesystem");
-	if (d->readonly)
-		r |= strv_add(rw, "device is read-only");
-	if (d->n_parts)
-		r |= strv_add(rw, "has %zu partition%s", d->n_parts, d->n_parts > 1 ? "s" : "");
-	r |= why_sig(rw, NULL, &d->sig);
-	r |= why_use(rw, NULL, &d->mounts, &d->holders, d->swap);
-	for (size_t i = 0; i < d->n_parts; i++) {
-		const struct probe_part *p = &d->parts[i];
-
-		r |= why_sig(rw, p->name, &p->sig);
-		r |= why_use(rw, p->name, &p->mounts, &p->holders, p->swap);
-	}
-	d->safe_readonly = ro->n == 0;
-	d->safe_destructive = rw->n == 0;
-	return r ? -ENOMEM : 0;
-}
-
-/* Unbound loop devices (size 0, no backing file) are not devices to list. */
 static bool skip_dev(const struct scan *sc, const char *name)
 {
 	char rel[PATH_MAX];
@@ -1073,29 +543,29 @@ int probe_inventory_scan(const char *sysroot, struct probe_inventory **out,
 		goto err;
 	}
 	if (!ret)
-		ret = read_lines(&sc, "proc/self/mountinfo", parse_mountinfo_line);
+		ret = inv_read_lines(&sc, "proc/self/mountinfo", inv_parse_mountinfo_line);
 	if (!ret)
-		ret = read_lines(&sc, "proc/swaps", parse_swaps_line);
+		ret = inv_read_lines(&sc, "proc/swaps", inv_parse_swaps_line);
 	if (!ret)
 		ret = scan_devices(&sc, inv);
 	if (ret)
 		goto err;
 	mark_root(&sc, inv);
 	media_from_slaves(inv);
-	ret = class_from_slaves(inv);
+	ret = inv_class_from_slaves(inv);
 	for (size_t i = 0; !ret && i < inv->n; i++)
-		ret = judge(&inv->v[i]);
+		ret = inv_judge(&inv->v[i]);
 	if (ret)
 		goto err;
-	mnts_free(&sc.mounts);
-	mnts_free(&sc.swaps);
+	inv_mnts_free(&sc.mounts);
+	inv_mnts_free(&sc.swaps);
 	*out = inv;
 	return 0;
 err:
 	if (err && ret == -ENOMEM)
 		snprintf(err, errlen, "out of memory");
-	mnts_free(&sc.mounts);
-	mnts_free(&sc.swaps);
+	inv_mnts_free(&sc.mounts);
+	inv_mnts_free(&sc.swaps);
 	probe_inventory_free(inv);
 	return ret;
 }

@@ -1,0 +1,161 @@
+/* The inventory: the PCIe link of a device from its sysfs path. */
+#include <blkid/blkid.h>
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "inventory_priv.h"
+#include "sysroot.h"
+#include "tw_util.h"
+
+/* ---- the PCIe link: the PCI functions in the device's sysfs path ---- */
+
+/* "0000:01:00.0": domain:bus:device.function, as sysfs names PCI functions. */
+static bool is_pci_address(const char *s, size_t len)
+{
+	static const char shape[] = "hhhh:hh:hh.h";
+
+	if (len != sizeof(shape) - 1)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (shape[i] == 'h' ? !isxdigit((unsigned char)s[i]) : s[i] != shape[i])
+			return false;
+	return true;
+}
+
+/* "8.0 GT/s PCIe" → 8.0; NAN for "Unknown" or a missing attribute. */
+static double read_gts(const struct scan *sc, const char *dir, const char *attr)
+{
+	char *v = probe_sys_str(sc->root, "%s/%s", dir, attr), *end;
+	double x = NAN;
+
+	if (v) {
+		x = strtod(v, &end);
+		if (end == v || !(x > 0))
+			x = NAN;
+	}
+	free(v);
+	return x;
+}
+
+/* "4" (or "x4") → 4; -1 when missing or 0 (link down). */
+static long read_width(const struct scan *sc, const char *dir, const char *attr)
+{
+	char *v = probe_sys_str(sc->root, "%s/%s", dir, attr), *p = v, *end;
+	long n = -1;
+
+	if (v) {
+		if (*p == 'x')
+			p++;
+		n = strtol(p, &end, 10);
+		if (end == p || n <= 0)
+			n = -1;
+	}
+	free(v);
+	return n;
+}
+
+/* numa_node of a sysfs directory: -1 when missing or "-1". */
+static int read_numa(const struct scan *sc, const char *dir)
+{
+	char *v = probe_sys_str(sc->root, "%s/numa_node", dir), *end;
+	long n = -1;
+
+	if (v) {
+		n = strtol(v, &end, 10);
+		if (end == v || n < 0 || n > 65535)
+			n = -1;
+	}
+	free(v);
+	return (int)n;
+}
+
+/*
+ * The PCI functions in real (the device's path relative to the sysroot,
+ * "/sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0/nvme/..."): the last
+ * one is the device's own function, the ones before it the bridges above.
+ * Fills d->pcie when the function has link attributes, and d->numa_node and
+ * d->local_cpulist from it either way.  Returns 0 or -ENOMEM.
+ */
+int inv_read_pcie(const struct scan *sc, struct probe_dev *d, const char *real)
+{
+	struct probe_pcie *pc = &d->pcie;
+	const char *p = real, *fn = NULL, *top = NULL, *slash;
+	size_t fn_end = 0;
+	char dir[PATH_MAX];
+
+	pc->speed_gts = pc->max_speed_gts = NAN;
+	pc->width = pc->max_width = -1;
+	pc->numa_node = d->numa_node = -1;
+	for (; *p; p = *slash ? slash + 1 : slash) {
+		slash = strchrnul(p, '/');
+		if (is_pci_address(p, (size_t)(slash - p))) {
+			top = top ? top : p;
+			fn = p;
+			fn_end = (size_t)(slash - real);
+		}
+	}
+	if (!fn || fn_end >= sizeof(dir) || real[0] != '/')
+		return 0;
+	snprintf(dir, sizeof(dir), "%.*s", (int)fn_end - 1, real + 1);
+	if (!(d->pci_port = strndup(top, 12)))
+		return -ENOMEM;
+	d->numa_node = read_numa(sc, dir);
+	d->local_cpulist = probe_sys_str(sc->root, "%s/local_cpulist", dir);
+	pc->speed_gts = read_gts(sc, dir, "current_link_speed");
+	pc->width = read_width(sc, dir, "current_link_width");
+	if (isnan(pc->speed_gts) && pc->width < 0)
+		return 0;	/* no PCIe link: conventional PCI, integrated */
+	pc->present = true;
+	pc->max_speed_gts = read_gts(sc, dir, "max_link_speed");
+	pc->max_width = read_width(sc, dir, "max_link_width");
+	pc->numa_node = d->numa_node;
+	snprintf(pc->address, sizeof(pc->address), "%.12s", fn);
+	for (const char *q = fn; q > real + 1; ) {	/* bridges, nearest first */
+		const char *e = q - 1, *b = e;
+
+		while (b > real && b[-1] != '/')
+			b--;
+		if (is_pci_address(b, (size_t)(e - b)) &&
+		    inv_strv_add(&pc->upstream, "%.*s", (int)(e - b), b) < 0)
+			return -ENOMEM;
+		q = b;
+	}
+	return 0;
+}
+
+bool probe_pcie_degraded(const struct probe_pcie *p)
+{
+	if (!p->present)
+		return false;
+	return (!isnan(p->speed_gts) && !isnan(p->max_speed_gts) &&
+		p->speed_gts < p->max_speed_gts) ||
+	       (p->width > 0 && p->max_width > 0 && p->width < p->max_width);
+}
+
+int probe_pcie_to_link(const struct probe_pcie *p, struct profile_link *l)
+{
+	if (!p->present)
+		return 0;
+	l->present = true;
+	l->speed_gts = p->speed_gts;
+	l->max_speed_gts = p->max_speed_gts;
+	l->width = p->width;
+	l->max_width = p->max_width;
+	l->numa_node = p->numa_node;
+	if (!(l->pcie_address = strdup(p->address)) ||
+	    !(l->upstream = calloc(p->upstream.n + 1, sizeof(*l->upstream))))
+		return -ENOMEM;
+	for (size_t i = 0; i < p->upstream.n; i++, l->n_upstream++)
+		if (!(l->upstream[i] = strdup(p->upstream.v[i])))
+			return -ENOMEM;
+	return 0;
+}
+

@@ -1,0 +1,80 @@
+/* inventory_priv.h — what the inventory's files share (not public): the
+ * scan state and the helpers each file offers the others.
+ *   inventory.c        the scan, identities, signatures, the device list
+ *   inventory_mounts.c proc/self/mountinfo and proc/swaps
+ *   inventory_class.c  what a device is (a fixed disk or not a tier candidate)
+ *   inventory_pcie.c   the PCIe link of a device
+ *   inventory_judge.c  the two safety verdicts and their reasons
+ */
+#ifndef TW_INVENTORY_PRIV_H
+#define TW_INVENTORY_PRIV_H
+
+#include <stdbool.h>
+
+#include "probe.h"
+
+/* One line of proc/self/mountinfo, or of proc/swaps (point = NULL). */
+struct mnt {
+	char majmin[16];
+	char *source, *point, *fstype;
+};
+
+struct mnts {
+	size_t n;
+	struct mnt *v;
+};
+
+struct scan {
+	const char *root;
+	struct mnts mounts, swaps;
+	char root_majmin[16];
+};
+
+/* Append a formatted string to s.  Returns 0 or -ENOMEM (s unaltered). */
+int inv_strv_add(struct probe_strv *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Free every string of s; s is empty afterwards. */
+void inv_strv_free(struct probe_strv *s);
+
+/* ---- inventory_mounts.c ---- */
+
+/* Free the mount list. */
+void inv_mnts_free(struct mnts *m);
+
+/* Parse one line of proc/self/mountinfo (resp. proc/swaps) into sc.
+ * Returns 0, or -ENOMEM. */
+int inv_parse_mountinfo_line(struct scan *sc, char *line);
+int inv_parse_swaps_line(struct scan *sc, char *line);
+
+/* Feed each line of sysroot/rel to fn.  Returns 0 or -errno. */
+int inv_read_lines(struct scan *sc, const char *rel, int (*fn)(struct scan *, char *));
+
+/* The mount points of device name (majmin) into mounts, swap use into
+ * *swap; a mounted filesystem also fills sig when libblkid could not.
+ * Returns 0 or -ENOMEM. */
+int inv_find_mounts(const struct scan *sc, const char *name, const char *majmin,
+		    struct probe_strv *mounts, bool *swap, struct probe_sig *sig);
+
+/* ---- inventory_class.c ---- */
+
+/* What d is: d->cls and d->cls_why from sysfs facts.  Returns 0 or -ENOMEM. */
+int inv_classify(const struct scan *sc, struct probe_dev *d);
+
+/* md/dm devices built on a device that is no fixed disk take its class.
+ * Returns 0 or -ENOMEM. */
+int inv_class_from_slaves(struct probe_inventory *inv);
+
+/* ---- inventory_pcie.c ---- */
+
+/* d->pcie (and NUMA node, local CPUs, top port) from the PCI functions in
+ * real, the device's path under sys/devices.  Returns 0 or -ENOMEM. */
+int inv_read_pcie(const struct scan *sc, struct probe_dev *d, const char *real);
+
+/* ---- inventory_judge.c ---- */
+
+/* The two verdicts of d, each with every reason against it.  Returns 0 or
+ * -ENOMEM. */
+int inv_judge(struct probe_dev *d);
+
+#endif
