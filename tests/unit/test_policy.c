@@ -80,7 +80,10 @@ static void test_vector_db(void **state)
 	assert_string_equal(p->file, f);
 	assert_int_equal(p->line, 4);	/* the name value, after the comment */
 	assert_int_equal(p->col, 7);
-	assert_int_equal(p->n_metrics, 4);
+	assert_int_equal(p->n_metrics, 5);
+	assert_string_equal(p->metrics[3].desc->path, "read_under_write.lat_us.p99");
+	assert_int_equal(p->metrics[3].better, MODEL_BETTER_LOWER);
+	assert_float_equal(p->metrics[3].weight, 3, 0);
 	m = &p->metrics[0];
 	assert_string_equal(m->desc->path, "rand_read_qd1.lat_us.p99");
 	assert_int_equal(m->better, MODEL_BETTER_LOWER);
@@ -168,7 +171,7 @@ static void test_metric_table(void **state)
 	const struct model_metric_desc *m;
 
 	(void)state;
-	assert_int_equal(model_metric_count(), 64);
+	assert_int_equal(model_metric_count(), 69);
 	assert_null(model_metric_at(model_metric_count()));
 	for (size_t i = 0; i < model_metric_count(); i++) {
 		m = model_metric_at(i);
