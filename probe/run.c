@@ -472,6 +472,7 @@ static int iorate_test(struct run *r)
 	static const double pcts[] = { 10, 25, 50, 75, 90, 100, 110 };
 	const struct test_def *def = &tests[PROBE_TEST_IORATE];
 	const double top = max_iops(r->dev);
+	double short_pct = 0, short_iops = 0;
 	int ret = 0;
 
 	if (!(top > 0)) {
@@ -492,8 +493,17 @@ static int iorate_test(struct run *r)
 		ret = run_job(r, def, &job, &res);
 		if (ret == 0 && res.ios && iorate_add(r->dev, pcts[i], job.rate_iops, &res) < 0)
 			ret = -ENOMEM;
+		if (ret == 0 && !short_pct && pcts[i] <= 100 && res.iops < 0.9 * job.rate_iops) {
+			short_pct = pcts[i];
+			short_iops = res.iops;
+		}
 		probe_job_result_free(&res);
 	}
+	if (short_pct > 0)
+		note(r->dev, "iorate: from %.0f %% of %.0f IOPS on, less was delivered than offered "
+		     "(%.0f IOPS): the device or the one submitting thread saturated there, and "
+		     "the latency of the steps after it includes the queue", short_pct, top,
+		     short_iops);
 	return ret;
 }
 

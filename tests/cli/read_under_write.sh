@@ -18,7 +18,12 @@ tmp=$(mktemp -d)
 zram="" loop=""
 cleanup() {
 	[ -n "$loop" ] && detach_loops "$loop"
-	[ -n "$zram" ] && echo "$zram" >/sys/class/zram-control/hot_remove
+	if [ -n "$zram" ]; then	# udev may still hold it for a moment
+		for _ in $(seq 50); do
+			echo "$zram" 2>/dev/null >/sys/class/zram-control/hot_remove && break
+			sleep 0.1
+		done
+	fi
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
