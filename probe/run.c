@@ -34,6 +34,9 @@
 #define FILL_FULL_S 600.0	/* and --full */
 #define IORATE_QD 128u		/* iorate: most I/Os in flight */
 #define IORATE_FULL_S 5.0	/* iorate: seconds per step with --full */
+#define BOOT_BS (32u * KIB)	/* read_under_write's second part, after */
+#define BOOT_QD 32u		/* OCP BOOT-BENCH-1: 32 KiB random reads */
+#define BOOT_QUICK_S 2.5	/* at depth under the same writes */
 
 /* One row per test: its shape and its quick-mode time limits. */
 struct test_def {
@@ -584,6 +587,39 @@ static struct probe_uw_opts uw_opts(const struct run *r)
 	return uo;
 }
 
+/*
+ * OCP BOOT-BENCH-1's reads (32 KiB random at QD32) under the same
+ * background writes: read IOPS for the boot policy.
+ */
+static int uw_boot(struct run *r, const struct test_def *def, const struct probe_job *qd1,
+		   const struct probe_uw_opts *uo)
+{
+	struct profile_under_write *uw = &r->dev->under_write;
+	struct probe_uw_result res;
+	struct probe_job job = *qd1;
+	int ret;
+
+	job.bs = BOOT_BS < r->t->align ? r->t->align : BOOT_BS;
+	job.qd = BOOT_QD;
+	if (!r->o->seconds && !r->o->full)
+		job.min_s = job.max_s = BOOT_QUICK_S;
+	if (job.length < job.bs)
+		return 0;
+	r->budget_s = job.max_s;
+	ret = job_outcome(r, def, probe_uw_run(&job, uo, &res), &res.read);
+	if (ret == 0 && res.read.ios) {
+		uw->boot_bs = job.bs;
+		uw->boot_qd = job.qd;
+		uw->boot_iops = res.read.iops;
+		lat_from_hist(&res.read.read_lat, &uw->boot_lat);
+		note(r->dev, "read_under_write: %u KiB random reads at QD%u under the same writes "
+		     "(OCP BOOT-BENCH-1): %.0f IOPS (the boot policy's pass mark: 60,000)",
+		     job.bs / KIB, job.qd, res.read.iops);
+	}
+	probe_job_result_free(&res.read);
+	return ret;
+}
+
 /* QD1 4 KiB random reads while the background writer runs (underwrite.h). */
 static int uw_test(struct run *r)
 {
@@ -613,6 +649,8 @@ static int uw_test(struct run *r)
 		uw_notes(r, &uo, &res);
 	}
 	probe_job_result_free(&res.read);
+	if (ret == 0 && !r->stalled)
+		ret = uw_boot(r, def, &job, &uo);
 	return ret;
 }
 

@@ -126,6 +126,9 @@ static void device_init(struct profile_device *d)
 	d->under_write.trim_mibps = d->under_write.seconds = NAN;
 	d->under_write.unwritten = NAN;
 	d->under_write.lat = profile_lat_none();
+	d->under_write.boot_bs = d->under_write.boot_qd = -1;
+	d->under_write.boot_iops = NAN;
+	d->under_write.boot_lat = profile_lat_none();
 	d->sustained.mbps = d->sustained.initial_mbps = NAN;
 	d->sustained.cliff_after_gb = d->sustained.seconds = NAN;
 	d->thermal.idle_c = d->thermal.load_c = d->thermal.rise_c = NAN;

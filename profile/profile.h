@@ -112,6 +112,10 @@ struct profile_under_write {
 	double trim_mibps;		/* discards issued, NAN = none issued */
 	double seconds;			/* measured seconds, NAN = absent */
 	double unwritten;		/* share of sampled reads all zeros, NAN */
+	/* OCP BOOT-BENCH-1's reads under the same writes: 32 KiB random at depth */
+	long boot_bs, boot_qd;		/* -1 = not measured */
+	double boot_iops;		/* NAN = not measured */
+	struct profile_lat boot_lat;
 };
 
 /* One step of the open-loop rate curve (results.iorate). */

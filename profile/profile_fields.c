@@ -160,6 +160,10 @@ static const struct pf_field under_write_f[] = {
 	{ "trim_mibps", PF_NONNEG, UW(trim_mibps), PF_NULLOUT, 0, 0 },
 	{ "seconds", PF_POS, UW(seconds), 0, 0, 0 },
 	{ "unwritten", PF_FRAC, UW(unwritten), 0, 0, 0 },
+	{ "boot_bs", PF_POSINT, UW(boot_bs), 0, 0, 0 },
+	{ "boot_qd", PF_POSINT, UW(boot_qd), 0, 0, 0 },
+	{ "boot_iops", PF_POS, UW(boot_iops), 0, 0, 0 },
+	{ "boot_lat_us", PF_LAT, UW(boot_lat), 0, 0, 0 },
 };
 TABLE(pf_under_write, under_write_f);
 

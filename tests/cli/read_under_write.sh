@@ -55,6 +55,9 @@ check_uw() {
 	jq_true "$what: the note beside the idle figure" \
 		'[.devices[0].notes[] | select(startswith("read_under_write: QD1 reads while 128 KiB random writes ran at 20.0 MiB/s"))] | length == 1' \
 		'.devices[0].notes'
+	jq_true "$what: OCP BOOT-BENCH-1 reads under the same writes" \
+		'.devices[0].results.read_under_write | (.boot_bs == 32768) and (.boot_qd == 32) and (.boot_iops > 0) and (.boot_lat_us.p99 > 0)' \
+		'.devices[0].results.read_under_write'
 	jq_true "$what: no trim-refused note" \
 		'[.devices[0].notes[] | select(contains("trims were not issued"))] | length == 0' '.devices[0].notes'
 }

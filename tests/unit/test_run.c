@@ -88,12 +88,14 @@ static void test_writable_all_tests(void **state)
 		for (size_t i = 3; i < d->n_notes; i++)
 			io += !strncmp(d->notes[i], "iorate: from ", 13);
 		assert_true(io <= 1);
-		assert_int_equal(d->n_notes, 5 + io);
+		assert_int_equal(d->n_notes, 6 + io);
 		assert_non_null(strstr(d->notes[3 + io], "read_under_write: QD1 reads while 128 "
 				       "KiB random writes ran at 20.0 MiB/s (5.0 MiB/s of them "
 				       "with trims"));
 		assert_non_null(strstr(d->notes[4 + io], "trims were not issued (no file "
 				       "descriptor"));
+		assert_non_null(strstr(d->notes[5 + io], "read_under_write: 32 KiB random reads "
+				       "at QD32 under the same writes (OCP BOOT-BENCH-1): "));
 	}
 	assert_non_null(strstr(d->notes[0], "thermal: no block device known"));
 	assert_non_null(strstr(d->notes[1], "engine: null (latency 0 ns)"));
@@ -109,8 +111,14 @@ static void test_writable_all_tests(void **state)
 			   d->io[PROFILE_RAND_READ_QD1].lat.v[PROFILE_LAT_P99], 0);
 	assert_float_equal(d->under_write.p99_ratio, d->under_write.lat.v[PROFILE_LAT_P99] /
 			   d->under_write.idle_p99_us, 1e-9);
-	/* the paced writer: 15 MiB/s of 128 KiB writes (the trim stream had no fd) */
-	assert_float_equal(d->under_write.write_mibps, 15, 1.5);
+	/* the paced writer: 15 MiB/s of 128 KiB writes (the trim stream had no
+	 * fd), over its whole run, which includes up to 50 ms of its stop: on a
+	 * 0.25 s test that is a good part, so only "near and never above" */
+	assert_true(d->under_write.write_mibps > 8 && d->under_write.write_mibps < 16.5);
+	/* OCP BOOT-BENCH-1's reads under the same writes */
+	assert_int_equal(d->under_write.boot_bs, 32768);
+	assert_int_equal(d->under_write.boot_qd, 32);
+	assert_true(d->under_write.boot_iops > 0);
 	/* iorate: seven steps at fixed shares of the sweep's best, open loop */
 	assert_int_equal(d->n_iorate, 7);
 	{
