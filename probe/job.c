@@ -520,10 +520,10 @@ static int submit(struct worker *w)
 		struct probe_io *io = &w->io[w->free_slots[w->nfree - 1]];
 		enum probe_q q;
 
-		now = now_ns();
-		if (w->gap_ns && w->due_ns > now)
+		if (w->gap_ns && w->due_ns > now_ns())
 			break;	/* paced: not yet time for the next one */
 		next_io(w, job, io);
+		now = now_ns();
 		io->start_ns = w->gap_ns ? w->due_ns : now;
 		q = ops->queue(w->eng.priv, io);
 		if (q == PROBE_Q_BUSY)
