@@ -26,8 +26,6 @@ static const char OPT_DATA[] = "noatime,nofail,x-systemd.device-timeout=10s";
 static const char TRIM_NOTE[] = "no 'discard' mount option: trim the SSDs weekly with "
 	"fstrim.timer (systemctl enable --now fstrim.timer) instead of on every delete";
 
-static const char *const default_dir[ADVISOR_TIER_COUNT] = {
-	"/srv/vector-db", "/srv/models", "/srv/archive" };
 
 /* The filesystem a new device or array of each tier gets, and why. */
 struct fs_choice {
@@ -97,7 +95,7 @@ static int fmt_to(char **dst, const char *fmt, ...)
 /* The tier's mount point: from the plan, else the default. */
 static const char *tier_base(const struct advisor_plan *plan, enum advisor_tier t)
 {
-	return plan->mount_point[t] ? plan->mount_point[t] : default_dir[t];
+	return plan->mount_point[t] ? plan->mount_point[t] : plan_default_point[t];
 }
 
 /* The last component of path ("/srv/vector-db" → "vector-db"). */
@@ -591,17 +589,7 @@ int advisor_mounts_make(struct advisor_plan *plan, struct advisor_plan_tier *tie
 
 void advisor_mounts_clear(struct advisor_plan_tier *tier)
 {
-	for (size_t i = 0; i < tier->n_mounts; i++) {
-		struct advisor_mount *m = &tier->mounts[i];
-
-		free(m->point);
-		free(m->fs);
-		free(m->options);
-		free(m->why);
-		free(m->source);
-		free(m->uuid);
-	}
-	free(tier->mounts);
+	mounts_free(tier->mounts, tier->n_mounts);
 	tier->mounts = NULL;
 	tier->n_mounts = 0;
 }

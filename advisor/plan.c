@@ -10,79 +10,6 @@
 #include <string.h>
 
 #define DEFAULT_FILL 0.8
-static const char *const default_dirs[ADVISOR_TIER_COUNT] = { "vector-db", "models", "archive" };
-
-/* ---- small helpers ---------------------------------------------------- */
-
-int plan_strv_add(char ***v, size_t *n, const char *fmt, ...)
-{
-	char **nv = realloc(*v, (*n + 1) * sizeof(**v));
-	va_list ap;
-	int ret;
-
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
-	va_start(ap, fmt);
-	ret = vasprintf(&nv[*n], fmt, ap);
-	va_end(ap);
-	if (ret < 0)
-		return -ENOMEM;
-	(*n)++;
-	return 0;
-}
-
-int plan_warn(struct advisor_plan *plan, ptrdiff_t dev, const char *kind,
-	      const char *fmt, ...)
-{
-	struct advisor_warning *nv = realloc(plan->warnings,
-					     (plan->n_warnings + 1) * sizeof(*nv));
-	va_list ap;
-	int ret;
-
-	if (!nv)
-		return -ENOMEM;
-	plan->warnings = nv;
-	nv += plan->n_warnings;
-	nv->dev = dev;
-	nv->kind = kind;
-	va_start(ap, fmt);
-	ret = vasprintf(&nv->message, fmt, ap);
-	va_end(ap);
-	if (ret < 0)
-		return -ENOMEM;
-	plan->n_warnings++;
-	return 0;
-}
-
-void plan_fmt_bytes(char *buf, size_t len, double bytes)
-{
-	if (bytes >= 1e12)
-		snprintf(buf, len, "%.1f TB", bytes / 1e12);
-	else
-		snprintf(buf, len, "%.0f GB", bytes / 1e9);
-}
-
-static void strv_free(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
-}
-
-/* ---- inventory facts -------------------------------------------------- */
-
-bool plan_is_filesystem(const char *fstype)
-{
-	static const char *const v[] = { "LVM2_member", "linux_raid_member", "swap",
-		"crypto_LUKS", "zfs_member", "bcache", "ceph", "isw_raid_member",
-		"ddf_raid_member", "VMFS_volume_member", "drbd" };
-
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-		if (!strcmp(fstype, v[i]))
-			return false;
-	return true;
-}
 
 void plan_judge_disk(struct advisor_plan_device *pd)
 {
@@ -591,7 +518,7 @@ static int init_plan(struct advisor_plan *plan, const struct profile_device *con
 		plan->tiers[t].tier = (enum advisor_tier)t;
 		plan->tiers[t].shared_dev = -1;
 		if (mp ? !(plan->mount_point[t] = strdup(mp))
-		       : asprintf(&plan->mount_point[t], "%s/%s", base, default_dirs[t]) < 0) {
+		       : asprintf(&plan->mount_point[t], "%s%s", base, strrchr(plan_default_point[t], '/')) < 0) {
 			plan->mount_point[t] = NULL;
 			return -ENOMEM;
 		}
@@ -800,7 +727,7 @@ static void tier_clear(struct advisor_plan_tier *t)
 		free(t->est[i].label);
 	}
 	free(t->est);
-	strv_free(t->notes, t->n_notes);
+	plan_strv_free(t->notes, t->n_notes);
 }
 
 void advisor_plan_free(struct advisor_plan *plan)
@@ -820,7 +747,7 @@ void advisor_plan_free(struct advisor_plan *plan)
 		free(plan->warnings[i].message);
 	free(plan->warnings);
 	free(plan->runner_up);
-	strv_free(plan->notes, plan->n_notes);
+	plan_strv_free(plan->notes, plan->n_notes);
 	plan_buy_clear(plan);
 	free(plan);
 }
@@ -838,14 +765,14 @@ void advisor_disk_clear(struct advisor_disk *d)
 	free(d->pttype);
 	free(d->cls);
 	free(d->cls_why);
-	strv_free(d->mounts, d->n_mounts);
-	strv_free(d->holders, d->n_holders);
+	plan_strv_free(d->mounts, d->n_mounts);
+	plan_strv_free(d->holders, d->n_holders);
 	for (size_t i = 0; i < d->n_parts; i++) {
 		free(d->parts[i].name);
 		free(d->parts[i].fstype);
 		free(d->parts[i].uuid);
 		free(d->parts[i].label);
-		strv_free(d->parts[i].mounts, d->parts[i].n_mounts);
+		plan_strv_free(d->parts[i].mounts, d->parts[i].n_mounts);
 	}
 	free(d->parts);
 	memset(d, 0, sizeof(*d));

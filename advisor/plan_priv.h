@@ -1,4 +1,5 @@
-/* plan_priv.h — helpers shared by the advisor's sources (not public). */
+/* plan_priv.h — helpers shared by the advisor's sources (not public); the
+ * leaf ones (strings, warnings, bytes, signatures) live in plan_util.c. */
 #ifndef TW_PLAN_PRIV_H
 #define TW_PLAN_PRIV_H
 
@@ -15,8 +16,15 @@ int plan_strv_add(char ***v, size_t *n, const char *fmt, ...)
 int plan_warn(struct advisor_plan *plan, ptrdiff_t dev, const char *kind,
 	      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-/* "12.0 TB", "894 GB": decimal units, for messages. */
+/* "12.0 TB", "894 GB": decimal units, for messages (tw_fmt_bytes). */
 void plan_fmt_bytes(char *buf, size_t len, double bytes);
+
+/* Free v[0..n) and v.  NULL-safe. */
+void plan_strv_free(char **v, size_t n);
+
+/* The default mount point of each tier: /srv/vector-db, /srv/models,
+ * /srv/archive (under advisor_options.mount_base, the last component). */
+extern const char *const plan_default_point[ADVISOR_TIER_COUNT];
 
 /*
  * Is a signature (libblkid TYPE) a filesystem one could mount and keep

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "plan_priv.h"
+#include "tw_util.h"
 
 /* Sequential write below this share of sequential read: an OEM write trap
  * (SK hynix PC601: ~3,100 MB/s read, ~840 MB/s write). */
@@ -389,6 +390,13 @@ static bool check_unwritten(const struct advisor_plan_device *d, struct msg *m)
 
 	if (!n)
 		return false;
+	if (d->has_data) {	/* --destructive is refused there: only the scratch file helps */
+		msg_add(m, "%s: %s read mostly never-written blocks, which can skip the media:"
+			" scored as missing. The disk holds data, so a destructive probe is"
+			" refused: for real figures probe a scratch file on its filesystem"
+			" (`tierwise probe MOUNTPOINT`)", d->p->id, names.s);
+		return true;
+	}
 	msg_add(m, "%s: %s read mostly never-written blocks, which can skip the media"
 		" (a blank disk): scored as missing. For real figures probe it with"
 		" `tierwise probe %s --destructive` (it writes the disk first; only on"
@@ -425,7 +433,7 @@ static int warn_device(struct advisor_plan *plan, size_t i)
 
 	if (!d->p)
 		return 0;
-	for (size_t k = 0; k < sizeof(warn_checks) / sizeof(warn_checks[0]); k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(warn_checks); k++) {
 		struct msg m = { .len = 0 };
 		int rc;
 

@@ -6,6 +6,8 @@
 #include <stdio.h>
 
 #include "probe.h"
+#include "render.h"
+#include "tw_outfile.h"
 
 /* Exit codes, documented in --help and README.md. */
 enum tw_exit {
@@ -60,30 +62,46 @@ int cli_probe_everything(const struct cli_probe_req *r, struct tw_global *g);
 int cli_plan_profile(const char *profile, const char *format, const char *save_json,
 		     struct tw_global *g);
 
+
+struct option;
+
 /*
- * Refuse an output path that is not a regular file or a new path (a device,
- * a directory, a socket), before anything runs: prints "tierwise CMD: OPT
- * PATH: why" and returns TW_EXIT_USAGE (TW_EXIT_SYSTEM when its directory
- * does not exist); 0 when path may be written.
+ * The one message for an option getopt_long() refused (call it from the
+ * '?' case; main() sets opterr = 0 so getopt prints nothing itself):
+ * "option '--policy' needs a value", "unknown option '--polcy'; did you mean
+ * '--policy'?".  Returns TW_EXIT_USAGE.
  */
-int cli_check_output(const char *cmd, const char *opt, const char *path);
+int cli_bad_option(const char *cmd, char **argv, const struct option *opts);
+
+/* The name of names[0..n) nearest to s when it is close enough to be a
+ * typo, else NULL. */
+const char *cli_nearest(const char *s, const char *const *names, size_t n);
+
+
+/* "tierwise CMD: OLD is deprecated: use NOW …" on stderr (old spellings are
+ * kept one release). */
+void cli_deprecated(const char *cmd, const char *old, const char *now);
+
+/* The index of arg in names[0..n), or -1 after a usage error that lists the
+ * formats and the nearest one. */
+int cli_pick_format(const char *cmd, const char *arg, const char *const *names, size_t n);
+
+struct model_policy_set;
+struct model_ranking;
+
+/* "tierwise CMD: no policy "vectordb" (did you mean "vector-db"?); the
+ * policies are: …" on stderr. */
+void cli_no_policy(const char *cmd, const struct model_policy_set *set, const char *name);
+
+/* The same for a device id not in ranking r, listing the ids. */
+void cli_no_device(const char *cmd, const struct model_ranking *r, const char *id);
 
 /* Print "tierwise CMD: message" and the --help hint to stderr; returns TW_EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Inventory renderers: one data struct, several formats. */
-struct list_render_ops {
-	const char *name;
-	void (*print)(FILE *out, const struct probe_inventory *inv);
-};
-extern const struct list_render_ops list_render_text, list_render_json;
-
 /* Scan the inventory (g->sysroot) and print it with r to out.  Returns the exit code. */
 int cli_list_print(const struct tw_global *g, const struct list_render_ops *r, FILE *out);
-
-/* Human size like lsblk: 894.3G (binary units). */
-void cli_human_size(char *buf, size_t len, double bytes);
 
 
 /* ---- score and explain (cmd_score.c, cmd_explain.c, render_score.c) ---- */
@@ -114,17 +132,74 @@ int cli_score_inputs_load(struct score_inputs *in, char *const *files, size_t n,
 			  const char *policy_dir, const char *prices);
 void cli_score_inputs_free(struct score_inputs *in);
 
-/* Score renderers: one list of rankings, several formats. */
-struct score_render_ops {
-	const char *name;
-	void (*print)(FILE *out, struct model_ranking *const *r, size_t n);
+
+/* ---- errors about paths (paths.c) ---- */
+
+/* Print "tierwise[ CMD]: [OPT ]PATH: cannot WHAT: strerror(err)[ (FIX)]": the
+ * path as tried, the option that named it (NULL: an argument) and the fix;
+ * cmd NULL: a global option. */
+void cli_path_error(const char *cmd, const char *opt, const char *path,
+		    const char *what, int err, const char *fix);
+
+/* cli_path_error() for an output file that could not be created (err from
+ * fopen): when its directory is missing, the fix says so. */
+void cli_output_error(const char *cmd, const char *opt, const char *path, int err);
+
+/*
+ * Before any work: TW_EXIT_OK when path may be written as an output file
+ * ("-" is stdout; a regular file or a new path in an existing directory).
+ * A device, a directory or a socket is refused: prints "tierwise CMD: OPT
+ * PATH: why" and returns TW_EXIT_USAGE; a missing directory prints the fix
+ * and returns TW_EXIT_SYSTEM.
+ */
+int cli_check_output(const char *cmd, const char *opt, const char *path);
+
+/* -o FILE for a command that prints to standard output: while open, stdout
+ * goes to a temporary file beside FILE; closing renames it over FILE, or
+ * removes it when the command failed (FILE is then left as it was). */
+struct cli_output {
+	struct tw_outfile f;
+	int saved;		/* the original stdout */
+	bool active;
+	const char *cmd, *path;
 };
-extern const struct score_render_ops score_render_text, score_render_json;
 
-/* Print s, then spaces up to width display columns (UTF-8 aware). */
-void cli_pad(FILE *out, const char *s, int width);
+/* Start -o path (NULL or "-": stdout, nothing to do).  Checks the path first
+ * (cli_check_output).  Returns TW_EXIT_OK or the exit code (message printed). */
+int cli_output_open(struct cli_output *o, const char *cmd, const char *path);
 
-/* A value in its metric's unit for people: "83,989", "0.12", "1.0 TB". */
-void cli_score_value(char *buf, size_t len, double v, const char *unit);
+/* Finish: commit when rc is TW_EXIT_OK and every write succeeded, else
+ * abort.  Returns rc, or TW_EXIT_SYSTEM for a write error (printed). */
+int cli_output_close(struct cli_output *o, int rc);
 
+/* TW_EXIT_OK when sysroot is NULL or a directory; else prints the error
+ * (what --sysroot wants) and returns TW_EXIT_SYSTEM. */
+int cli_check_sysroot(const char *cmd, const char *sysroot);
+
+
+/* ---- fleet and export (cmd_fleet.c, cmd_export.c) ---- */
+extern const struct tw_command tw_cmd_fleet, tw_cmd_export;
+
+struct fleet;
+struct prom_source;
+
+/*
+ * Read the fleet of paths[0..n) (profiles, directories of them, the plans
+ * beside them) for command cmd; every problem goes to stderr.  Returns the
+ * exit code; on TW_EXIT_OK *f holds the fleet (free with fleet_free()).
+ */
+int cli_fleet_load(const char *cmd, char *const *paths, size_t n, struct fleet **f);
+
+/*
+ * The textfile-collector file in dir (DIR/tierwise.prom), checked before
+ * anything runs: dir must be a directory.  Returns a malloc'd path, or NULL
+ * with *rc the exit code (the reason printed).
+ */
+char *cli_textfile_path(const char *cmd, const char *dir, int *rc);
+
+/*
+ * Write src[0..n) as Prometheus metrics to path ("-" = stdout), atomically.
+ * Returns the exit code (a failure is printed, naming cmd).
+ */
+int cli_write_prom(const char *cmd, const char *path, const struct prom_source *src, size_t n);
 #endif

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "compare.h"
+#include "tw_util.h"
 
 static void compare_usage(FILE *out)
 {
@@ -31,7 +32,7 @@ static void compare_usage(FILE *out)
 }
 
 struct compare_opts {
-	const char *policies, *prices;
+	const char *policies, *prices, *output;
 	const struct compare_render_ops *render;
 };
 
@@ -41,7 +42,7 @@ static const struct compare_render_ops *find_render(const char *name)
 		&compare_render_text, &compare_render_md, &compare_render_json,
 	};
 
-	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(all); i++)
 		if (!strcmp(all[i]->name, name))
 			return all[i];
 	return NULL;
@@ -54,13 +55,14 @@ static int compare_parse(int argc, char **argv, struct compare_opts *o)
 		{ "policies", required_argument, NULL, 'P' },
 		{ "prices", required_argument, NULL, 'r' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
 	o->render = &compare_render_text;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'P': o->policies = optarg; break;
 		case 'r': o->prices = optarg; break;
@@ -71,8 +73,9 @@ static int compare_parse(int argc, char **argv, struct compare_opts *o)
 						       "--format is text, md or json, not '%s'",
 						       optarg);
 			break;
+		case 'o': o->output = optarg; break;
 		case 'h': compare_usage(stdout); return TW_EXIT_OK;
-		default: return cli_usage_error("compare", "unknown option");
+		default: return cli_bad_option("compare", argv, opts);
 		}
 	}
 	if (argc - optind != 2)
@@ -87,12 +90,16 @@ static int compare_run(int argc, char **argv, struct tw_global *g)
 	struct compare c;
 	int rc = compare_parse(argc, argv, &o);
 
+	struct cli_output out;
+
 	(void)g;
 	if (rc >= 0)
 		return rc;
+	if ((rc = cli_output_open(&out, "compare", o.output)))
+		return rc;
 	rc = cli_score_inputs_load(&in, argv + optind, 2, o.policies, o.prices);
 	if (rc != TW_EXIT_OK)
-		return rc;
+		return cli_output_close(&out, rc);
 	if (compare_build(in.profiles[0], in.profiles[1], in.policies, &c) < 0) {
 		fputs("tierwise compare: out of memory\n", stderr);
 		rc = TW_EXIT_SYSTEM;
@@ -101,7 +108,7 @@ static int compare_run(int argc, char **argv, struct tw_global *g)
 		compare_clear(&c);
 	}
 	cli_score_inputs_free(&in);
-	return rc;
+	return cli_output_close(&out, rc);
 }
 
 const struct tw_command tw_cmd_compare = {

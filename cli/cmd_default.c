@@ -1,6 +1,6 @@
 /* `tierwise` with no command: the inventory, a quick probe of it all, the plan.
  * The profile and the plan are saved (never thrown away): to the files named
- * by --json, else to tierwise-HOST-DATE.json and .plan.json in the current
+ * by -o, else to tierwise-HOST-DATE.json and .plan.json in the current
  * directory; where that cannot be written, the output says nothing was saved
  * and how to save it. */
 #include <errno.h>
@@ -26,8 +26,9 @@ static void default_usage(FILE *out)
 	      "The inventory, a quick read-only probe of every device `list` marks safe\n"
 	      "and of a scratch file on each mounted filesystem, then the plan.  The\n"
 	      "profile and the plan are saved to tierwise-HOST-DATE.json and\n"
-	      "tierwise-HOST-DATE.plan.json in the current directory (or --json FILE).\n\n"
-	      "  --json FILE      save the profile to FILE (the plan to FILE.plan.json)\n"
+	      "tierwise-HOST-DATE.plan.json in the current directory (or -o FILE).\n\n"
+	      "  -o FILE          save the profile to FILE (the plan to FILE.plan.json)\n"
+	      "  --json FILE      the same as -o FILE (deprecated)\n"
 	      "  --format F       how the plan is printed: text (default), json, md,\n"
 	      "                   fstab, udev, script\n"
 	      "  --full           the published recipe: 30 s per test, 120 s sustained\n"
@@ -44,6 +45,7 @@ static int parse(struct default_job *j, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", required_argument, NULL, 'j' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "format", required_argument, NULL, 'F' },
 		{ "full", no_argument, NULL, 'f' },
 		{ "destructive", no_argument, NULL, 'D' },
@@ -54,23 +56,27 @@ static int parse(struct default_job *j, int argc, char **argv)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "hq", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hqo:", opts, NULL)) != -1) {
 		switch (c) {
-		case 'j': j->probe.json = optarg; break;
+		case 'j':
+			cli_deprecated(NULL, "--json FILE", "-o FILE");
+			j->probe.json = optarg;
+			break;
+		case 'o': j->probe.json = optarg; break;
 		case 'F': j->format = optarg; break;
 		case 'f': j->probe.full = true; break;
 		case 'D': j->probe.destructive = true; break;
 		case 'y': j->probe.yes = true; break;
 		case 'q': j->probe.quiet = true; break;
 		case 'h': default_usage(stdout); return TW_EXIT_OK;
-		default: return cli_usage_error(NULL, "unknown option");
+		default: return cli_bad_option(NULL, argv, opts);
 		}
 	}
 	if (optind < argc)
 		return cli_usage_error(NULL, "unknown command '%s'", argv[optind]);
 	if (j->probe.json && !strcmp(j->probe.json, "-"))
-		return cli_usage_error(NULL, "--json -: the default job saves its profile to a file "
-				       "(use `tierwise probe --json -` for standard output)");
+		return cli_usage_error(NULL, "-o -: the default job saves its profile to a file "
+				       "(use `tierwise probe --format json` for standard output)");
 	return -1;
 }
 
@@ -112,7 +118,7 @@ static int choose_files(struct default_job *j)
 		j->temporary = true;
 	}
 	plan_name(j);
-	ret = cli_check_output(NULL, "--json", j->profile);
+	ret = cli_check_output(NULL, "-o", j->profile);
 	if (!ret && !j->temporary)
 		ret = cli_check_output(NULL, "plan file", j->plan);
 	if (ret)
@@ -127,7 +133,7 @@ static void say_saved(const struct default_job *j, bool plan_saved)
 
 	if (j->temporary) {
 		fprintf(stderr, "\ntierwise: nothing was saved (the current directory is not "
-			"writable): run `tierwise --json FILE` to keep the profile and the plan\n");
+			"writable): run `tierwise -o FILE` to keep the profile and the plan\n");
 		return;
 	}
 	fprintf(out, "\nSaved: the profile in %s%s%s.\nNext: tierwise plan %s --format script > "

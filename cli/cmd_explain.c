@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "score.h"
+#include "tw_util.h"
 
 static void explain_usage(FILE *out)
 {
@@ -26,7 +27,7 @@ static void explain_usage(FILE *out)
 static const char *const context[] = { "rand_read_qd1.iops", "rand_read_qd1.lat_us.p50",
 	"rand_read_qd1.lat_us.p99", "seq_read.mbps", "sustained_write.mbps",
 	"capacity_bytes" };
-#define N_CONTEXT (sizeof(context) / sizeof(context[0]))
+#define N_CONTEXT (ARRAY_SIZE(context))
 
 struct row {
 	char what[96];
@@ -49,7 +50,7 @@ static void add_row(struct explain *x, const char *what, double a, double b,
 {
 	struct row *r;
 
-	if (x->n >= sizeof(x->rows) / sizeof(x->rows[0]))
+	if (x->n >= ARRAY_SIZE(x->rows))
 		return;
 	r = &x->rows[x->n++];
 	snprintf(r->what, sizeof(r->what), "%s", what);
@@ -97,7 +98,7 @@ static void value_cell(char *buf, size_t len, double v, const char *unit)
 {
 	size_t o;
 
-	cli_score_value(buf, len, v, unit);
+	render_value(buf, len, v, unit);
 	o = strlen(buf);
 	if (!isnan(v) && unit && strcmp(unit, "bytes"))
 		snprintf(buf + o, len - o, " %s", unit);
@@ -137,7 +138,7 @@ static void print_line(FILE *out, enum fmt f, const char *const cell[5])
 			continue;
 		}
 		fputs("  ", out);
-		cli_pad(out, cell[i], i < last ? w[i] : 0);
+		render_pad(out, cell[i], i < last ? w[i] : 0);
 	}
 	fputs(f == FMT_MD ? "|\n" : "\n", out);
 }
@@ -283,12 +284,12 @@ static void print_money(FILE *out, const struct explain *x)
 
 	if (isnan(pa) || isnan(pb))
 		return;
-	cli_score_value(a, sizeof(a), pa, NULL);
-	cli_score_value(b, sizeof(b), pb, NULL);
-	cli_score_value(d, sizeof(d), fabs(pa - pb), NULL);
+	render_value(a, sizeof(a), pa, NULL);
+	render_value(b, sizeof(b), pb, NULL);
+	render_value(d, sizeof(d), fabs(pa - pb), NULL);
 	ratio_cell(r, sizeof(r), pa, pb);
-	cli_score_value(wa, sizeof(wa), device_price(da), NULL);
-	cli_score_value(wb, sizeof(wb), device_price(db), NULL);
+	render_value(wa, sizeof(wa), device_price(da), NULL);
+	render_value(wb, sizeof(wb), device_price(db), NULL);
 	fprintf(out, "\nMoney: %s costs %s per TB, %s %s (%s); a whole %s %s, a whole %s %s.",
 		da->id, a, db->id, b, r, da->id, wa, db->id, wb);
 	if (pa > pb)
@@ -343,7 +344,7 @@ static void explain_print(FILE *out, enum fmt f, const struct explain *x)
 /* ---- the command ---- */
 
 struct explain_opts {
-	const char *policy, *vs, *policies, *prices;
+	const char *policy, *vs, *policies, *prices, *output;
 	enum fmt fmt;
 };
 
@@ -356,12 +357,13 @@ static int explain_parse(int argc, char **argv, struct explain_opts *o)
 		{ "format", required_argument, NULL, 'f' },
 		{ "policies", required_argument, NULL, 'P' },
 		{ "prices", required_argument, NULL, 'r' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p': o->policy = optarg; break;
 		case 'v': o->vs = optarg; break;
@@ -373,8 +375,9 @@ static int explain_parse(int argc, char **argv, struct explain_opts *o)
 						       optarg);
 			o->fmt = strcmp(optarg, "md") ? FMT_TEXT : FMT_MD;
 			break;
+		case 'o': o->output = optarg; break;
 		case 'h': explain_usage(stdout); return TW_EXIT_OK;
-		default: return cli_usage_error("explain", "unknown option");
+		default: return cli_bad_option("explain", argv, opts);
 		}
 	}
 	if (!o->policy)
@@ -407,8 +410,10 @@ static int explain_ranked(const struct model_ranking *r, const char *id,
 	x->a = model_ranking_find(r, id);
 	x->b = x->a ? other(r, x->a, o->vs) : NULL;
 	if (!x->a || !x->b) {
-		fprintf(stderr, "tierwise explain: no device \"%s\" in the profiles\n",
-			!x->a ? id : o->vs ? o->vs : "to compare with");
+		if (!x->a || o->vs)
+			cli_no_device("explain", r, !x->a ? id : o->vs);
+		else
+			fprintf(stderr, "tierwise explain: no other device to compare %s with\n", id);
 		free(x);
 		return TW_EXIT_INVALID;
 	}
@@ -426,16 +431,20 @@ static int explain_run(int argc, char **argv, struct tw_global *g)
 	const struct model_policy *p;
 	int rc = explain_parse(argc, argv, &o);
 
+	struct cli_output out;
+
 	(void)g;
 	if (rc >= 0)
+		return rc;
+	if ((rc = cli_output_open(&out, "explain", o.output)))
 		return rc;
 	rc = cli_score_inputs_load(&in, argv + optind + 1, (size_t)(argc - optind - 1),
 				   o.policies, o.prices);
 	if (rc != TW_EXIT_OK)
-		return rc;
+		return cli_output_close(&out, rc);
 	p = model_policy_set_find(in.policies, o.policy);
 	if (!p) {
-		fprintf(stderr, "tierwise explain: no policy named \"%s\"\n", o.policy);
+		cli_no_policy("explain", in.policies, o.policy);
 		rc = TW_EXIT_INVALID;
 	} else if (model_rank(p, in.devs, in.n_devs, &r) < 0) {
 		rc = TW_EXIT_SYSTEM;
@@ -444,7 +453,7 @@ static int explain_run(int argc, char **argv, struct tw_global *g)
 	}
 	model_ranking_free(r);
 	cli_score_inputs_free(&in);
-	return rc;
+	return cli_output_close(&out, rc);
 }
 
 const struct tw_command tw_cmd_explain = {

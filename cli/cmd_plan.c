@@ -13,6 +13,7 @@
 #include "score.h"
 #include "tw_size.h"
 #include "tw_outfile.h"
+#include "tw_util.h"
 
 #define MAX_NEEDS 32
 
@@ -58,7 +59,8 @@ static void plan_usage(FILE *out)
 	      "                     else the cheapest within --margin POINTS (default 5)\n"
 	      "                     of the best score\n"
 	      "  --format F         text (default), json (tierwise.plan/1), md,\n"
-	      "                     fstab, udev, script\n\n"
+	      "                     fstab, udev, script\n"
+	      "  -o FILE            write to FILE (atomically) instead of standard output\n\n"
 	      "Exit codes: 0 success, 1 invalid input, 2 usage error, 3 system error.\n\n"
 	      "Example: tierwise plan examples/ai-server-20-devices.json --need archive=20T\n",
 	      out);
@@ -74,6 +76,7 @@ struct plan_opts {
 	struct advisor_options a;
 	const struct plan_render_ops *render;
 	const char *save_json;	/* also write tierwise.plan/1 here (the default job) */
+	const char *output;	/* -o FILE; NULL = stdout */
 };
 
 static const struct plan_render_ops *const formats[] = {
@@ -137,7 +140,7 @@ static int parse_mount(struct plan_opts *o, const char *arg)
 
 static int parse_format(struct plan_opts *o, const char *arg)
 {
-	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(formats); i++)
 		if (!strcmp(formats[i]->name, arg)) {
 			o->render = formats[i];
 			return 0;
@@ -216,8 +219,11 @@ static int parse_fill(struct plan_opts *o, const char *arg)
 	char *end;
 	double v = strtod(arg, &end);
 
-	if (*end || !(v > 0 && v <= 100))
-		return cli_usage_error("plan", "--fill %s: a percentage in (0, 100]", arg);
+	if (end != arg && *end == '%' && !end[1])	/* 80% as well as 80 */
+		end++;
+	if (end == arg || *end || !(v > 0 && v <= 100))
+		return cli_usage_error("plan", "--fill %s: a percentage in (0, 100], e.g. 80 or 80%%",
+				       arg);
 	o->a.fill = v / 100.0;
 	return 0;
 }
@@ -234,6 +240,7 @@ static int plan_parse(int argc, char **argv, struct plan_opts *o)
 		{ "fill", required_argument, NULL, 'f' },
 		{ "prices", required_argument, NULL, 'r' },
 		{ "format", required_argument, NULL, 'F' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "include-removable", optional_argument, NULL, 'R' },
 		{ "time-limit", required_argument, NULL, 'T' },
 		{ "buy", no_argument, NULL, 'y' },
@@ -249,7 +256,7 @@ static int plan_parse(int argc, char **argv, struct plan_opts *o)
 	o->a.needs = o->needs;
 	o->a.include = o->include;
 	o->a.margin = -1;	/* the default */
-	while (!rc && (c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while (!rc && (c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'P': o->policies = optarg; break;
 		case 'n': rc = parse_needs(o, optarg); break;
@@ -259,12 +266,13 @@ static int plan_parse(int argc, char **argv, struct plan_opts *o)
 		case 'f': rc = parse_fill(o, optarg); break;
 		case 'r': o->prices = optarg; break;
 		case 'F': rc = parse_format(o, optarg); break;
+		case 'o': o->output = optarg; break;
 		case 'R': rc = parse_include(o, optarg); break;
 		case 'T': rc = parse_time_limit(o, optarg); break;
 		case 'y': o->a.buy = true; break;
 		case 'B': case 'E': case 'M': rc = parse_buy(o, c, optarg); o->buy_opt = true; break;
 		case 'h': plan_usage(stdout); return TW_EXIT_OK;
-		default: return cli_usage_error("plan", "unknown option");
+		default: return cli_bad_option("plan", argv, opts);
 		}
 	}
 	if (rc)
@@ -298,10 +306,14 @@ static int load_disks(const struct plan_opts *o, const struct tw_global *g,
 		ret = plan_disks_load_json(o->inventory, disks, err, sizeof(err));
 		if (ret == -ENOMEM)
 			return TW_EXIT_SYSTEM;
-		if (ret) {
-			fprintf(stderr, "tierwise plan: %s\n", ret == -EINVAL ? err : strerror(-ret));
+		if (ret == -EINVAL)
+			fprintf(stderr, "tierwise plan: %s\n", err);
+		else if (ret)
+			cli_path_error("plan", "--inventory", o->inventory, "read", -ret,
+				       "write it with `tierwise list --json > FILE`, "
+				       "or plan with --no-inventory");
+		if (ret)
 			return TW_EXIT_INVALID;
-		}
 		return TW_EXIT_OK;
 	}
 	ret = probe_inventory_scan(g->sysroot, &inv, err, sizeof(err));
@@ -421,8 +433,11 @@ static int plan_run(int argc, char **argv, struct tw_global *g)
 	struct plan_opts o = { 0 };
 	int rc = plan_parse(argc, argv, &o);
 
-	if (rc < 0)
-		rc = plan_files(&o, argv + optind, (size_t)(argc - optind), g);
+	struct cli_output out;
+
+	if (rc < 0 && (rc = cli_output_open(&out, "plan", o.output)) == TW_EXIT_OK)
+		rc = cli_output_close(&out, plan_files(&o, argv + optind,
+							(size_t)(argc - optind), g));
 	for (size_t i = 0; i < o.a.n_needs; i++)
 		free(o.need_names[i]);
 	free(o.include_buf);

@@ -10,14 +10,17 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "engine.h"
+#include "render_prom.h"
 #include "tw_size.h"
 #include "tw_outfile.h"
+#include "tw_util.h"
 
 struct probe_cli {
 	struct probe_options o;
 	const char *json;
-	bool destructive, yes, quiet;
+	const char *textfile_dir;	/* --textfile DIR */
+	char *textfile;		/* DIR/tierwise.prom, checked before the run */
+	bool destructive, yes, quiet, format_json;
 	uint64_t size;
 	struct probe_inventory *inv;
 	struct profile *prof;
@@ -40,7 +43,10 @@ static void probe_usage(FILE *out)
 	      "removable media and read-only devices only when named).\n\n"
 	      "Tests: seq_read seq_write rand_read_qd1 rand_read_qd32 mixed_70_30\n"
 	      "       qd_sweep sustained_write (not in the default set)\n\n"
-	      "  --json FILE            write the profile to FILE ('-' = stdout)\n"
+	      "  -o, --output FILE      save the profile to FILE, atomically ('-' = stdout)\n"
+	      "  --format F             what standard output gets: text (the table,\n"
+	      "                         default) or json (the profile)\n"
+	      "  --json FILE            the same as -o FILE (deprecated)\n"
 	      "  --tests LIST           comma-separated tests, 'all' or 'default'\n"
 	      "  --full                 the published recipe: 30 s per test, 120 s sustained\n"
 	      "  --seconds S            fixed measured seconds per test (no steady-state stop)\n"
@@ -54,12 +60,14 @@ static void probe_usage(FILE *out)
 	      "  --destructive          write tests on a raw device (refused if `list`\n"
 	      "                         marks it unsafe; asks for its name to be typed)\n"
 	      "  --yes                  do not ask (for scripts)\n"
-	      "  --quiet                no progress display\n\n"
+	      "  --quiet                no progress display\n"
+	      "  --textfile DIR         also write DIR/tierwise.prom for node_exporter's\n"
+	      "                         textfile collector (atomically)\n\n"
 	      "Quick mode stops each test when the last 5 half-second windows are within\n"
 	      "±5 % with no significant slope (min 2.5 s, max 4 s).\n"
 	      "Exit: 0 all measured, 4 some tests or targets failed (see notes),\n"
 	      "3 nothing could be measured, 2 usage error.\n\n"
-	      "Example: tierwise probe nvme0n1 /srv/models --json server.json\n", out);
+	      "Example: tierwise probe nvme0n1 /srv/models -o server.json\n", out);
 }
 
 static int parse_seconds(const char *s, double *out)
@@ -85,6 +93,8 @@ static int parse_opts(int argc, char **argv, struct probe_cli *c)
 {
 	static const struct option opts[] = {
 		{ "json", required_argument, NULL, 'j' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "format", required_argument, NULL, 'f' },
 		{ "tests", required_argument, NULL, 't' },
 		{ "full", no_argument, NULL, 'F' },
 		{ "seconds", required_argument, NULL, 's' },
@@ -97,16 +107,28 @@ static int parse_opts(int argc, char **argv, struct probe_cli *c)
 		{ "destructive", no_argument, NULL, 'D' },
 		{ "yes", no_argument, NULL, 'y' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "textfile", required_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const char *const formats[] = { "text", "json" };
 	char err[128];
 	double v;
-	int ch;
+	int ch, f;
 
-	while ((ch = getopt_long(argc, argv, "hq", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "hqo:", opts, NULL)) != -1) {
 		switch (ch) {
-		case 'j': c->json = optarg; break;
+		case 'j':
+			cli_deprecated("probe", "--json FILE", "-o FILE (and --format json for "
+				       "standard output)");
+			c->json = optarg;
+			break;
+		case 'o': c->json = optarg; break;
+		case 'f':
+			if ((f = cli_pick_format("probe", optarg, formats, 2)) < 0)
+				return TW_EXIT_USAGE;
+			c->format_json = f == 1;
+			break;
 		case 't':
 			if (probe_tests_parse(optarg, &c->o.tests, err, sizeof(err)) < 0)
 				return cli_usage_error("probe", "--tests: %s", err);
@@ -125,7 +147,7 @@ static int parse_opts(int argc, char **argv, struct probe_cli *c)
 				return cli_usage_error("probe", "--threads takes 1 to 32");
 			break;
 		case 'e':
-			if (!probe_engine_find(optarg))
+			if (!probe_engine_known(optarg))
 				return cli_usage_error("probe", "unknown engine '%s' (io_uring, psync, null)", optarg);
 			c->o.engine = optarg;
 			break;
@@ -137,10 +159,13 @@ static int parse_opts(int argc, char **argv, struct probe_cli *c)
 		case 'D': c->destructive = true; break;
 		case 'y': c->yes = true; break;
 		case 'q': c->quiet = true; break;
+		case 'X': c->textfile_dir = optarg; break;
 		case 'h': probe_usage(stdout); return -1;
-		default: return cli_usage_error("probe", "unknown option");
+		default: return cli_bad_option("probe", argv, opts);
 		}
 	}
+	if (c->format_json && !c->json)
+		c->json = "-";	/* the profile on standard output */
 	return 0;
 }
 
@@ -157,7 +182,7 @@ static bool confirm(const struct probe_cli *c, const struct probe_dev *d)
 		fprintf(stderr, "tierwise probe: --destructive without a terminal needs --yes\n");
 		return false;
 	}
-	cli_human_size(size, sizeof(size), (double)d->capacity_bytes);
+	render_size(size, sizeof(size), (double)d->capacity_bytes);
 	fprintf(tty, "Destructive tests will OVERWRITE ALL DATA on %s (%s, %s).\n"
 		"Type the device name (%s) to continue: ", d->path,
 		d->model ? d->model : "no model", size, d->name);
@@ -170,10 +195,37 @@ static bool confirm(const struct probe_cli *c, const struct probe_dev *d)
 	return ok;
 }
 
+/* Ctrl-C / SIGTERM: the first one cancels the test running and stops the
+ * probe, which then says "interrupted" and keeps what was measured; a second
+ * one ends the process at once (the scratch files' fatal handlers). */
+static volatile sig_atomic_t interrupt_cancel, interrupt_sig;
+
+static void on_interrupt(int sig)
+{
+	interrupt_sig = sig;
+	interrupt_cancel = 1;
+	probe_scratch_install_handlers();	/* sigaction only: async-signal-safe */
+}
+
+static void catch_interrupts(struct probe_cli *c)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_interrupt;
+	sigfillset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	c->o.cancel = &interrupt_cancel;
+}
+
 static void probe_one(struct probe_cli *c, struct probe_target *t)
 {
 	char err[512] = "";
 	int ret;
+
+	if (interrupt_sig)
+		return;
 
 	if (!c->quiet)
 		fprintf(stderr, "probing %s (%s)\n", t->id, t->path);
@@ -223,7 +275,7 @@ static bool fs_already_probed(struct probe_cli *c, const char *dir)
 				"(one scratch file per filesystem)\n", dir, c->fs_seen_at[i]);
 			return true;
 		}
-	if (c->n_fs < sizeof(c->fs_seen) / sizeof(c->fs_seen[0])) {
+	if (c->n_fs < ARRAY_SIZE(c->fs_seen)) {
 		c->fs_seen[c->n_fs] = st.st_dev;
 		c->fs_seen_at[c->n_fs++] = dir;
 	}
@@ -259,11 +311,18 @@ static void probe_device(struct probe_cli *c, const char *name)
 static void probe_arg(struct probe_cli *c, const char *arg)
 {
 	struct stat st;
+	int found = stat(arg, &st) == 0, missing = !found && errno == ENOENT;
 
-	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode))
+	if (found && S_ISDIR(st.st_mode)) {
 		probe_dir(c, arg);
-	else
+	} else if (missing && strchr(arg, '/') && strncmp(arg, "/dev/", 5)) {
+		cli_path_error("probe", NULL, arg, "probe", ENOENT, "a TARGET is a directory on "
+			       "a mounted filesystem, or a whole block device that `tierwise list` "
+			       "shows, e.g. nvme0n1 or /dev/nvme0n1");
+		c->failed++;
+	} else {
 		probe_device(c, arg);
+	}
 }
 
 static bool seen(char **v, size_t n, const char *s)
@@ -411,43 +470,64 @@ static int save_profile(const struct probe_cli *c)
 	return 0;
 }
 
+/*
+ * After an interrupt: the previous file is kept as it was; what was measured
+ * goes beside it, to FILE.partial.json (or to stdout for "-").  Returns
+ * 128 + the signal, as a shell reports it.
+ */
+static int finish_interrupted(struct probe_cli *c)
+{
+	char side[4096], err[512];
+	size_t n;
+
+	if (!c->quiet && isatty(STDERR_FILENO))
+		fputs("\r\033[K", stderr);
+	fprintf(stderr, "tierwise probe: interrupted (%s)", strsignal(interrupt_sig));
+	if (c->prof->n_devices == 0 || !c->json) {
+		fprintf(stderr, c->prof->n_devices ? "; nothing saved (-o FILE saves the figures "
+			"measured before an interrupt)\n" : "; nothing was measured\n");
+		return 128 + interrupt_sig;
+	}
+	n = strlen(c->json);
+	if (!strcmp(c->json, "-"))
+		snprintf(side, sizeof(side), "-");
+	else
+		snprintf(side, sizeof(side), "%.*s.partial.json",
+			 (int)(n > 5 && !strcmp(c->json + n - 5, ".json") ? n - 5 : n), c->json);
+	if (profile_write_file(c->prof, side, err, sizeof(err)) < 0)
+		fprintf(stderr, "; %s: %s\n", side, err);
+	else
+		fprintf(stderr, "; what was measured (%zu device%s, the last one cut short) is in %s%s%s\n",
+			c->prof->n_devices, c->prof->n_devices == 1 ? "" : "s",
+			strcmp(side, "-") ? side : "standard output", strcmp(side, "-") ? "; " : "",
+			strcmp(side, "-") ? "the -o file is left as it was" : "");
+	return 128 + interrupt_sig;
+}
+
 static int probe_finish(struct probe_cli *c)
 {
-	int ret = save_profile(c);
+	char err[512];
+	int ret;
 
-	if (!c->json || strcmp(c->json, "-"))
+	if (interrupt_sig)
+		return finish_interrupted(c);
+	ret = save_profile(c);
+
+	if (c->format_json && c->json && strcmp(c->json, "-"))	/* -o FILE --format json */
+		ret = ret ? ret : profile_write_file(c->prof, "-", err, sizeof(err)) < 0 ?
+			TW_EXIT_SYSTEM : 0;
+	else if (!c->json || strcmp(c->json, "-"))
 		print_summary(c->out ? c->out : stdout, c->prof);
 	if (ret)
 		return ret;
 	if (!c->json && c->prof->n_devices)
-		fprintf(stderr, "tierwise probe: the profile was not saved: add --json FILE to "
+		fprintf(stderr, "tierwise probe: the profile was not saved: add -o FILE to "
 			"keep these figures\n");
 	if (c->failed && c->prof->n_devices == 0)
 		return TW_EXIT_SYSTEM;
 	return c->failed ? TW_EXIT_PARTIAL : TW_EXIT_OK;
 }
 
-/*
- * An output path is checked before anything is measured: a device, a
- * directory or a socket is refused (exit 2), so that `--json /dev/sdb` can
- * never write a profile over a disk.  Returns 0 or TW_EXIT_USAGE.
- */
-int cli_check_output(const char *cmd, const char *opt, const char *path)
-{
-	char err[256];
-	struct stat st;
-	int ret = tw_outfile_check(path, err, sizeof(err));
-
-	if (ret == 0)
-		return 0;
-	fprintf(stderr, "tierwise%s%s: %s %s: %s; nothing was written\n", cmd ? " " : "",
-		cmd ? cmd : "", opt, path, err);
-	if ((!cmd || !strcmp(cmd, "probe")) && stat(path, &st) == 0 && S_ISBLK(st.st_mode))
-		fprintf(stderr, "(%s names the file to write; to measure %s, give it as a target "
-			"without %s)\n", opt, path, opt);
-	/* the wrong kind of path is a usage error; a missing directory a system one */
-	return ret == -EINVAL || ret == -EISDIR || ret == -ELOOP ? TW_EXIT_USAGE : TW_EXIT_SYSTEM;
-}
 
 /*
  * The test hook TIERWISE_FAULT (docs/reliability.md): refuse a bad spec
@@ -457,12 +537,11 @@ int cli_check_output(const char *cmd, const char *opt, const char *path)
 static int check_fault_hook(void)
 {
 	const char *spec = getenv("TIERWISE_FAULT");
-	struct probe_fault_opts fo;
 	char err[128];
 
 	if (!spec || !*spec)
 		return 0;
-	if (probe_fault_parse(spec, &fo, err, sizeof(err)) < 0) {
+	if (probe_fault_check(spec, err, sizeof(err)) < 0) {
 		fprintf(stderr, "tierwise probe: TIERWISE_FAULT: %s\n", err);
 		return TW_EXIT_USAGE;
 	}
@@ -481,7 +560,9 @@ static int probe_execute(struct probe_cli *c, struct tw_global *g, char **target
 	int ret = check_fault_hook();
 
 	if (!ret && c->json)
-		ret = cli_check_output("probe", "--json", c->json);
+		ret = cli_check_output("probe", "-o", c->json);
+	if (!ret && c->textfile_dir)
+		c->textfile = cli_textfile_path("probe", c->textfile_dir, &ret);
 	if (ret)
 		return ret;
 	if (!c->quiet && isatty(STDERR_FILENO))
@@ -494,11 +575,19 @@ static int probe_execute(struct probe_cli *c, struct tw_global *g, char **target
 		return TW_EXIT_SYSTEM;
 	}
 	probe_scratch_install_handlers();
-	for (int i = 0; i < n; i++)
+	catch_interrupts(c);
+	for (int i = 0; i < n && !interrupt_sig; i++)
 		probe_arg(c, targets[i]);
 	if (n == 0)
 		probe_all(c);
 	ret = probe_finish(c);
+	if (c->textfile && c->prof->n_devices && (!ret || ret == TW_EXIT_PARTIAL)) {
+		struct prom_source src = { c->prof, NULL, NULL };	/* what was measured */
+		int wr = cli_write_prom("probe", c->textfile, &src, 1);
+
+		ret = wr ? wr : ret;
+	}
+	free(c->textfile);
 	profile_free(c->prof);
 	probe_inventory_free(c->inv);
 	return ret;

@@ -59,7 +59,7 @@ static int report_parse(int argc, char **argv, struct report_opts *o)
 		case 'P': o->policies = optarg; break;
 		case 'o': o->output = optarg; break;
 		case 'h': report_usage(stdout); return TW_EXIT_OK;
-		default: return cli_usage_error("report", "unknown option");
+		default: return cli_bad_option("report", argv, opts);
 		}
 	}
 	if (o->plan && o->no_plan)
@@ -90,7 +90,9 @@ static int load_profiles(struct score_inputs *in, char *const *files, size_t n)
 			fprintf(stderr, "%s\n", line);
 		}
 		if (ret < 0 && !d.n)
-			fprintf(stderr, "%s: cannot read: %s\n", files[i], strerror(-ret));
+			fprintf(stderr, "%s: cannot read: %s%s\n", files[i], strerror(-ret),
+				ret == -ENOENT ? " (a PROFILE argument: a tierwise.profile/1 "
+				"file, as `tierwise probe --json FILE` writes it)" : "");
 		tw_diags_clear(&d);
 		if (ret < 0)
 			return ret == -ENOMEM ? TW_EXIT_SYSTEM : TW_EXIT_INVALID;
@@ -129,10 +131,14 @@ static int plan_from_file(const char *path, const struct score_inputs *in,
 
 	if (ret == -ENOMEM)
 		return TW_EXIT_SYSTEM;
-	if (ret) {
-		fprintf(stderr, "%s: %s\n", path, err[0] ? err : strerror(-ret));
+	if (ret == -EINVAL)
+		fprintf(stderr, "%s: %s\n", path, err);
+	else if (ret)
+		cli_path_error("report", "--plan", path, "read", -ret,
+			       "write it with `tierwise plan PROFILE... --format json > PLAN.json`, "
+			       "or give --no-plan");
+	if (ret)
 		return TW_EXIT_INVALID;
-	}
 	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)	/* a plan of other profiles? say so */
 		for (size_t i = 0; i < (*rp)->tiers[t].n_devices; i++) {
 			const char *id = (*rp)->tiers[t].devices[i];

@@ -13,7 +13,7 @@
 static void score_usage(FILE *out)
 {
 	fputs("Usage: tierwise score PROFILE... [--policy NAME] [--policies DIR]\n"
-	      "                      [--prices FILE] [--json]\n\n"
+	      "                      [--prices FILE] [--format text|json] [-o FILE]\n\n"
 	      "Score every device of the profiles against each workload policy and\n"
 	      "rank them: eligible devices first (hard constraints), then by score\n"
 	      "(0-100, over the metrics that were measured), then by confidence.\n\n"
@@ -25,7 +25,9 @@ static void score_usage(FILE *out)
 	      "                  built into tierwise)\n"
 	      "  --prices FILE   prices per TB for devices without one: lines of\n"
 	      "                  MODEL = PRICE (or ID = PRICE, or a tab for '=')\n"
-	      "  --json          tierwise.score/1 JSON on stdout\n\n"
+	      "  --format F      text (default) or json (tierwise.score/1)\n"
+	      "  -o FILE         write to FILE (atomically) instead of standard output\n"
+	      "  --json          the same as --format json (deprecated)\n\n"
 	      "Exit codes: 0 success, 1 invalid input, 2 usage error, 3 no memory.\n\n"
 	      "Example: tierwise score examples/ai-server-20-devices.json --policy vector-db\n",
 	      out);
@@ -93,7 +95,9 @@ static int load_failed(int ret, const char *path, struct tw_diags *d)
 	if (d->n)
 		print_diags(d);
 	else
-		fprintf(stderr, "%s: cannot read: %s\n", path, strerror(-ret));
+		fprintf(stderr, "%s: cannot read: %s%s\n", path, strerror(-ret),
+			ret == -ENOENT ? " (a PROFILE argument: a tierwise.profile/1 file, "
+			"as `tierwise probe -o FILE` writes it)" : "");
 	tw_diags_clear(d);
 	return ret == -ENOMEM ? TW_EXIT_SYSTEM : TW_EXIT_INVALID;
 }
@@ -132,6 +136,12 @@ static int apply_prices(struct score_inputs *in, const char *path)
 	struct model_prices *pr;
 	int ret = model_prices_load_file(path, &pr, &d);
 
+	if (ret < 0 && ret != -EINVAL && ret != -ENOMEM) {	/* unreadable: say which option */
+		cli_path_error(NULL, "--prices", path, "read", -ret,
+			       "give a file of MODEL = PRICE lines, see `tierwise score --help`");
+		tw_diags_clear(&d);
+		return TW_EXIT_INVALID;
+	}
 	if (ret < 0) {
 		print_diags(&d);
 		tw_diags_clear(&d);
@@ -187,7 +197,7 @@ static int rank_all(const struct score_inputs *in, const char *only,
 
 	*n = 0;
 	if (only && !model_policy_set_find(set, only)) {
-		fprintf(stderr, "tierwise score: no policy named \"%s\"\n", only);
+		cli_no_policy("score", set, only);
 		return TW_EXIT_INVALID;
 	}
 	for (size_t i = 0; i < set->n; i++) {
@@ -201,7 +211,7 @@ static int rank_all(const struct score_inputs *in, const char *only,
 }
 
 struct score_opts {
-	const char *policy, *policies, *prices;
+	const char *policy, *policies, *prices, *output;
 	const struct score_render_ops *render;
 };
 
@@ -213,20 +223,32 @@ static int score_parse(int argc, char **argv, struct score_opts *o)
 		{ "policies", required_argument, NULL, 'P' },
 		{ "prices", required_argument, NULL, 'r' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	static const char *const formats[] = { "text", "json" };
+	int c, f;
 
 	o->render = &score_render_text;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p': o->policy = optarg; break;
 		case 'P': o->policies = optarg; break;
 		case 'r': o->prices = optarg; break;
-		case 'j': o->render = &score_render_json; break;
+		case 'j':
+			cli_deprecated("score", "--json", "--format json");
+			o->render = &score_render_json;
+			break;
+		case 'F':
+			if ((f = cli_pick_format("score", optarg, formats, 2)) < 0)
+				return TW_EXIT_USAGE;
+			o->render = f ? &score_render_json : &score_render_text;
+			break;
+		case 'o': o->output = optarg; break;
 		case 'h': score_usage(stdout); return TW_EXIT_OK;
-		default: return cli_usage_error("score", "unknown option");
+		default: return cli_bad_option("score", argv, opts);
 		}
 	}
 	if (optind >= argc)
@@ -242,13 +264,18 @@ static int score_run(int argc, char **argv, struct tw_global *g)
 	size_t n = 0;
 	int rc = score_parse(argc, argv, &o);
 
+	struct cli_output out;
+
 	(void)g;
 	if (rc >= 0)
+		return rc;
+	rc = cli_output_open(&out, "score", o.output);
+	if (rc)
 		return rc;
 	rc = cli_score_inputs_load(&in, argv + optind, (size_t)(argc - optind),
 				   o.policies, o.prices);
 	if (rc != TW_EXIT_OK)
-		return rc;
+		return cli_output_close(&out, rc);
 	r = calloc(in.policies->n, sizeof(*r));
 	rc = r ? rank_all(&in, o.policy, r, &n) : TW_EXIT_SYSTEM;
 	if (rc == TW_EXIT_OK)
@@ -257,7 +284,7 @@ static int score_run(int argc, char **argv, struct tw_global *g)
 		model_ranking_free(r[i]);
 	free(r);
 	cli_score_inputs_free(&in);
-	return rc;
+	return cli_output_close(&out, rc);
 }
 
 const struct tw_command tw_cmd_score = {

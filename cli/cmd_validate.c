@@ -71,7 +71,7 @@ static int validate_run(int argc, char **argv, struct tw_global *g)
 			validate_usage(stdout);
 			return TW_EXIT_OK;
 		}
-		return cli_usage_error("validate", "unknown option");
+		return cli_bad_option("validate", argv, opts);
 	}
 	if (optind >= argc)
 		return cli_usage_error("validate", "no file given");

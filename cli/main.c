@@ -2,51 +2,41 @@
  * and plan hot / warm / cold storage tiers.  main() is scaffolding only. */
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "tw_util.h"
 
 static const struct tw_command *const commands[] = { &tw_cmd_list, &tw_cmd_probe,
 	&tw_cmd_validate, &tw_cmd_score, &tw_cmd_explain, &tw_cmd_plan, &tw_cmd_report,
-	&tw_cmd_compare };
-#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
-
-int cli_usage_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "tierwise%s%s: ", cmd ? " " : "", cmd ? cmd : "");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\nTry 'tierwise %s%s--help'.\n", cmd ? cmd : "", cmd ? " " : "");
-	return TW_EXIT_USAGE;
-}
+	&tw_cmd_compare, &tw_cmd_fleet, &tw_cmd_export };
+#define N_COMMANDS (ARRAY_SIZE(commands))
 
 static void usage(FILE *out)
 {
 	fputs("Usage: tierwise [--sysroot DIR] [COMMAND [OPTIONS]]\n"
-	      "       tierwise [--sysroot DIR] [--json FILE] [--format F] [--full] [--quiet]\n"
+	      "       tierwise [--sysroot DIR] [-o FILE] [--format F] [--full] [--quiet]\n"
 	      "                [--destructive [--yes]]\n\n"
 	      "Measure block devices, score them against workload policies and plan\n"
 	      "hot / warm / cold storage tiers.  With no command: the device inventory,\n"
 	      "a quick probe of every device and mounted filesystem, then the plan; the\n"
 	      "profile and the plan are saved to tierwise-HOST-DATE.json and\n"
-	      "tierwise-HOST-DATE.plan.json (or --json FILE and FILE.plan.json);\n"
+	      "tierwise-HOST-DATE.plan.json (or -o FILE and FILE.plan.json);\n"
 	      "--format prints the plan as text, json, md, fstab, udev or script.\n\n"
 	      "Commands:\n", out);
 	for (size_t i = 0; i < N_COMMANDS; i++)
 		fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
 	fputs("\nOptions:\n"
 	      "  --sysroot DIR  read /sys, /proc and /dev under DIR (recorded machines)\n"
-	      "  -h, --help     this help; 'tierwise COMMAND --help' for a command\n"
+	      "  -h, --help     this help; 'tierwise help COMMAND' or 'tierwise COMMAND\n"
+	      "                 --help' for a command\n"
 	      "  -V, --version  print the version\n\n"
 	      "Exit codes: 0 success, 1 invalid input, 2 usage error, 3 system error,\n"
-	      "4 partial success (probe: some targets or tests failed).\n\n"
-	      "Example: tierwise list --json\n", out);
+	      "4 partial success (probe: some targets or tests failed), 130/143\n"
+	      "interrupted (SIGINT/SIGTERM; probe keeps what it measured).\n\n"
+	      "Example: tierwise list --format json\n", out);
 }
 
 static const struct tw_command *find_command(const char *name)
@@ -114,10 +104,23 @@ static int dispatch(int argc, char **argv, struct tw_global *g)
 
 	if (i < 0)
 		return -i - 1;
+	if (cli_check_sysroot(NULL, g->sysroot))
+		return TW_EXIT_SYSTEM;
 	optind = 0;	/* getopt starts afresh for the command's own parsing */
+	opterr = 0;	/* and says nothing: each command says what was wrong, once */
 	if (i >= argc || argv[i][0] == '-') {	/* the default job and its options */
 		argv[i - 1] = argv[0];
 		return cli_default_job(argc - i + 1, argv + i - 1, g);
+	}
+	if (!strcmp(argv[i], "help")) {	/* tierwise help [COMMAND] */
+		cmd = i + 1 < argc ? find_command(argv[i + 1]) : NULL;
+		if (i + 1 < argc && !cmd)
+			return cli_usage_error(NULL, "help: unknown command '%s'", argv[i + 1]);
+		if (cmd)
+			cmd->usage(stdout);
+		else
+			usage(stdout);
+		return TW_EXIT_OK;
 	}
 	cmd = find_command(argv[i]);
 	if (!cmd)

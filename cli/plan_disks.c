@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static char *dup_or_null(const char *s)
 {
@@ -171,17 +172,34 @@ static int from_json(const json_t *root, struct plan_disks *out, const char *pat
 	return 0;
 }
 
+static bool is_dir(FILE *f)
+{
+	struct stat st;
+
+	return fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 int plan_disks_load_json(const char *path, struct plan_disks *out, char *err, size_t errlen)
 {
 	json_error_t je;
-	json_t *root = json_load_file(path, 0, &je);
+	FILE *f = fopen(path, "r");
+	json_t *root;
 	int ret;
 
 	out->n = 0;
 	out->v = NULL;
+	if (!f || is_dir(f)) {
+		ret = f ? -EISDIR : -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(-ret));
+		if (f)
+			fclose(f);
+		return ret;
+	}
+	root = json_loadf(f, 0, &je);
+	fclose(f);
 	if (!root) {
 		snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);
-		return je.line <= 0 && je.position == 0 ? -ENOENT : -EINVAL;
+		return -EINVAL;
 	}
 	ret = from_json(root, out, path, err, errlen);
 	json_decref(root);

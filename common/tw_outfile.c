@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "tw_outfile.h"
+#include "tw_util.h"
 
 static const int held_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 
@@ -76,7 +77,9 @@ int tw_outfile_check(const char *path, char *err, size_t len)
 {
 	struct stat st;
 
-	if (!path || !*path)
+	if (!path)
+		return 0;	/* no output file asked for */
+	if (!*path)
 		return fail(err, len, -EINVAL, "an empty file name");
 	if (std_stream(path))
 		return 0;
@@ -99,7 +102,7 @@ static void hold_signals(struct tw_outfile *o)
 	sigset_t set;
 
 	sigemptyset(&set);
-	for (size_t i = 0; i < sizeof(held_signals) / sizeof(held_signals[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(held_signals); i++)
 		sigaddset(&set, held_signals[i]);
 	sigprocmask(SIG_BLOCK, &set, &o->saved);
 }

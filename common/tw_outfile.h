@@ -27,7 +27,8 @@ struct tw_outfile {
 
 /*
  * Check that path may be written as an output file (see above), naming what
- * it is when it may not: "/dev/loop0 is a block device".  Nothing is created.
+ * it is when it may not: "/dev/loop0 is a block device".  Nothing is created;
+ * NULL (no file asked for) passes.
  * Returns 0, or -EINVAL (a device, socket, FIFO or other special file),
  * -EISDIR, -ENOENT (the directory does not exist), -ELOOP, or another -errno
  * from stat; err then holds the reason (without the path).

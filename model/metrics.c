@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "policy.h"
+#include "tw_util.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define DEV(f) offsetof(struct profile_device, f)
 #define DBL(p, u, h, f) { p, u, h, MODEL_MK_DOUBLE, DEV(f) }
 #define LNG(p, u, h, f) { p, u, h, MODEL_MK_LONG, DEV(f) }

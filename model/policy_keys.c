@@ -2,8 +2,8 @@
 #include <stddef.h>
 
 #include "policy_priv.h"
+#include "tw_util.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define TABLE(name, arr) const struct pk_table name = { arr, ARRAY_SIZE(arr) }
 #define REQ true
 #define OPT false

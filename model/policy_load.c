@@ -161,8 +161,9 @@ int model_policy_load_dir(const char *dir, struct model_policy_set **out,
 	*out = NULL;
 	if ((n = scandir(dir, &names, is_policy_file, by_name)) < 0) {
 		ret = -errno;
-		return add(diags, dir, 0, 0, NULL, "cannot read the directory: ",
-			   strerror(-ret)) < 0 ? -ENOMEM : ret;
+		return tw_diags_add(diags, dir, 0, 0, NULL, "cannot read the policy "
+				    "directory: %s (--policies DIR names a directory of "
+				    "policy .yaml files)", strerror(-ret)) < 0 ? -ENOMEM : ret;
 	}
 	s = set_new((size_t)n);
 	ret = s ? check_set(s, dir, load_all(dir, names, n, s, diags), diags) : -ENOMEM;

@@ -11,6 +11,7 @@
 
 #include "policy_priv.h"
 #include "tw_size.h"
+#include "tw_util.h"
 
 void policy_bad(struct pctx *c, const struct pnode *at, const char *path,
 		const char *fmt, ...)
@@ -281,46 +282,19 @@ bool policy_want_name(struct pctx *c, const struct pnode *n, const char *path)
 	return false;
 }
 
-/* Levenshtein distance of two short strings (SIZE_MAX when either is long). */
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), row[65];
-
-	if (la > 64 || lb > 64)
-		return SIZE_MAX;
-	for (size_t j = 0; j <= lb; j++)
-		row[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		size_t prev = row[0];
-
-		row[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			size_t cur = row[j], best = prev + (a[i - 1] != b[j - 1]);
-
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			prev = cur;
-		}
-	}
-	return row[lb];
-}
-
 /* The metric paths closest to s (at most 3 edits away) as "a or b", or "". */
 static const char *closest_metrics(const char *s, char *buf, size_t len)
 {
 	size_t best = 4, off = 0;
 
 	for (size_t i = 0; i < model_metric_count(); i++) {
-		size_t d = edit_distance(s, model_metric_at(i)->path);
+		size_t d = tw_edit_distance(s, model_metric_at(i)->path);
 
 		best = d < best ? d : best;
 	}
 	buf[0] = '\0';
 	for (size_t i = 0; i < model_metric_count() && off < len; i++)
-		if (edit_distance(s, model_metric_at(i)->path) == best)
+		if (tw_edit_distance(s, model_metric_at(i)->path) == best)
 			off += snprintf(buf + off, len - off, "%s%s", off ? " or " : "",
 					model_metric_at(i)->path);
 	return buf;

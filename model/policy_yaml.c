@@ -114,12 +114,16 @@ static int add_kid(struct pnode *parent, struct pnode *kid)
 	return 0;
 }
 
-/* A new node at ev's start mark, attached to the open container (or root). */
+/*
+ * A new node at ev's start mark, attached to the open container (or root).
+ * Returns 0 with *out set, or -EINVAL (too many nodes) / -ENOMEM with *out NULL.
+ */
 static int new_node(struct builder *b, const yaml_event_t *ev,
 		    enum pnode_kind kind, struct pnode **out)
 {
 	struct pnode *n;
 
+	*out = NULL;
 	if (++b->nodes > POLICY_MAX_NODES)
 		return fail_at(b, ev->start_mark, "document too large (more than %d nodes)",
 			       POLICY_MAX_NODES);

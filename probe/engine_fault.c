@@ -16,6 +16,7 @@
  * waits for its own.
  */
 #include "engine.h"
+#include "tw_util.h"
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -48,14 +49,6 @@ static const char *const kind_names[] = {
 	[PROBE_FAULT_SLOW] = "slow",
 };
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static void sleep_ns(uint64_t ns)
 {
 	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000u),
@@ -84,7 +77,7 @@ static int parse_u64(const char *s, uint64_t *v)
 
 static int parse_kind(const char *s, enum probe_fault_kind *k)
 {
-	for (size_t i = 1; i < sizeof(kind_names) / sizeof(kind_names[0]); i++) {
+	for (size_t i = 1; i < ARRAY_SIZE(kind_names); i++) {
 		if (!strcmp(s, kind_names[i])) {
 			*k = (enum probe_fault_kind)i;
 			return 0;
@@ -287,7 +280,7 @@ static int reap_inner(struct fault_eng *f, unsigned wait)
 	if (n <= 0)
 		return n;
 	f->inner_busy -= (unsigned)n;
-	now = now_ns();
+	now = tw_now_ns();
 	for (int i = 0; i < n; i++) {
 		f->pend[f->npend].io = f->tmp[i];
 		f->pend[f->npend++].due = apply(f, f->tmp[i], now);
@@ -335,7 +328,7 @@ static int fault_getevents(void *priv, unsigned min, unsigned max,
 
 		if (n < 0)
 			return n;
-		now = now_ns();
+		now = tw_now_ns();
 		got += hand_out(f, now, ev + got, max - got);
 		if (got >= min || got == max || (wait && !n && !f->npend))
 			return (int)got;

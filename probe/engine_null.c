@@ -7,6 +7,7 @@
  * every latency.  res is len, or fail_err for the fail_nth-th I/O.
  */
 #include "engine.h"
+#include "tw_util.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -21,14 +22,6 @@ struct null_eng {
 	struct probe_io **ring;
 	uint64_t *due;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static unsigned pow2_at_least(unsigned n)
 {
@@ -89,7 +82,7 @@ static enum probe_q null_queue(void *priv, struct probe_io *io)
 static int null_commit(void *priv)
 {
 	struct null_eng *n = priv;
-	uint64_t due = n->o.lat_ns ? now_ns() + n->o.lat_ns : 0;
+	uint64_t due = n->o.lat_ns ? tw_now_ns() + n->o.lat_ns : 0;
 
 	for (; n->staged != n->tail; n->staged++)
 		n->due[n->staged & n->mask] = due;
@@ -98,7 +91,7 @@ static int null_commit(void *priv)
 
 static void spin_until(uint64_t t)
 {
-	while (now_ns() < t)
+	while (tw_now_ns() < t)
 		;
 }
 
@@ -106,7 +99,7 @@ static int null_getevents(void *priv, unsigned min, unsigned max,
 			  struct probe_io **ev)
 {
 	struct null_eng *n = priv;
-	uint64_t now = n->o.lat_ns ? now_ns() : 0;
+	uint64_t now = n->o.lat_ns ? tw_now_ns() : 0;
 	unsigned got = 0;
 
 	while (got < max && n->head != n->staged) {

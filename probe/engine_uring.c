@@ -27,6 +27,7 @@
  * io-wq does the work, no difference.
  */
 #include "engine.h"
+#include "tw_util.h"
 
 #include <errno.h>
 #include <liburing.h>
@@ -74,7 +75,7 @@ static void flags_str(unsigned flags, char *buf, size_t len)
 	size_t at = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(flag_names); i++)
 		if (flags & flag_names[i].flag && at < len)
 			at += (size_t)snprintf(buf + at, len - at, "%s%s",
 					       at ? "|" : "",
@@ -89,7 +90,7 @@ static int ring_setup(struct uring *u, const struct probe_uring_opts *o,
 {
 	struct io_uring_params prm;
 	const unsigned *try = setup_ladder;
-	size_t n = sizeof(setup_ladder) / sizeof(setup_ladder[0]);
+	size_t n = ARRAY_SIZE(setup_ladder);
 	int ret = -EINVAL;
 
 	if (o->exact_flags) {

@@ -12,6 +12,7 @@
 
 #include "probe.h"
 #include "sysroot.h"
+#include "tw_util.h"
 
 /* One line of proc/self/mountinfo, or of proc/swaps (point = NULL). */
 struct mnt {
@@ -347,10 +348,10 @@ static enum profile_transport transport_of(const char *name, const char *real)
 		{ "/nvme/", PROFILE_TR_NVME }, { "/mmc_host/", PROFILE_TR_MMC },
 	};
 
-	for (size_t i = 0; i < sizeof(pfx) / sizeof(pfx[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(pfx); i++)
 		if (!strncmp(name, pfx[i].prefix, strlen(pfx[i].prefix)))
 			return pfx[i].t;
-	for (size_t i = 0; i < sizeof(path) / sizeof(path[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(path); i++)
 		if (strstr(real, path[i].part))
 			return path[i].t;
 	return PROFILE_TR_OTHER;
@@ -367,7 +368,7 @@ enum profile_media probe_guess_media(enum profile_transport t, bool rotational,
 
 	if (t == PROFILE_TR_ZRAM)
 		return PROFILE_MEDIA_RAM;
-	for (size_t i = 0; model && i < sizeof(optane) / sizeof(optane[0]); i++)
+	for (size_t i = 0; model && i < ARRAY_SIZE(optane); i++)
 		if (strcasestr(model, optane[i]))
 			return PROFILE_MEDIA_3DXPOINT;
 	switch (t) {

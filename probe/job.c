@@ -1,4 +1,4 @@
-/* job.c — the measurement loop (see job.h) and engine selection.
+/* job.c — the measurement loop (see job.h); engine selection is engine.c.
  *
  * Threads: the caller's thread is the controller; each worker owns an
  * engine instance, its I/O slots and buffers, an rng and two histograms
@@ -42,6 +42,7 @@
 
 #include "rng.h"
 #include "steady.h"
+#include "tw_util.h"
 
 #define NS 1000000000.0
 #define STAMP_STEP 4096u	/* a fresh 8-byte stamp every 4 KiB written */
@@ -49,67 +50,6 @@
 #define CANCEL_GRACE_NS 1000000000u	/* after an error or a cancel, the
 					 * end waits this long for I/O in
 					 * flight, at most */
-
-/* ---- engine selection ------------------------------------------------ */
-
-const struct probe_engine_ops *probe_engine_find(const char *name)
-{
-	static const struct probe_engine_ops *const all[] = {
-		&probe_engine_uring, &probe_engine_psync, &probe_engine_null,
-	};
-
-	for (size_t i = 0; name && i < sizeof(all) / sizeof(all[0]); i++)
-		if (!strcmp(all[i]->name, name))
-			return all[i];
-	return NULL;
-}
-
-bool probe_engine_uring_refused(int err)
-{
-	return err == -EPERM || err == -EACCES || err == -ENOSYS ||
-	       err == -EOPNOTSUPP;
-}
-
-int probe_engine_open(struct probe_engine *e,
-		      const struct probe_engine_ops *preferred,
-		      const struct probe_engine_params *p, bool fallback)
-{
-	struct probe_engine_params plain = *p;
-	char why[PROBE_ENGINE_MSG];
-	int ret;
-
-	*e = (struct probe_engine){ 0 };
-	ret = preferred->init(p, &e->priv, &e->info);
-	if (!ret) {
-		e->ops = preferred;
-		return 0;
-	}
-	snprintf(e->msg, sizeof(e->msg), "%s", e->info.err);
-	if (!fallback || preferred != &probe_engine_uring ||
-	    !probe_engine_uring_refused(ret))
-		return ret;
-	snprintf(why, sizeof(why), "%s", e->info.err);
-	plain.opts = NULL;
-	ret = probe_engine_psync.init(&plain, &e->priv, &e->info);
-	if (ret) {
-		snprintf(e->msg, sizeof(e->msg), "%.80s; psync failed too: %.80s",
-			 why, e->info.err);
-		return ret;
-	}
-	e->ops = &probe_engine_psync;
-	e->fell_back = true;
-	snprintf(e->msg, sizeof(e->msg), "%.150s; using psync", why);
-	return 0;
-}
-
-void probe_engine_close(struct probe_engine *e)
-{
-	if (!e || !e->ops)
-		return;
-	e->ops->cleanup(e->priv);
-	e->ops = NULL;
-	e->priv = NULL;
-}
 
 /* ---- shared state ---------------------------------------------------- */
 
@@ -169,14 +109,6 @@ struct worker {
 	uint64_t end_ns;	/* last counted reap */
 	struct probe_hist rlat, wlat;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /*
  * The shared state of job, with one reference (the controller's), a copy
@@ -520,10 +452,10 @@ static int submit(struct worker *w)
 		struct probe_io *io = &w->io[w->free_slots[w->nfree - 1]];
 		enum probe_q q;
 
-		if (w->gap_ns && w->due_ns > now_ns())
+		if (w->gap_ns && w->due_ns > tw_now_ns())
 			break;	/* paced: not yet time for the next one */
 		next_io(w, job, io);
-		now = now_ns();
+		now = tw_now_ns();
 		io->start_ns = w->gap_ns ? w->due_ns : now;
 		q = ops->queue(w->eng.priv, io);
 		if (q == PROBE_Q_BUSY)
@@ -533,7 +465,7 @@ static int submit(struct worker *w)
 		w->inflight++;
 		if (q == PROBE_Q_COMPLETED) {
 			w->ev[0] = io;
-			reap(w, 1, now_ns());
+			reap(w, 1, tw_now_ns());
 			continue;
 		}
 		n++;
@@ -566,7 +498,7 @@ static unsigned reap_min(unsigned inflight)
  */
 static bool pace_idle(struct worker *w)
 {
-	uint64_t now = now_ns(), wait;
+	uint64_t now = tw_now_ns(), wait;
 	struct timespec ts;
 
 	if (!want_more(w))
@@ -592,7 +524,7 @@ static void run_loop(struct worker *w)
 		double gap = (double)w->sh->threads * NS / job->rate_iops;
 
 		w->gap_ns = gap >= 1 ? (uint64_t)gap : 1;
-		w->due_ns = now_ns();
+		w->due_ns = tw_now_ns();
 		/* sleeps end on time, not up to 50 µs late (the default slack) */
 		(void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
 	}
@@ -612,7 +544,7 @@ static void run_loop(struct worker *w)
 			ret = n;
 			break;
 		}
-		reap(w, (unsigned)n, now_ns());
+		reap(w, (unsigned)n, tw_now_ns());
 	}
 	if (ret) {
 		char msg[PROBE_ENGINE_MSG];
@@ -808,7 +740,7 @@ static enum wake sleep_until(struct shared *sh, uint64_t deadline)
 
 	pthread_mutex_lock(&sh->lock);
 	while ((why = pending(sh)) == WAKE_DEADLINE &&
-	       (now = now_ns()) < deadline) {
+	       (now = tw_now_ns()) < deadline) {
 		struct timespec ts = to_ts(deadline - now > CANCEL_POLL_NS
 						   ? now + CANCEL_POLL_NS
 						   : deadline);
@@ -826,7 +758,7 @@ struct sample {
 static struct sample take_sample(const struct shared *sh,
 				 const struct worker *w)
 {
-	struct sample s = { .ns = now_ns() };
+	struct sample s = { .ns = tw_now_ns() };
 
 	for (unsigned i = 0; i < sh->threads; i++) {
 		s.ios += atomic_load_explicit(&w[i].live_ios,
@@ -889,7 +821,7 @@ static uint64_t control(struct shared *sh, struct worker *w, double window,
 			why = sleep_until(sh, next < end ? next : end);
 		if (why != WAKE_DEADLINE) {
 			*done = why == WAKE_DONE;
-			return now_ns();
+			return tw_now_ns();
 		}
 		cur = take_sample(sh, w);
 		if (cur.ns >= next && res->n_windows < cap) {
@@ -1039,7 +971,7 @@ static void wait_drain(struct shared *sh, struct worker *w, unsigned n,
 			break;
 		ts = to_ts(now + CANCEL_POLL_NS);
 		pthread_cond_timedwait(&sh->ctl_cv, &sh->lock, &ts);
-		now = now_ns();
+		now = tw_now_ns();
 	}
 	sh->drain_s = (double)(now - start) / NS;
 	sh->quiet_s = (double)(now - quiet) / NS;
@@ -1061,7 +993,7 @@ static void join_workers(struct shared *sh, struct worker *w, unsigned n,
 	sh->rate = ran > 0 ? (double)reaped_total(sh, w) / ran : 0.0;
 	sh->stall_s = probe_job_stall_s((double)sh->threads * sh->job->qd,
 					sh->rate);
-	wait_drain(sh, w, n, now_ns());
+	wait_drain(sh, w, n, tw_now_ns());
 	for (unsigned i = 0; i < n; i++) {
 		w[i].left = !w[i].finished;
 		sh->left += w[i].left;
@@ -1096,7 +1028,7 @@ static int run_started(struct shared *sh, struct worker *w, double window,
 		 e->info.desc);
 	if (e->fell_back)
 		snprintf(res->notice, sizeof(res->notice), "%s", e->msg);
-	t0 = now_ns();
+	t0 = tw_now_ns();
 	atomic_store(&sh->m_start, t0 + (uint64_t)(sh->job->ramp_s * NS));
 	release(sh, false);
 	stop = control(sh, w, window, res, cap, &done);

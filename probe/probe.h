@@ -245,6 +245,15 @@ struct probe_options {
 int probe_run(const struct probe_target *t, const struct probe_options *o,
 	      struct profile *prof, char *err, size_t errlen);
 
+/* True when name is an I/O engine of the probe: io_uring, psync, null. */
+bool probe_engine_known(const char *name);
+
+/*
+ * Check a TIERWISE_FAULT test-hook spec (docs/reliability.md) before a
+ * probe runs.  Returns 0, or -EINVAL with err saying what is wrong.
+ */
+int probe_fault_check(const char *spec, char *err, size_t len);
+
 /* ---- temperature and health ---- */
 
 /* A device's temperature, thresholds and health log; NAN / -1 = unknown. */

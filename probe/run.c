@@ -25,6 +25,7 @@
 #include "job.h"
 #include "probe.h"
 #include "thermal.h"
+#include "tw_util.h"
 #include "underwrite.h"
 
 #define KIB 1024u
@@ -715,7 +716,7 @@ static int thermal_test(const struct run *r, unsigned mask)
 	static const enum probe_test order[] = { PROBE_TEST_SUSTAINED_WRITE,
 		PROBE_TEST_SEQ_WRITE, PROBE_TEST_SEQ_READ };
 
-	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(order); i++)
 		if ((mask & (1u << order[i])) &&
 		    (tests[order[i]].read_pct == 100 || r->t->writable))
 			return order[i];

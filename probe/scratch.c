@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "probe.h"
+#include "tw_util.h"
 
 static char scratch_paths[PROBE_SCRATCH_MAX][PROBE_SCRATCH_PATH];
 static volatile sig_atomic_t scratch_used[PROBE_SCRATCH_MAX];
@@ -57,7 +58,7 @@ int probe_scratch_install_handlers(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_fatal_signal;
 	sigfillset(&sa.sa_mask);	/* no handler runs inside another */
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
 		if (sigaction(sigs[i], &sa, NULL) < 0)
 			return -errno;
 	return 0;

@@ -73,6 +73,19 @@ static int open_dev(const char *path, int flags)
 	}
 }
 
+/* What a refused open (EACCES, EPERM) says about why: root is not told to be
+ * root; what refuses it then is the kernel's policy, not the file mode. */
+static const char *open_refused_hint(int e)
+{
+	if (e != EACCES && e != EPERM)
+		return "";
+	if (geteuid() == 0)
+		return " (the kernel refused the open although running as root: a container "
+		       "without the device or a device cgroup, a user namespace, a security "
+		       "module such as AppArmor or SELinux, or a lockdown)";
+	return " (raw devices need root, or read access to the device node)";
+}
+
 int probe_target_open_device(const struct probe_inventory *inv, const char *name,
 			     bool destructive, struct probe_target *t,
 			     char *err, size_t errlen)
@@ -83,7 +96,9 @@ int probe_target_open_device(const struct probe_inventory *inv, const char *name
 	target_init(t);
 	if (!d || (strncmp(name, "/dev/", 5) ? strcmp(d->name, name) :
 		   strcmp(d->name, name + 5))) {
-		snprintf(err, errlen, "%s: not a whole block device in the inventory", name);
+		snprintf(err, errlen, "%s: not a whole block device in the inventory "
+			 "(`tierwise list` shows them; a directory is probed with a scratch file)",
+			 name);
 		return -ENODEV;
 	}
 	if (!d->safe_readonly) {
@@ -100,8 +115,7 @@ int probe_target_open_device(const struct probe_inventory *inv, const char *name
 
 		snprintf(err, errlen, "%s: cannot open%s: %s%s", d->path,
 			 destructive ? " exclusively for writing" : "", strerror(e),
-			 e == EACCES || e == EPERM ? " (raw devices need root, or read "
-			 "access to the device node)" : "");
+			 open_refused_hint(e));
 		return -e;
 	}
 	t->kind = PROBE_TARGET_RAW;

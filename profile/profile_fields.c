@@ -2,8 +2,8 @@
 #include "profile_fields.h"
 
 #include "profile.h"
+#include "tw_util.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define TABLE(name, arr) const struct pf_table name = { arr, ARRAY_SIZE(arr) }
 
 const char *const pf_transport_names[] = { "nvme", "sata", "sas", "usb",

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "profile.h"
 #include "profile_fields.h"
@@ -615,8 +616,19 @@ static void decode_top(struct rctx *c, const json_t *root, struct profile *pr)
 	v = json_object_get(root, "schema");
 	if (!v)
 		bad(c, "schema", "required key is missing (expected \"%s\")", PROFILE_SCHEMA);
-	else if (!json_is_string(v) || strcmp(json_string_value(v), PROFILE_SCHEMA))
-		bad(c, "schema", "not a tierwise profile: expected \"%s\"", PROFILE_SCHEMA);
+	else if (!json_is_string(v) || strcmp(json_string_value(v), PROFILE_SCHEMA)) {
+		/* another document (an inventory, a plan): one line says it all */
+		if (json_is_string(v) && !strcmp(json_string_value(v), "tierwise.inventory/1"))
+			bad(c, "schema", "this is \"tierwise.inventory/1\" (what `tierwise list "
+			    "--format json` writes), not a profile: give what `tierwise probe -o "
+			    "FILE` writes");
+		else
+			bad(c, "schema", "not a tierwise profile: expected \"%s\", found %s%s%s",
+			    PROFILE_SCHEMA, json_is_string(v) ? "\"" : "",
+			    json_is_string(v) ? json_string_value(v) : type_name(v),
+			    json_is_string(v) ? "\"" : "");
+		return;
+	}
 	decode_known(c, root, "", &pf_top, pr, top_extra);
 	if (pr->created && !is_rfc3339(pr->created))
 		bad(c, "created", "\"%s\" is not an RFC 3339 date-time", pr->created);
@@ -667,8 +679,15 @@ int profile_slurp(const char *path, char **buf, size_t *len)
 	char *b = NULL;
 	int ret = 0;
 
+	struct stat st;
+
 	if (!f)
 		return -errno;
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {	/* not "I/O error" */
+		if (f != stdin)
+			fclose(f);
+		return -EISDIR;
+	}
 	for (;;) {
 		if (cap - n < 4096) {
 			char *nb = realloc(b, cap = cap ? cap * 2 : 65536);

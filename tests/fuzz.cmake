@@ -35,7 +35,10 @@ set(TW_FUZZ_LIBS_nvme tw_probe)
 # The target's own file, what it needs, and the source dir for its data.
 function(tw_fuzz_setup exe name)
   target_sources(${exe} PRIVATE ${TW_FUZZ_DIR}/fuzz_${name}.c ${TW_FUZZ_SRCS_${name}})
-  target_include_directories(${exe} PRIVATE ${TW_FUZZ_DIR} ${PROJECT_SOURCE_DIR}/cli)
+  # fuzz targets are white-box, as the unit tests: private headers too
+  target_include_directories(${exe} PRIVATE ${TW_FUZZ_DIR} ${PROJECT_SOURCE_DIR}/cli
+    ${PROJECT_SOURCE_DIR}/probe ${PROJECT_SOURCE_DIR}/model ${PROJECT_SOURCE_DIR}/advisor
+    ${PROJECT_SOURCE_DIR}/profile)
   target_compile_definitions(${exe} PRIVATE TW_FUZZ_SRCDIR="${PROJECT_SOURCE_DIR}")
   target_link_libraries(${exe} PRIVATE ${TW_FUZZ_LIBS_${name}})
 endfunction()

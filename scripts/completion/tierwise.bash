@@ -4,24 +4,27 @@
 # tables of cli/cmd_*.c: tests/cli/package.sh checks that every option there
 # is offered here.
 
-_tierwise_commands='list probe validate score explain plan report compare'
+_tierwise_commands='list probe validate score explain plan report compare fleet export help'
 _tierwise_tests='seq_read seq_write rand_read_qd1 rand_read_qd32 mixed_70_30 qd_sweep sustained_write read_under_write iorate'
 
 # The long options of command $1 (the global ones when $1 is empty).
 _tierwise_options()
 {
 	case $1 in
-	'') echo '--sysroot --help --version --json --format --full --quiet --destructive --yes' ;;
-	list) echo '--json --sysroot --help' ;;
-	probe) echo '--json --tests --full --seconds --ramp --sustained-seconds
-		--latency-target --threads --engine --size --destructive --yes --quiet --help' ;;
+	'') echo '--sysroot --help --version --output -o --json --format --full --quiet --destructive --yes' ;;
+	list) echo '--format --output -o --json --sysroot --help' ;;
+	probe) echo '--output -o --format --json --tests --full --seconds --ramp --sustained-seconds
+		--latency-target --threads --engine --size --destructive --yes --quiet --textfile
+		--help' ;;
 	validate) echo '--help' ;;
-	score) echo '--policy --policies --prices --json --help' ;;
-	explain) echo '--policy --vs --format --policies --prices --help' ;;
+	score) echo '--policy --policies --prices --format --output -o --json --help' ;;
+	explain) echo '--policy --vs --format --output -o --policies --prices --help' ;;
 	plan) echo '--policies --need --inventory --no-inventory --mount --fill --prices
-		--format --include-removable --time-limit --buy --budget --max-each --margin --help' ;;
+		--format --output -o --include-removable --time-limit --buy --budget --max-each --margin --help' ;;
 	report) echo '--output -o --plan --no-plan --policies --help' ;;
-	compare) echo '--policies --prices --format --help' ;;
+	compare) echo '--policies --prices --format --output -o --help' ;;
+	fleet) echo '--format --output -o --help' ;;
+	export) echo '--format --output -o --textfile --no-plan --help' ;;
 	esac
 }
 
@@ -100,10 +103,15 @@ _tierwise_policies()
 _tierwise_value()
 {
 	case $1 in
-	--sysroot|--policies) _tierwise_dirs ;;
+	--sysroot|--policies|--textfile) _tierwise_dirs ;;
 	--json) [ "$2" = probe ] || return 1; _tierwise_files '*.json' ;;
 	--prices) _tierwise_files ;;
-	-o|--output) _tierwise_files '*.html' ;;
+	-o|--output)
+		case $2 in
+		fleet) _tierwise_files '*.html' '*.json' '*.md' '*.txt' ;;
+		export) _tierwise_files '*.prom' ;;
+		*) _tierwise_files '*.html' ;;
+		esac ;;
 	--inventory|--plan) _tierwise_files '*.json' ;;
 	--tests) _tierwise_test_list ;;
 	--engine) _tierwise_words 'io_uring psync null' ;;
@@ -113,6 +121,8 @@ _tierwise_value()
 		case $2 in
 		plan) _tierwise_words 'text json md fstab udev script' ;;
 		compare) _tierwise_words 'text md json' ;;
+		fleet) _tierwise_words 'text json md html' ;;
+		export) _tierwise_words 'prometheus' ;;
 		*) _tierwise_words 'text md' ;;
 		esac ;;
 	--seconds|--ramp|--sustained-seconds|--latency-target|--threads|--size|--need|--fill|--vs|--time-limit|--budget|--max-each|--margin) ;;

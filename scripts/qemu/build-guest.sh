@@ -8,6 +8,9 @@
 # TIERWISE_BINARY as /bin/tierwise, every shared library `ldd` lists for it
 # and the dynamic loader.  Nothing is installed on the host: the kernel
 # package is fetched with `apt-get download` and unpacked with `dpkg-deb -x`.
+# The server lab (scripts/lab/) boots the same kernel and initramfs with
+# tw.root=SERIAL: /init then switches to the root filesystem on that virtio
+# disk (virtio_blk, ext4; xfs and md are kept for it too).
 #
 # Everything is cached in OUTDIR:
 #   kernel-KVER/              vmlinux + the few modules the guest needs
@@ -49,9 +52,15 @@ outdir=$(cd "$outdir" && pwd)
 # Modules the guest loads, in this order (modprobe pulls in dependencies).
 # The crypto ones are requested by the kernel at run time, not by modules.dep.
 GUEST_MODULES="crc64_rocksoft_generic crct10dif_generic nvme ahci sd_mod drivetemp"
+# Loaded too when the kernel command line has tw.root= (the server lab,
+# scripts/lab/): its root disk (virtio) and filesystem.
+LAB_MODULES="crc32c_generic virtio_pci virtio_blk ext4"
+# Kept for the lab's root filesystem, where the kernel loads them on demand
+# (mount -t xfs, mdadm): loading raid456 up front costs seconds under TCG.
+LAB_ON_DEMAND_MODULES="xfs md_mod raid0 raid1 raid10 raid456"
 
 for t in dpkg-deb cpio depmod modprobe ldd xz sha256sum; do
-	command -v "$t" >/dev/null || die "$t not found (run scripts/deps.sh)"
+	command -v "$t" >/dev/null || die "$t not found (run scripts/deps.sh --test)"
 done
 busybox=${BUSYBOX:-$(command -v busybox || true)}
 [ -n "$busybox" ] || die "busybox not found (install busybox-static)"
@@ -149,7 +158,7 @@ build_kernel() {
 	mkdir -p "$stage/lib/modules/$kver"
 	cp "$root/lib/modules/$kver"/modules.builtin* "$root/lib/modules/$kver/modules.order" \
 		"$stage/lib/modules/$kver/"
-	for m in $GUEST_MODULES; do
+	for m in $GUEST_MODULES $LAB_MODULES $LAB_ON_DEMAND_MODULES; do
 		modprobe -d "$root" -S "$kver" --show-depends "$m" 2>/dev/null || true
 	done | sed -n 's/^insmod \([^ ]*\).*/\1/p' | sort -u >"$tmp/modules"
 	grep -q '/nvme\.ko' "$tmp/modules" || die "linux-image-$kver has no nvme module"
@@ -172,11 +181,12 @@ build_kernel() {
 	mv "$stage/lib" "$kdir/lib"
 	mv "$stage/config" "$kdir/config"
 	rm -rf "$root"
-	touch "$kdir/.complete"
+	echo "$GUEST_MODULES $LAB_MODULES $LAB_ON_DEMAND_MODULES" >"$kdir/.complete"
 }
 
 built=0
-if [ ! -e "$kdir/.complete" ]; then
+# .complete names the modules kept: a kernel cached with fewer is rebuilt.
+if [ ! -e "$kdir/.complete" ] || [ "$(cat "$kdir/.complete")" != "$GUEST_MODULES $LAB_MODULES $LAB_ON_DEMAND_MODULES" ]; then
 	start=$(date +%s)
 	build_kernel
 	built=1
@@ -222,14 +232,46 @@ echo "@@TWQEMU-BOOTED $(cut -d' ' -f1 /proc/uptime)@@"
 # tw.nvme_io_timeout=N on the kernel command line: QEMU's NVMe emulation
 # under TCG now and then loses a command; a short I/O timeout has the driver
 # abort and reset instead of the guest hanging until the host kills it.
+root=
 for a in $(cat /proc/cmdline); do
 	case $a in
 	tw.nvme_io_timeout=*) modprobe nvme_core io_timeout="${a#*=}" ;;
+	tw.root=*) root=${a#*=} ;;
 	esac
 done
 for m in $(cat /etc/tw-modules); do
 	modprobe "$m" 2>/dev/null || echo "tw-init: modprobe $m failed"
 done
+# tw.root=SERIAL (the server lab, scripts/lab/): the root filesystem is on
+# the virtio disk with that serial; mount it, hand it /payload.sh as
+# /lab/payload.sh and switch to its /lab/init, which runs the payload and
+# prints /out as below.
+if [ -n "$root" ]; then
+	for m in $(cat /etc/tw-lab-modules); do
+		modprobe "$m" 2>/dev/null || echo "tw-init: modprobe $m failed"
+	done
+	dev=
+	i=0
+	while [ -z "$dev" ] && [ $i -le 300 ]; do
+		for s in /sys/block/vd*/serial; do
+			[ -f "$s" ] && [ "$(cat "$s")" = "$root" ] && dev=${s%/serial} && dev=/dev/${dev##*/}
+		done
+		[ -n "$dev" ] || usleep 100000
+		i=$((i + 1))
+	done
+	mkdir -p /newroot
+	if [ -n "$dev" ] && mount -t ext4 "$dev" /newroot && [ -x /newroot/lab/init ]; then
+		[ -f /payload.sh ] && cp /payload.sh /newroot/lab/payload.sh
+		umount /tmp /run
+		mount -o move /dev /newroot/dev
+		mount -o move /proc /newroot/proc
+		mount -o move /sys /newroot/sys
+		exec switch_root /newroot /lab/init
+	fi
+	echo "tw-init: no root filesystem on the virtio disk with serial $root"
+	echo "@@TWQEMU-DONE 127@@"
+	poweroff -f
+fi
 i=0
 while [ ! -b /dev/nvme0n1 ] || [ ! -b /dev/sda ]; do
 	i=$((i + 1))
@@ -279,6 +321,7 @@ build_initramfs() {
 	done
 	cp -a "$kdir/lib/modules" "$s/lib/"
 	echo "$GUEST_MODULES" >"$s/etc/tw-modules"
+	echo "$LAB_MODULES" >"$s/etc/tw-lab-modules"
 	echo "root:x:0:0:root:/tmp:/bin/sh" >"$s/etc/passwd"
 	echo "root:x:0:" >"$s/etc/group"
 	write_init "$s/init"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run-guest.sh OUTDIR GUEST_SCRIPT RESULTDIR [QEMU_ARG...]
 #
-# Boots the guest that build-guest.sh left in OUTDIR with an emulated NVMe
+# Boots the guest that build-guest.sh left in OUTDIR with (unless
+# TW_QEMU_DISKS=none) an emulated NVMe
 # controller (/dev/nvme0n1, 256 MiB, serial TWQEMU0001) and an emulated SATA
 # hard disk on AHCI (/dev/sda, 128 MiB, rotation_rate 7200), both backed by
 # fresh sparse image files in a temporary folder that is removed afterwards.
@@ -26,6 +27,11 @@
 #                   (default 5: a command QEMU lost is aborted soon; README.md)
 #   TW_QEMU_IMGDIR  where the disk images go (default: a temporary folder)
 #   TW_QEMU_ACCEL   tcg, kvm or auto (default: kvm if it boots a kernel, else tcg)
+#   TW_QEMU_DISKS   default (the NVMe and SATA disks above) or none (the
+#                   caller gives its own with QEMU_ARGs: scripts/lab/run)
+#   TW_QEMU_MACHINE, TW_QEMU_CPUS, TW_QEMU_MEM  -M, -smp and -m (pc, 1, 512)
+#   TW_QEMU_APPEND  more words for the kernel command line (tw.root=SERIAL:
+#                   build-guest.sh's /init switches to that virtio disk)
 #   QEMU            the QEMU binary (default qemu-system-x86_64)
 #
 # Exit status: 0 the guest ran GUEST_SCRIPT and every file came back intact
@@ -53,7 +59,7 @@ if [ ! -f "$KERNEL" ] || [ ! -f "$INITRD" ]; then
 	die "kernel or initramfs missing in $outdir: run build-guest.sh"
 fi
 [ -f "$script" ] || die "$script: no such file"
-command -v "$qemu" >/dev/null || die "$qemu not found (run scripts/deps.sh)"
+command -v "$qemu" >/dev/null || die "$qemu not found (run scripts/deps.sh --test)"
 
 mkdir -p "$resultdir"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tw-run-guest.XXXXXX")
@@ -85,9 +91,22 @@ pick_accel() {
 
 # The guest's disks: sparse files, so nothing is written on the host's disks
 # but what the guest writes.
-imgdir=$(mktemp -d "${TW_QEMU_IMGDIR:-$tmp}/tw-disks.XXXXXX")
-truncate -s 256M "$imgdir/nvme.img"
-truncate -s 128M "$imgdir/sata.img"
+disks=()
+case ${TW_QEMU_DISKS:-default} in
+default)
+	imgdir=$(mktemp -d "${TW_QEMU_IMGDIR:-$tmp}/tw-disks.XXXXXX")
+	truncate -s 256M "$imgdir/nvme.img"
+	truncate -s 128M "$imgdir/sata.img"
+	# shellcheck disable=SC2054  # QEMU's option strings have commas
+	disks=(-drive "file=$imgdir/nvme.img,if=none,id=nvm,format=raw"
+		-device "nvme,id=nvme0,serial=TWQEMU0001,drive=nvm${NVME_PROPS:+,$NVME_PROPS}"
+		-drive "file=$imgdir/sata.img,if=none,id=sata,format=raw"
+		-device ahci,id=ahci
+		-device "ide-hd,bus=ahci.0,drive=sata,rotation_rate=7200${SATA_PROPS:+,$SATA_PROPS}")
+	;;
+none) ;;
+*) die "TW_QEMU_DISKS=$TW_QEMU_DISKS: default or none" ;;
+esac
 
 # GUEST_SCRIPT travels as /payload.sh in a second cpio archive appended to
 # the initramfs (the kernel unpacks concatenated archives in order).
@@ -102,17 +121,12 @@ rm -f "$console" "$resultdir/guest.rc"
 start=$(date +%s.%N)
 set +e
 timeout -k 5 "$timeout_s" "$qemu" \
-	-accel "$accel" -M pc -smp 1 -m 512 \
+	-accel "$accel" -M "${TW_QEMU_MACHINE:-pc}" -smp "${TW_QEMU_CPUS:-1}" -m "${TW_QEMU_MEM:-512}" \
 	-nodefaults -no-user-config -display none -no-reboot \
 	-serial "file:$console" \
 	-kernel "$KERNEL" -initrd "$tmp/initrd" \
-	-append "console=ttyS0 quiet panic=-1 mitigations=off tw.nvme_io_timeout=${TW_QEMU_NVME_IO_TIMEOUT:-5}" \
-	-drive "file=$imgdir/nvme.img,if=none,id=nvm,format=raw" \
-	-device "nvme,id=nvme0,serial=TWQEMU0001,drive=nvm${NVME_PROPS:+,$NVME_PROPS}" \
-	-drive "file=$imgdir/sata.img,if=none,id=sata,format=raw" \
-	-device ahci,id=ahci \
-	-device "ide-hd,bus=ahci.0,drive=sata,rotation_rate=7200${SATA_PROPS:+,$SATA_PROPS}" \
-	"$@" </dev/null >"$tmp/qemu.out" 2>&1 &
+	-append "console=ttyS0 quiet panic=-1 mitigations=off tw.nvme_io_timeout=${TW_QEMU_NVME_IO_TIMEOUT:-5}${TW_QEMU_APPEND:+ $TW_QEMU_APPEND}" \
+	${disks[@]+"${disks[@]}"} "$@" </dev/null >"$tmp/qemu.out" 2>&1 &
 qpid=$!
 wait "$qpid"
 qrc=$?

@@ -11,7 +11,8 @@
 #   vanish     (root) the device fails mid-probe (its backing filesystem is
 #              shut down): EIO noted, earlier results kept, exit 4
 #   nobody     (root) as an unprivileged user: list works and says what it
-#              could not read; probe of a raw device: permission denied
+#              could not read; probe of a raw device: permission denied;
+#              as root of a user namespace: refused, and said so for root
 #   nouring    (root) kernel.io_uring_disabled=2: psync, with a notice
 # Root-only parts print "SKIP: ..." and the rest still runs; everything
 # created (mounts, loop and dm devices, the sysctl) is undone on every exit.
@@ -320,6 +321,20 @@ nobody() {
 	[ "$rc" -eq 3 ] || bad "nobody: probe exit $rc, wanted 3"
 	grep -q "cannot open: Permission denied (raw devices need root" "$tmp/err" ||
 		bad "nobody: probe message: $(cat "$tmp/err")"
+	# Root in a user namespace (nobody outside, as in a container): refused
+	# although euid is 0, and the message does not tell root to be root.
+	if command -v unshare >/dev/null &&
+	   "${as[@]}" unshare --user --map-root-user true 2>/dev/null; then
+		"${as[@]}" unshare --user --map-root-user "$tmp/tierwise" probe "$loop" "${quick[@]}" \
+			>/dev/null 2>"$tmp/err"
+		rc=$?
+		[ "$rc" -eq 3 ] || bad "userns root: probe exit $rc, wanted 3"
+		grep -q "cannot open: Permission denied (the kernel refused the open although running as root" \
+			"$tmp/err" && ! grep -q "need root" "$tmp/err" ||
+			bad "userns root: probe message: $(cat "$tmp/err")"
+	else
+		skip "userns root: unshare --user not allowed here"
+	fi
 	"${as[@]}" "$tmp/tierwise" probe "$tmp" --size 64Mi "${quick[@]}" >/dev/null 2>"$tmp/err"
 	rc=$?
 	[ "$rc" -eq 3 ] || bad "nobody: probe of an unwritable directory exit $rc, wanted 3"

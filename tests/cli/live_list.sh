@@ -44,10 +44,18 @@ ok "blank loop backing file" "$(d "$blank") | .backing_file == \"$tmp/blank.img\
 ok "blank loop safe for destructive" "$(d "$blank") | .safe_destructive.ok == true and .safe_readonly.ok == true and .signatures_probed == true"
 ok "ext4 loop: signature found" "$(d "$ext") | .fstype == \"ext4\" and .uuid == \"3a1c7d42-0b8e-4c1e-9d2f-5e6a7b8c9d01\" and .label == \"twtest\""
 ok "ext4 loop unsafe, with reason" "$(d "$ext") | .safe_destructive.ok == false and (.safe_destructive.reasons | any(test(\"ext4 signature\")))"
-ok "root disk found" '[.devices[] | select(.root)] | length >= 1'
+# In a chroot (of a directory, not a mount) nothing is mounted at its "/":
+# there is no root disk to find.
+chroot=1
+awk '$5 == "/" { found = 1 } END { exit !found }' /proc/self/mountinfo && chroot=0
+if [ "$chroot" -eq 1 ]; then
+	echo "note: nothing is mounted at / (a chroot?): the root disk checks were skipped"
+else
+	ok "root disk found" '[.devices[] | select(.root)] | length >= 1'
+fi
 ok "root disk unsafe for destructive" '[.devices[] | select(.root) | .safe_destructive.ok] | all(. == false)'
 ok "root disk reason" '[.devices[] | select(.root) | .safe_destructive.reasons | any(test("root filesystem"))] | all'
-if [ -e /sys/block/vda ]; then
+if [ -e /sys/block/vda ] && [ "$chroot" -eq 0 ]; then
 	ok "vda is virtio and mounted at /" "$(d vda) | .transport == \"virtio\" and (.mountpoints | index(\"/\")) != null and .root"
 fi
 if [ "$zram_set" -eq 1 ]; then

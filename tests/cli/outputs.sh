@@ -53,8 +53,8 @@ intact "probe --json $ext"
 check "report -o DEVICE" 2 "$tw" report "$example" --no-plan -o "$ext"
 expect "report -o DEVICE" "$tmp/err" "-o $ext: is a block device"
 intact "report -o $ext"
-check "default job --json DEVICE" 2 "$tw" --json "$ext" --quiet
-expect "default job --json DEVICE" "$tmp/err" "is a block device"
+check "default job -o DEVICE" 2 "$tw" -o "$ext" --quiet
+expect "default job -o DEVICE" "$tmp/err" "is a block device"
 intact "tierwise --json $ext"
 check "probe --json DIR" 2 "$tw" probe --json "$tmp/dir" "$tmp/scratch" "${quick[@]}"
 expect "probe --json DIR" "$tmp/err" "is a directory"
@@ -70,7 +70,7 @@ expect "report -o CHARDEV" "$tmp/err" "is a character device"
 cp "$tmp/keep.json" "$tmp/keep.orig"
 unchanged() {
 	cmp -s "$tmp/keep.json" "$tmp/keep.orig" || { echo "FAIL: $1 changed keep.json"; fail=1; }
-	ls -A "$tmp" | grep -q '^\.keep\.json\.' && { echo "FAIL: $1 left a temporary file"; fail=1; }
+	ls -A "$tmp" | grep -q '^\.keep\.' && { echo "FAIL: $1 left a temporary file"; fail=1; }
 }
 check "probe of a missing device" 3 "$tw" probe /dev/nonexist --json "$tmp/keep.json"
 expect "probe of a missing device" "$tmp/err" "was not written"
@@ -88,7 +88,12 @@ pid=$!
 sleep 1.5
 kill -INT "$pid"
 wait "$pid"
+rc=$?
+[ "$rc" -eq 130 ] || { echo "FAIL: SIGINT: exit $rc, wanted 130"; fail=1; }
 unchanged "SIGINT in the middle of a probe"
+# what was measured before the interrupt is kept beside it (issue 20)
+[ "$(jq '.devices | length' "$tmp/keep.partial.json" 2>/dev/null)" = 1 ] ||
+	{ echo "FAIL: SIGINT: no keep.partial.json with the device measured so far"; fail=1; }
 ls -A "$tmp/scratch" | grep -q . && { echo "FAIL: SIGINT left a scratch file"; fail=1; }
 
 # 3. a partial run writes what it measured (exit 4)
@@ -135,7 +140,7 @@ fi
 
 # 7. probe without --json says so
 check "probe without --json" 0 "$tw" probe "$tmp/scratch" "${quick[@]}"
-expect "probe without --json" "$tmp/err" "not saved: add --json FILE"
+expect "probe without --json" "$tmp/err" "not saved: add -o FILE"
 
 # 8. a full disk under `> file` is an error with its reason, for every command and format
 full() {	# DESCRIPTION COMMAND...
@@ -160,5 +165,9 @@ for f in text md json; do
 done
 full "report -o -" "$tw" report "$example" --no-plan -o -
 full "probe --json -" "$tw" probe "$tmp/scratch" "${quick[@]}" --json -
+for f in text json md html; do
+	full "fleet --format $f" "$tw" fleet "$example" --format $f
+done
+full "export --format prometheus" "$tw" export --format prometheus "$example"
 
 exit $fail

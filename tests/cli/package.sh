@@ -83,7 +83,7 @@ done
 got=$(completes tierwise pl)
 [ "$got" = "plan " ] || bad "completion 'tierwise pl': '$got'"
 got=$(completes tierwise "")
-want=$(printf '%s\n' $commands | sort | tr '\n' ' ')
+want=$(printf '%s\n' $commands help | sort | tr '\n' ' ')
 [ "$got" = "$want" ] || bad "completion 'tierwise ': '$got', wanted '$want'"
 got=$(completes tierwise plan --format "")
 [ "$got" = "fstab json md script text udev " ] || bad "completion 'plan --format': '$got'"
@@ -166,6 +166,13 @@ if [ -n "${deb:-}" ]; then
 		"Description: " "Depends: " "liburing2" "libnvme1" "libjansson4" "libglpk40"; do
 		expect "dpkg-deb --info" "$tmp/info" "$f"
 	done
+	# dpkg-shlibdeps: the exact libraries and versions the binary links.
+	if grep -q '^TW_DPKG_SHLIBDEPS:FILEPATH=/' "$build/CMakeCache.txt" &&
+	   grep -q '^TW_FILE:FILEPATH=/' "$build/CMakeCache.txt"; then
+		for f in "libc6 (>= " "liburing2 (>= " "libnvme1 (>= " "libblkid1 (>= "; do
+			expect "dpkg-deb --info (dpkg-shlibdeps)" "$tmp/info" "$f"
+		done
+	fi
 	dpkg-deb --contents "$deb" >"$tmp/contents"
 	for p in ./usr/bin/tierwise ./usr/share/man/man1/tierwise.1.gz \
 		./usr/share/tierwise/policies/vector-db.yaml ./usr/share/bash-completion/completions/tierwise; do

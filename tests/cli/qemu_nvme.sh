@@ -20,7 +20,7 @@ cache=$builddir/qemu-cache
 results=$builddir/qemu-results
 
 if ! command -v "$qemu" >/dev/null 2>&1; then
-	echo "SKIP: $qemu not installed (scripts/deps.sh installs it)"
+	echo "SKIP: $qemu not installed (scripts/deps.sh --test installs it)"
 	exit 77
 fi
 if ! "$qemu" -accel help 2>/dev/null | grep -qx tcg; then

@@ -656,7 +656,8 @@ static void test_bad_dirs(void **state)
 	d = load_dir_bad("tests/fixtures/policies/nonexistent", -ENOENT);
 	assert_int_equal(d.n, 1);
 	assert_int_equal(d.v[0].line, 0);
-	assert_string_equal(d.v[0].msg, "cannot read the directory: No such file or directory");
+	assert_string_equal(d.v[0].msg, "cannot read the policy directory: No such file or "
+			    "directory (--policies DIR names a directory of policy .yaml files)");
 	tw_diags_clear(&d);
 }
 

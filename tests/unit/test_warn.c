@@ -421,6 +421,15 @@ static void test_unwritten(void **state)
 	assert_null(warning(plan, "half-written", "unwritten"));
 	assert_null(warning(plan, "blank-hdd", "unwritten"));
 	plan_done(plan);
+	/* a disk holding data (the lab's ext4 disk): --destructive is refused
+	 * there, so only the scratch file is offered */
+	plan = plan_over(p);
+	plan->devs[0].has_data = true;
+	assert_int_equal(advisor_warnings_make(plan), 0);
+	assert_contains(warning(plan, "blank", "unwritten"), "a destructive probe is refused");
+	assert_contains(warning(plan, "blank", "unwritten"), "scratch file on its filesystem");
+	assert_null(strstr(warning(plan, "blank", "unwritten"), "--destructive`"));
+	plan_done(plan);
 	profile_free(p);
 }
 

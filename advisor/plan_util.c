@@ -1,0 +1,83 @@
+/* plan_util.c — the leaf helpers every advisor source shares (plan_priv.h):
+ * string lists, warnings, byte formatting, filesystem signatures, the
+ * default mount points.  It calls nothing else of the advisor, so plan.c,
+ * mount.c, warn.c, raid.c, volume.c and buy.c depend on it and not on each
+ * other's helpers.
+ */
+#include "plan_priv.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tw_util.h"
+
+const char *const plan_default_point[ADVISOR_TIER_COUNT] = {
+	"/srv/vector-db", "/srv/models", "/srv/archive" };
+
+int plan_strv_add(char ***v, size_t *n, const char *fmt, ...)
+{
+	char **nv = realloc(*v, (*n + 1) * sizeof(**v));
+	va_list ap;
+	int ret;
+
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	va_start(ap, fmt);
+	ret = vasprintf(&nv[*n], fmt, ap);
+	va_end(ap);
+	if (ret < 0)
+		return -ENOMEM;
+	(*n)++;
+	return 0;
+}
+
+int plan_warn(struct advisor_plan *plan, ptrdiff_t dev, const char *kind,
+	      const char *fmt, ...)
+{
+	struct advisor_warning *nv = realloc(plan->warnings,
+					     (plan->n_warnings + 1) * sizeof(*nv));
+	va_list ap;
+	int ret;
+
+	if (!nv)
+		return -ENOMEM;
+	plan->warnings = nv;
+	nv += plan->n_warnings;
+	nv->dev = dev;
+	nv->kind = kind;
+	va_start(ap, fmt);
+	ret = vasprintf(&nv->message, fmt, ap);
+	va_end(ap);
+	if (ret < 0)
+		return -ENOMEM;
+	plan->n_warnings++;
+	return 0;
+}
+
+void plan_fmt_bytes(char *buf, size_t len, double bytes)
+{
+	tw_fmt_bytes(buf, len, bytes, TW_BYTES_DECIMAL);
+}
+
+void plan_strv_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+bool plan_is_filesystem(const char *fstype)
+{
+	static const char *const v[] = { "LVM2_member", "linux_raid_member", "swap",
+		"crypto_LUKS", "zfs_member", "bcache", "ceph", "isw_raid_member",
+		"ddf_raid_member", "VMFS_volume_member", "drbd" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++)
+		if (!strcmp(fstype, v[i]))
+			return false;
+	return true;
+}
+

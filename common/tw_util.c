@@ -1,0 +1,59 @@
+/* The shared toolbox (tw_util.h). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tw_util.h"
+
+static void fmt_binary(char *buf, size_t len, double bytes)
+{
+	static const char units[] = "BKMGTPE";
+	int u = 0;
+
+	while (bytes >= 1024 && u < 6) {
+		bytes /= 1024;
+		u++;
+	}
+	if (u == 0 || bytes >= 100 || bytes == (double)(long long)bytes)
+		snprintf(buf, len, "%.0f%c", bytes, units[u]);
+	else
+		snprintf(buf, len, "%.1f%c", bytes, units[u]);
+}
+
+void tw_fmt_bytes(char *buf, size_t len, double bytes, enum tw_bytes_style style)
+{
+	if (bytes < 0 || isnan(bytes))
+		snprintf(buf, len, "-");
+	else if (style == TW_BYTES_BINARY)
+		fmt_binary(buf, len, bytes);
+	else if (bytes >= 1e12)
+		snprintf(buf, len, "%.1f TB", bytes / 1e12);
+	else
+		snprintf(buf, len, "%.0f GB", bytes / 1e9);
+}
+
+size_t tw_edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), row[64], prev, cur;
+
+	if (la >= 64 || lb >= 64)
+		return (size_t)-1;
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t best = prev + (a[i - 1] != b[j - 1]);
+
+			cur = row[j];
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			prev = cur;
+		}
+	}
+	return row[lb];
+}

@@ -1,0 +1,37 @@
+/* tw_util.h — the small toolbox every stage shares (as util-linux's c.h and
+ * strutils.c): array size, a monotonic clock, byte formatting. */
+#ifndef TW_UTIL_H
+#define TW_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* CLOCK_MONOTONIC in nanoseconds (inline: the probe stamps every I/O with it). */
+static inline uint64_t tw_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+enum tw_bytes_style {
+	TW_BYTES_DECIMAL,	/* "1.0 TB", "894 GB": disks as sold, plans and scores */
+	TW_BYTES_BINARY,	/* "894.3G", "64M": lsblk's style, for the inventory */
+};
+
+/*
+ * Format bytes into buf.  Decimal: "12.0 TB" from 1 TB up, else whole "GB".
+ * Binary: the largest power of 1024 with one decimal below 100 ("894.3G",
+ * "64M", "512B").  Negative or NaN bytes give "-".
+ */
+void tw_fmt_bytes(char *buf, size_t len, double bytes, enum tw_bytes_style style);
+
+/* Levenshtein distance of a and b (names, keys: (size_t)-1 when either has
+ * 64 characters or more), for "did you mean" suggestions. */
+size_t tw_edit_distance(const char *a, const char *b);
+
+#endif

@@ -1,1 +1,0 @@
-list(APPEND TW_PROBE_SOURCES hist.c rng.c steady.c cliff.c)

@@ -1,0 +1,44 @@
+/* render.h — the render layer: data structs into a FILE*, one renderer per
+ * format behind an ops table (text, md, json, html, fstab, udev, script,
+ * prometheus).  Renderers never print elsewhere, never exit and never read
+ * the machine; the commands in cli/ choose them.  This header holds what
+ * every renderer shares and the ops tables of the inventory and the scores;
+ * render_plan.h, report.h, render_fleet.h and render_prom.h the others.
+ */
+#ifndef TW_RENDER_H
+#define TW_RENDER_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "probe.h"
+
+struct model_ranking;
+
+/* Inventory renderers (render_list.c): one data struct, several formats. */
+struct list_render_ops {
+	const char *name;
+	void (*print)(FILE *out, const struct probe_inventory *inv);
+};
+extern const struct list_render_ops list_render_text, list_render_json;
+
+/* Score renderers (render_score.c): one list of rankings, several formats. */
+struct score_render_ops {
+	const char *name;
+	void (*print)(FILE *out, struct model_ranking *const *r, size_t n);
+};
+extern const struct score_render_ops score_render_text, score_render_json;
+
+/* Human size like lsblk: 894.3G (binary units, tw_fmt_bytes). */
+void render_size(char *buf, size_t len, double bytes);
+
+/* Print s, then spaces up to width display columns (UTF-8 aware). */
+void render_pad(FILE *out, const char *s, int width);
+
+/* Write s to out with & < > " ' escaped for HTML (NULL writes nothing). */
+void render_html_esc(FILE *out, const char *s);
+
+/* A value in its metric's unit for people: "83,989", "0.12", "1.0 TB". */
+void render_value(char *buf, size_t len, double v, const char *unit);
+
+#endif

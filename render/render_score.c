@@ -1,0 +1,203 @@
+/* Renderers of rankings: one small text table per policy, and
+ * tierwise.score/1 JSON. */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "render.h"
+#include "score.h"
+#include "tw_util.h"
+
+/* 83989 → "83,989" (whole numbers from 1,000 up). */
+static void thousands(char *buf, size_t len, double v)
+{
+	char digits[32];
+	size_t n, o = 0;
+
+	snprintf(digits, sizeof(digits), "%.0f", v);
+	n = strlen(digits);
+	for (size_t i = 0; i < n && o + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+}
+
+void render_pad(FILE *out, const char *s, int width)
+{
+	int cols = 0;
+
+	for (const char *p = s; *p; p++)
+		cols += ((unsigned char)*p & 0xC0) != 0x80;
+	fputs(s, out);
+	for (; cols < width; cols++)
+		fputc(' ', out);
+}
+
+void render_value(char *buf, size_t len, double v, const char *unit)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (unit && !strcmp(unit, "bytes"))
+		tw_fmt_bytes(buf, len, v, TW_BYTES_DECIMAL);
+	else if (fabs(v) >= 1000)
+		thousands(buf, len, v);
+	else if (fabs(v) >= 10 || v == 0)
+		snprintf(buf, len, "%.0f", v);
+	else if (fabs(v) >= 1)
+		snprintf(buf, len, "%.1f", v);
+	else
+		snprintf(buf, len, "%.2f", v);
+}
+
+/* ---- text ---- */
+
+static const char *est_name(const struct model_score_estimate *e)
+{
+	return e->pe->label ? e->pe->label : model_estimate_kind_name(e->pe->kind);
+}
+
+static void text_row(FILE *out, size_t rank, const struct model_score *s)
+{
+	char est[48] = "-";
+
+	if (s->n_est && !isnan(s->est[0].value)) {
+		render_value(est, sizeof(est) - 4, s->est[0].value, NULL);
+		strcat(est, " ");
+		strcat(est, s->est[0].unit);
+	}
+	if (!s->eligible) {
+		fprintf(out, "  %3zu  %-14s      -     -  %-10s  excluded: %s: %s\n", rank,
+			s->dev->id, est, s->failed[0].key, s->failed[0].msg);
+		return;
+	}
+	if (isnan(s->score))	/* no figure the policy weighs was measured */
+		fprintf(out, "  %3zu  %-14s      -  %4.2f  %-10s", rank, s->dev->id,
+			s->confidence, est);
+	else
+		fprintf(out, "  %3zu  %-14s  %5.1f  %4.2f  %-10s", rank, s->dev->id,
+			s->score, s->confidence, est);
+	for (size_t i = 0; i < s->n_missing; i++)
+		fprintf(out, "%s%s", i ? ", " : "  missing: ", s->missing[i]);
+	fputc('\n', out);
+}
+
+static void text_one(FILE *out, const struct model_ranking *r)
+{
+	const struct model_policy *p = r->policy;
+	const char *first = r->n && r->v[0].n_est ? est_name(&r->v[0].est[0]) : "";
+
+	fprintf(out, "%s (%s)%s%s\n", p->name, p->tier, p->description ? ": " : "",
+		p->description ? p->description : "");
+	fprintf(out, "  %3s  %-14s  %5s  %4s  %s\n", "#", "DEVICE", "SCORE", "CONF",
+		first);
+	for (size_t i = 0; i < r->n; i++)
+		text_row(out, i + 1, &r->v[i]);
+	if (r->note[0])
+		fprintf(out, "  note: %s\n", r->note);
+}
+
+static void text_print(FILE *out, struct model_ranking *const *r, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			fputc('\n', out);
+		text_one(out, r[i]);
+	}
+}
+
+const struct score_render_ops score_render_text = { .name = "text", .print = text_print };
+
+/* ---- JSON ---- */
+
+/* A number, or null when not known; rounded to `places` decimals. */
+static json_t *num(double v, int places)
+{
+	double k = pow(10, places);
+
+	return isfinite(v) ? json_real(round(v * k) / k) : json_null();
+}
+
+static json_t *json_contribs(const struct model_score *s)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; i < s->n_contrib; i++) {
+		const struct model_contrib *c = &s->contrib[i];
+
+		json_object_set_new(o, c->pm->desc->path,
+			json_pack("{s:o, s:s, s:o, s:f}", "value", num(c->value, 3),
+				  "unit", c->pm->desc->unit, "utility", num(c->utility, 4),
+				  "weight", c->weight));
+	}
+	return o;
+}
+
+static json_t *json_estimates(const struct model_score *s)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; i < s->n_est; i++) {
+		const struct model_score_estimate *e = &s->est[i];
+		json_t *v = json_pack("{s:s, s:o, s:s, s:s?}", "kind",
+				      model_estimate_kind_name(e->pe->kind), "value",
+				      num(e->value, 4), "unit", e->unit, "metric", e->metric);
+
+		if (e->basis)
+			json_object_set_new(v, "basis", json_string(e->basis));
+		json_object_set_new(o, est_name(e), v);
+	}
+	return o;
+}
+
+static json_t *json_score(const struct model_score *s)
+{
+	json_t *o = json_pack("{s:s, s:o, s:b, s:o}", "id", s->dev->id, "score",
+			      num(s->score, 2), "eligible", s->eligible, "confidence",
+			      num(s->confidence, 3));
+	json_t *failed = json_array(), *missing = json_array();
+
+	for (size_t i = 0; i < s->n_failed; i++)
+		json_array_append_new(failed, json_pack("{s:s, s:s}", "constraint",
+							s->failed[i].key, "why",
+							s->failed[i].msg));
+	for (size_t i = 0; i < s->n_missing; i++)
+		json_array_append_new(missing, json_string(s->missing[i]));
+	json_object_set_new(o, "failed", failed);
+	json_object_set_new(o, "contributions", json_contribs(s));
+	json_object_set_new(o, "missing", missing);
+	json_object_set_new(o, "estimates", json_estimates(s));
+	return o;
+}
+
+static json_t *json_ranking(const struct model_ranking *r)
+{
+	json_t *rank = json_array();
+	json_t *o = json_pack("{s:s, s:s}", "name", r->policy->name, "tier",
+			      r->policy->tier);
+
+	for (size_t i = 0; i < r->n; i++)
+		json_array_append_new(rank, json_score(&r->v[i]));
+	json_object_set_new(o, "ranking", rank);
+	if (r->note[0])
+		json_object_set_new(o, "note", json_string(r->note));
+	json_object_set_new(o, "no_price", json_boolean(r->no_price));
+	return o;
+}
+
+static void json_print(FILE *out, struct model_ranking *const *r, size_t n)
+{
+	json_t *pols = json_array();
+	json_t *root = json_pack("{s:s}", "schema", "tierwise.score/1");
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(pols, json_ranking(r[i]));
+	json_object_set_new(root, "policies", pols);
+	json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+	fputc('\n', out);
+	json_decref(root);
+}
+
+const struct score_render_ops score_render_json = { .name = "json", .print = json_print };

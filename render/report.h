@@ -1,0 +1,237 @@
+/* report.h — `tierwise report`: one self-contained HTML file (private to cli/).
+ *
+ * Data first, rendering second (docs/report.md):
+ *   render_report_plan.c   the plan as the report shows it (struct report_plan),
+ *                          from the advisor run in-process or a tierwise.plan/1 file
+ *   render_report_data.c   the metric table, bars per metric, the sweep knee,
+ *                          the sustained-write cache cliff
+ *   render_report_svg.c    HTML escaping, scales (linear/log), axes
+ *   render_report_charts.c the bar, sweep and sustained-write charts
+ *   render_report.c        the document: head and CSS, device table, plan
+ * Nothing here prints to stderr or picks exit codes: cmd_report.c does.
+ */
+#ifndef TW_REPORT_H
+#define TW_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "advisor.h"
+#include "profile.h"
+#include "render.h"
+
+struct advisor_plan;
+
+/* ---- the plan (render_report_plan.c) ----------------------------------
+ * Strings are borrowed from what the plan was made from (the advisor's
+ * plan or the parsed JSON document), which report_plan keeps alive.
+ */
+struct report_est {
+	const char *policy, *label, *unit, *device;
+	double value;			/* NAN = unknown */
+};
+
+struct report_mount {
+	const char *point, *fs, *options, *source, *why;	/* why may be NULL */
+	bool reuse, directory;
+};
+
+struct report_tier {
+	const char *name;		/* "hot", "warm", "cold" */
+	size_t n_policies;
+	const char **policies;
+	size_t n_devices;
+	const char **devices;		/* device ids, best first */
+	double *scores;			/* per device, NAN = unknown */
+	double score;			/* tier value, NAN = unknown */
+	int64_t need_bytes, usable_bytes;	/* -1 = unknown */
+	const char *shared_with;	/* directories on this device, or NULL */
+	const char *raid_level, *raid_name, *raid_tradeoff;	/* level NULL = no array */
+	double raid_read_mbps;		/* NAN = unknown */
+	size_t n_est;
+	struct report_est *est;
+	size_t n_mounts;
+	struct report_mount *mounts;
+	size_t n_notes;
+	const char **notes;
+};
+
+struct report_warning {
+	const char *device;		/* NULL = the whole plan */
+	const char *kind, *message;
+};
+
+struct report_plan {
+	const char *source;		/* where it came from, for the reader */
+	struct report_tier tiers[ADVISOR_TIER_COUNT];
+	size_t n_unassigned;
+	const char **unassigned;
+	size_t n_warnings;
+	struct report_warning *warnings;
+	double score, runner_up_gap;	/* NAN = unknown / no runner-up */
+	bool exact;
+	size_t n_notes;
+	const char **notes;
+	/* private: what the strings point into, and every array allocated */
+	struct advisor_plan *owned_plan;
+	void *owned_json;
+	size_t n_allocs, cap_allocs;
+	void **allocs;
+};
+
+/*
+ * The report's view of plan, which it takes over (freed with the result,
+ * also on failure).  Returns 0 and *out (free with report_plan_free()), or
+ * -ENOMEM.
+ */
+int report_plan_from_advisor(struct advisor_plan *plan, struct report_plan **out);
+
+/*
+ * Read a tierwise.plan/1 file (tiers, devices, estimates, warnings, mounts).
+ * Returns 0 and *out, -EINVAL with a message in err (not JSON, wrong schema,
+ * a key of the wrong type), -errno when unreadable, or -ENOMEM.
+ */
+int report_plan_from_json(const char *path, struct report_plan **out,
+			  char *err, size_t errlen);
+
+/* Free a plan view and what it owns.  NULL-safe. */
+void report_plan_free(struct report_plan *rp);
+
+/* The tier ("hot", "warm", "cold") that holds device id, or NULL.  NULL-safe. */
+const char *report_plan_tier_of(const struct report_plan *rp, const char *id);
+
+/* ---- data for the charts (render_report_data.c) ---------------------- */
+
+enum report_better { REPORT_HIGHER, REPORT_LOWER };
+
+/* One figure of the device table; chart: it also gets a bar chart. */
+struct report_metric {
+	const char *key;		/* data-metric: "rand_read_qd1.iops" */
+	const char *title;		/* "Random 4 KiB read at QD1" */
+	const char *head;		/* table column: "QD1 IOPS" */
+	const char *unit;		/* "IOPS", "MB/s", "µs" */
+	enum report_better better;
+	bool chart;
+	double (*get)(const struct profile_device *d);	/* NAN = not measured */
+};
+
+extern const struct report_metric report_metrics[];
+extern const size_t report_n_metrics;
+
+struct report_bar {
+	const struct profile_device *dev;
+	double value;			/* NAN = not measured: an empty slot */
+	const char *tier;		/* NULL = none */
+	size_t order;			/* position in devs (ties keep it) */
+};
+
+/*
+ * One bar per device for metric m, best first, devices without the figure
+ * last (in profile order).  Returns 0 and out->v (free()), or -ENOMEM.
+ */
+struct report_bars {
+	size_t n;
+	struct report_bar *v;
+};
+int report_bars_make(const struct report_metric *m, const struct profile_device *const *devs,
+		     size_t n, const struct report_plan *rp, struct report_bars *out);
+
+/* The knee of a queue-depth sweep. */
+struct report_knee {
+	long qd;
+	double iops, p99_us;
+	const char *basis;		/* "latency target" or "p99 doubles" */
+};
+
+/*
+ * The knee of d's sweep: lat_target.qd when the profile has one that is a
+ * point of the sweep; else the last depth before p99 more than doubles while
+ * IOPS grows less than 20 %.  Returns true and fills k, or false (no knee).
+ */
+bool report_sweep_knee(const struct profile_device *d, struct report_knee *k);
+
+/* Whether d has at least one sweep point with both IOPS and p99. */
+bool report_has_sweep(const struct profile_device *d);
+
+/*
+ * Seconds into the sustained write where the cache ran out: the first
+ * sample by which the samples before it (each lasting until the next) have
+ * written cliff_after_gb GB, when the profile gives it and the series gets
+ * there; else the first sample after the first that is below 70 % of the
+ * initial rate (initial_mbps, else the mean of the first 3 samples) and
+ * after which the rate stays below that on average (a dip that recovers is
+ * no cliff; probe/cliff.h's rule).  Returns true and *t, *basis, or false.
+ */
+bool report_sustained_cliff(const struct profile_sustained *s, double *t, const char **basis);
+
+/* ---- HTML and SVG helpers (render_report_svg.c) ----------------------- */
+
+
+/* A number for a label: "83,989", "2.3", "0.12"; "-" for NAN. */
+void rh_num(char *buf, size_t len, double v);
+
+/* A short tick label: "500", "20k", "1.5M". */
+void rh_tick(char *buf, size_t len, double v);
+
+enum svg_mode { SVG_LINEAR, SVG_LOG, SVG_AUTO };	/* AUTO: log when max/min > 20 */
+
+/* A scale from data [lo, hi] to pixels [p0, p1]. */
+struct svg_scale {
+	double lo, hi, p0, p1;
+	bool log;
+};
+
+/*
+ * A scale covering [min, max] (finite, min ≤ max; log needs min > 0, else
+ * it falls back to linear).  from_zero: a linear scale starts at 0.
+ * Bounds are rounded out to powers of ten (log) or nice steps (linear).
+ */
+void svg_scale_init(struct svg_scale *s, double min, double max, double p0, double p1,
+		    enum svg_mode mode, bool from_zero);
+
+/* The pixel position of v (clamped to the scale). */
+double svg_at(const struct svg_scale *s, double v);
+
+/* Up to max tick values of s into ticks; returns how many. */
+size_t svg_ticks(const struct svg_scale *s, double *ticks, size_t max);
+
+/* Axes with ticks, grid lines and a title ("…, log scale" when log). */
+struct svg_frame {
+	double left, top, right, bottom;	/* plot area in pixels */
+};
+void svg_axis_x(FILE *out, const struct svg_scale *s, const struct svg_frame *f,
+		const char *title);
+void svg_axis_y(FILE *out, const struct svg_scale *s, const struct svg_frame *f,
+		const char *title, bool right);
+
+/* ---- the document (render_report.c, render_report_charts.c) ----------- */
+
+struct report_input {
+	const struct profile *const *profiles;
+	size_t n_profiles;
+	const struct profile_device *const *devs;	/* every device of every profile */
+	size_t n_devs;
+	const struct report_plan *plan;	/* NULL: --no-plan */
+};
+
+/* Write the whole report.  Returns 0, -ENOMEM, or -EIO when out failed. */
+int report_render_html(FILE *out, const struct report_input *in);
+
+/* Sections (render_report_charts.c).  Each returns 0 or -ENOMEM. */
+int report_section_bars(FILE *out, const struct report_input *in);
+int report_section_sweep(FILE *out, const struct report_input *in);
+int report_section_sustained(FILE *out, const struct report_input *in);
+/* The iorate curve (render_report_iorate.c): latency against delivered IOPS. */
+int report_section_iorate(FILE *out, const struct report_input *in);
+bool report_any_iorate(const struct report_input *in);
+
+/* Whether some device has a sweep / a sustained-write series. */
+bool report_any_sweep(const struct report_input *in);
+bool report_any_series(const struct report_input *in);
+
+/* The plan section (render_report.c). */
+void report_section_plan(FILE *out, const struct report_input *in);
+
+#endif

@@ -1,0 +1,342 @@
+#!/usr/bin/python3
+"""scenario.py SCENARIO.yaml [WORKDIR] -- check a server-lab scenario and
+turn it into what scripts/lab/run needs.
+
+The format is documented in docs/lab.md.  A bad scenario is refused with
+"FILE:LINE:COLUMN: KEY: what is wrong" on stderr and exit status 1; nothing
+is written then.  With WORKDIR, writes:
+
+  WORKDIR/scenario.env  LAB_NAME, LAB_CPUS, LAB_MEM (MiB), LAB_BOOTS, LAB_NDISKS
+  WORKDIR/disks.tsv     one line per device: NAME BUS BYTES CONTENT
+  WORKDIR/qemu.args     the QEMU arguments of the devices, one per line; the
+                        image of device NAME is WORKDIR/disks/NAME.img
+  WORKDIR/script.sh     the scenario's script
+
+Uses python3-yaml (Debian).  Exit status: 0 ok, 1 bad scenario, 2 usage.
+"""
+import os
+import re
+import sys
+
+import yaml
+
+MB = 1000 * 1000        # MB/s in the scenario are decimal, like tierwise's
+SERIAL_RE = re.compile(r'^[A-Za-z0-9_.-]{1,20}$')
+GROUP_RE = re.compile(r'^[A-Za-z0-9_-]{1,32}$')
+SIZE_RE = re.compile(r'^([0-9]+)\s*([KMGT]?)(i?B)?$')
+ROOT_SERIAL = 'TWLABROOT'
+BUSES = ('nvme', 'sata', 'virtio')
+CONTENTS = ('blank', 'random', 'ext4-data')
+SATA_PORTS = 6          # ports of one QEMU ahci controller
+
+DEVICE_KEYS = ('name', 'bus', 'size', 'content', 'read_mbps', 'write_mbps',
+               'read_iops', 'write_iops', 'burst_write_mbps', 'burst_seconds',
+               'group', 'rotation_rate', 'critical_warning')
+TOP_KEYS = ('name', 'machine', 'boots', 'devices', 'groups', 'script')
+
+
+class Bad(Exception):
+    """A scenario error at a node: str() is 'KEY: what is wrong'."""
+
+    def __init__(self, node, key, what):
+        super().__init__(f'{key}: {what}')
+        self.node = node
+
+
+def tag(node):
+    return node.tag.rsplit(':', 1)[-1]
+
+
+def mapping(node, key, allowed):
+    """The pairs of a mapping node as {name: (key_node, value_node)}."""
+    if not isinstance(node, yaml.MappingNode):
+        raise Bad(node, key, 'expected a mapping')
+    out = {}
+    for k, v in node.value:
+        if not isinstance(k, yaml.ScalarNode):
+            raise Bad(k, key, 'a key must be a plain name')
+        where = f'{key}.{k.value}' if key else k.value
+        if k.value in out:
+            raise Bad(k, where, 'given twice')
+        if allowed is not None and k.value not in allowed:
+            raise Bad(k, where, 'unknown key (known: ' + ', '.join(allowed) + ')')
+        out[k.value] = (k, v)
+    return out
+
+
+def scalar(node, key):
+    if not isinstance(node, yaml.ScalarNode):
+        raise Bad(node, key, 'expected a single value')
+    return node.value
+
+
+def integer(node, key, lo, hi):
+    s = scalar(node, key)
+    if tag(node) != 'int':
+        raise Bad(node, key, f'{s!r} is not a whole number')
+    v = int(s.replace('_', ''), 0)
+    if v < lo or v > hi:
+        raise Bad(node, key, f'{v} is out of range ({lo}..{hi})')
+    return v
+
+
+def number(node, key, lo, hi):
+    s = scalar(node, key)
+    if tag(node) not in ('int', 'float'):
+        raise Bad(node, key, f'{s!r} is not a number')
+    v = int(s.replace('_', ''), 0) if tag(node) == 'int' else float(s.replace('_', ''))
+    if not (lo <= v <= hi):
+        raise Bad(node, key, f'{s} is out of range ({lo:g}..{hi:g})')
+    return v
+
+
+def string(node, key, pattern=None, what=''):
+    s = scalar(node, key)
+    if tag(node) != 'str' or (pattern and not pattern.match(s)):
+        raise Bad(node, key, f'{s!r} is not {what or "a string"}')
+    return s
+
+
+def human(n):
+    """512M, 16T: a byte count in the largest binary unit that divides it."""
+    for unit in 'TGMK':
+        shift = 10 * (' KMGT'.index(unit))
+        if n >= 1 << shift and n % (1 << shift) == 0:
+            return f'{n >> shift}{unit}'
+    return str(n)
+
+
+def size(node, key, lo, hi):
+    """Bytes from 512M, 1G, 4096K or a number of bytes (binary units)."""
+    s = scalar(node, key)
+    m = SIZE_RE.match(s.strip())
+    if not m:
+        raise Bad(node, key, f'{s!r} is not a size (e.g. 512M, 1G)')
+    v = int(m.group(1)) << (10 * ' KMGT'.index(m.group(2) or ' '))
+    if v < lo or v > hi:
+        raise Bad(node, key, f'{s} is out of range ({human(lo)}..{human(hi)})')
+    return v
+
+
+def opt(pairs, name, fn, *args, default=None):
+    """fn(value node, *args) for key name, or default when it is absent or null."""
+    if name not in pairs or tag(pairs[name][1]) == 'null':
+        return default
+    return fn(pairs[name][1], *args)
+
+
+def parse_machine(node):
+    p = mapping(node, 'machine', ('cpus', 'memory'))
+    return (opt(p, 'cpus', integer, 'machine.cpus', 1, 16, default=1),
+            opt(p, 'memory', size, 'machine.memory', 128 << 20, 64 << 30,
+                default=512 << 20) >> 20)
+
+
+def parse_groups(node):
+    if not isinstance(node, yaml.MappingNode):
+        raise Bad(node, 'groups', 'expected a mapping of group names')
+    groups = {}
+    for name, (k, v) in mapping(node, 'groups', None).items():
+        key = f'groups.{name}'
+        if not GROUP_RE.match(name):
+            raise Bad(k, key, 'a group name is letters, digits, _ and - (at most 32)')
+        p = mapping(v, key, ('mbps',))
+        if 'mbps' not in p:
+            raise Bad(v, key, 'mbps missing (the limit the group shares)')
+        groups[name] = number(p['mbps'][1], f'{key}.mbps', 0.001, 1e6)
+    return groups
+
+
+def parse_device(node, i, groups):
+    key = f'devices[{i}]'
+    p = mapping(node, key, DEVICE_KEYS)
+    for need in ('name', 'bus', 'size'):
+        if need not in p:
+            raise Bad(node, f'{key}.{need}', 'missing')
+    d = {'index': i}
+    d['name'] = string(p['name'][1], f'{key}.name', SERIAL_RE,
+                       'a serial (letters, digits, _ . -, at most 20)')
+    d['bus'] = string(p['bus'][1], f'{key}.bus')
+    if d['bus'] not in BUSES:
+        raise Bad(p['bus'][1], f'{key}.bus', f'{d["bus"]!r} is not one of ' + ', '.join(BUSES))
+    d['size'] = size(p['size'][1], f'{key}.size', 1 << 20, 16 << 40)
+    d['content'] = opt(p, 'content', string, f'{key}.content', default='blank')
+    if d['content'] not in CONTENTS:
+        raise Bad(p['content'][1], f'{key}.content',
+                  f'{d["content"]!r} is not one of ' + ', '.join(CONTENTS))
+    if d['content'] == 'ext4-data' and d['size'] < (8 << 20):
+        raise Bad(p['size'][1], f'{key}.size', 'ext4-data needs at least 8M')
+    for rate in ('read_mbps', 'write_mbps', 'burst_write_mbps'):
+        d[rate] = opt(p, rate, number, f'{key}.{rate}', 0, 1e6, default=0)
+    for n in ('read_iops', 'write_iops'):
+        d[n] = opt(p, n, integer, f'{key}.{n}', 0, 10 ** 8, default=0)
+    d['burst_seconds'] = opt(p, 'burst_seconds', integer, f'{key}.burst_seconds', 0, 3600,
+                             default=0)
+    check_burst(p, key, d)
+    d['group'] = opt(p, 'group', string, f'{key}.group', default='') or ''
+    if d['group'] and d['group'] not in groups:
+        raise Bad(p['group'][1], f'{key}.group', f'{d["group"]!r} is not under groups:')
+    d['rotation_rate'] = opt(p, 'rotation_rate', integer, f'{key}.rotation_rate', 0, 65534,
+                             default=0)
+    if d['rotation_rate'] and d['bus'] != 'sata':
+        raise Bad(p['rotation_rate'][1], f'{key}.rotation_rate', 'only for bus: sata')
+    if 1 < d['rotation_rate'] < 1025:
+        raise Bad(p['rotation_rate'][1], f'{key}.rotation_rate',
+                  '0, 1 (not rotating) or 1025..65534 rpm (QEMU ide-hd)')
+    d['critical_warning'] = opt(p, 'critical_warning', integer, f'{key}.critical_warning',
+                                0, 255, default=0)
+    if d['critical_warning'] and d['bus'] != 'nvme':
+        raise Bad(p['critical_warning'][1], f'{key}.critical_warning', 'only for bus: nvme')
+    return d
+
+
+def check_burst(p, key, d):
+    """burst_write_mbps and burst_seconds come together, above write_mbps
+    (QEMU: bps-write-max needs bps-write and exceeds it)."""
+    b, s = d['burst_write_mbps'], d['burst_seconds']
+    if b and not s:
+        raise Bad(p['burst_write_mbps'][1], f'{key}.burst_seconds', 'missing (with burst_write_mbps)')
+    if s and not b:
+        raise Bad(p['burst_seconds'][1], f'{key}.burst_write_mbps', 'missing (with burst_seconds)')
+    if b and not d['write_mbps']:
+        raise Bad(p['burst_write_mbps'][1], f'{key}.write_mbps',
+                  'must be set with burst_write_mbps (the rate after the burst)')
+    if b and b <= d['write_mbps']:
+        raise Bad(p['burst_write_mbps'][1], f'{key}.burst_write_mbps',
+                  f'{b:g} is not above write_mbps {d["write_mbps"]:g}')
+
+
+def parse(node):
+    if node is None:
+        raise Bad(None, 'name', 'the scenario is empty')
+    top = mapping(node, '', TOP_KEYS)
+    for need in ('name', 'devices'):
+        if need not in top:
+            raise Bad(node, need, 'missing')
+    sc = {'name': string(top['name'][1], 'name', re.compile(r'^[A-Za-z0-9_.-]+$'),
+                         'a name (letters, digits, _ . -)')}
+    sc['cpus'], sc['mem'] = parse_machine(top['machine'][1]) if 'machine' in top else (1, 512)
+    sc['boots'] = opt(top, 'boots', integer, 'boots', 1, 20, default=1)
+    sc['groups'] = parse_groups(top['groups'][1]) if 'groups' in top else {}
+    devs = top['devices'][1]
+    if not isinstance(devs, yaml.SequenceNode) or not devs.value:
+        raise Bad(devs, 'devices', 'expected a list of at least one device')
+    sc['devices'] = [parse_device(n, i, sc['groups']) for i, n in enumerate(devs.value)]
+    seen = {}
+    for d, n in zip(sc['devices'], devs.value):
+        low = d['name'].lower()
+        if low == ROOT_SERIAL.lower():
+            raise Bad(n, f'devices[{d["index"]}].name', f'{ROOT_SERIAL} is the lab\'s root disk')
+        if low in seen:
+            raise Bad(n, f'devices[{d["index"]}].name',
+                      f'{d["name"]!r} is the name of devices[{seen[low]}] too')
+        seen[low] = d['index']
+    sc['script'] = opt(top, 'script', string, 'script', default='') or ''
+    return sc
+
+
+def throttle_props(d):
+    """QEMU throttle-group properties of the device's own limits."""
+    props = []
+    for k, q in (('read_mbps', 'x-bps-read'), ('write_mbps', 'x-bps-write'),
+                 ('burst_write_mbps', 'x-bps-write-max')):
+        if d[k]:
+            props.append(f'{q}={int(round(d[k] * MB))}')
+    for k, q in (('read_iops', 'x-iops-read'), ('write_iops', 'x-iops-write')):
+        if d[k]:
+            props.append(f'{q}={d[k]}')
+    if d['burst_seconds']:
+        props.append(f'x-bps-write-max-length={d["burst_seconds"]}')
+    return props
+
+
+def qemu_args(sc, workdir):
+    """The QEMU arguments: per device a file node, a raw node, its own
+    throttle filter, its group's throttle filter, then the device."""
+    args = []
+    gid = {}
+    for j, (name, mbps) in enumerate(sorted(sc['groups'].items())):
+        gid[name] = f'grp{j}'
+        args += ['-object', f'throttle-group,id=grp{j},x-bps-total={int(round(mbps * MB))}']
+    sata = 0
+    for d in sc['devices']:
+        n = f'd{d["index"]}'
+        img = os.path.join(workdir, 'disks', d['name'] + '.img')
+        args += ['-blockdev', f'driver=file,node-name={n}f,filename={img}',
+                 '-blockdev', f'driver=raw,node-name={n}r,file={n}f']
+        top = f'{n}r'
+        props = throttle_props(d)
+        if props:
+            args += ['-object', ','.join([f'throttle-group,id={n}tg'] + props),
+                     '-blockdev', f'driver=throttle,node-name={n}t,throttle-group={n}tg,file={top}']
+            top = f'{n}t'
+        if d['group']:
+            args += ['-blockdev', f'driver=throttle,node-name={n}g,'
+                     f'throttle-group={gid[d["group"]]},file={top}']
+            top = f'{n}g'
+        if d['bus'] == 'nvme':
+            dev = f'nvme,serial={d["name"]},drive={top}'
+            if d['critical_warning']:
+                dev += f',smart_critical_warning={d["critical_warning"]}'
+        elif d['bus'] == 'sata':
+            if sata % SATA_PORTS == 0:
+                args += ['-device', f'ahci,id=ahci{sata // SATA_PORTS}']
+            dev = (f'ide-hd,bus=ahci{sata // SATA_PORTS}.{sata % SATA_PORTS},'
+                   f'drive={top},serial={d["name"]}')
+            if d['rotation_rate']:
+                dev += f',rotation_rate={d["rotation_rate"]}'
+            sata += 1
+        else:
+            dev = f'virtio-blk-pci,drive={top},serial={d["name"]}'
+        args += ['-device', dev]
+    return args
+
+
+def write_out(sc, workdir):
+    os.makedirs(os.path.join(workdir, 'disks'), exist_ok=True)
+    with open(os.path.join(workdir, 'scenario.env'), 'w') as f:
+        f.write(f'LAB_NAME={sc["name"]}\nLAB_CPUS={sc["cpus"]}\nLAB_MEM={sc["mem"]}\n'
+                f'LAB_BOOTS={sc["boots"]}\nLAB_NDISKS={len(sc["devices"])}\n')
+    with open(os.path.join(workdir, 'disks.tsv'), 'w') as f:
+        for d in sc['devices']:
+            f.write(f'{d["name"]}\t{d["bus"]}\t{d["size"]}\t{d["content"]}\n')
+    with open(os.path.join(workdir, 'qemu.args'), 'w') as f:
+        f.write(''.join(a + '\n' for a in qemu_args(sc, workdir)))
+    with open(os.path.join(workdir, 'script.sh'), 'w') as f:
+        f.write(sc['script'])
+
+
+def main(argv):
+    if len(argv) not in (2, 3):
+        print('usage: scenario.py SCENARIO.yaml [WORKDIR]', file=sys.stderr)
+        return 2
+    path = argv[1]
+    try:
+        with open(path, encoding='utf-8') as f:
+            sc = parse(yaml.compose(f, Loader=yaml.SafeLoader))
+    except OSError as e:
+        print(f'{path}: {e.strerror}', file=sys.stderr)
+        return 1
+    except UnicodeDecodeError as e:
+        print(f'{path}: not UTF-8 text ({e.reason})', file=sys.stderr)
+        return 1
+    except yaml.MarkedYAMLError as e:
+        m = e.problem_mark or e.context_mark
+        where = f'{path}:{m.line + 1}:{m.column + 1}' if m else path
+        print(f'{where}: not valid YAML: {e.problem or e.context}', file=sys.stderr)
+        return 1
+    except yaml.YAMLError as e:
+        print(f'{path}: not valid YAML: {e}', file=sys.stderr)
+        return 1
+    except Bad as e:
+        m = e.node.start_mark if e.node is not None else None
+        where = f'{path}:{m.line + 1}:{m.column + 1}' if m else path
+        print(f'{where}: {e}', file=sys.stderr)
+        return 1
+    if len(argv) == 3:
+        write_out(sc, argv[2])
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))

@@ -1,1 +1,0 @@
-tw_cli_test(compare)

@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# lab_scenario.sh — scripts/lab/scenario.py, the server lab's scenario
+# reader, without booting anything: the shipped scenarios are valid; bad
+# ones are refused with FILE:LINE:COLUMN: KEY: reason and exit 1, nothing
+# written; a good one becomes the QEMU arguments the format promises
+# (throttle-group objects for a device's limits and for a shared group,
+# bps-write-max for a burst, rotation_rate, smart_critical_warning, serials).
+# $1: the tierwise binary (unused).  TW_SRCDIR: the repository root.
+set -u
+srcdir=${TW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+py=/usr/bin/python3
+[ -x "$py" ] || py=python3
+if ! "$py" -c 'import yaml' 2>/dev/null; then
+	echo "SKIP: python3-yaml not installed (scripts/deps.sh installs it)"
+	exit 77
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+sc="$py $srcdir/scripts/lab/scenario.py"
+
+for f in "$srcdir"/tests/lab/*.yaml; do
+	if ! $sc "$f" 2>"$tmp/err"; then
+		echo "FAIL: $(basename "$f") is refused:"; cat "$tmp/err"; fail=1
+	fi
+done
+
+# bad NAME EXPECTED-MESSAGE: the YAML on stdin is refused with exit 1, the
+# message on stderr (file:line:column: key: reason), and no output written.
+bad() {
+	local f=$tmp/$1.yaml rc
+	cat >"$f"
+	rm -rf "$tmp/work"
+	$sc "$f" "$tmp/work" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -ne 1 ]; then
+		echo "FAIL: $1: exit $rc, wanted 1"; cat "$tmp/err"; fail=1
+	elif [ "$(cat "$tmp/err")" != "$f:$2" ]; then
+		echo "FAIL: $1: wanted '$f:$2', got:"; cat "$tmp/err"; fail=1
+	fi
+	if [ -e "$tmp/work" ]; then echo "FAIL: $1: output written"; fail=1; fi
+}
+ok_head='name: t
+devices:'
+bad bus "4:20: devices[1].bus: 'scsi' is not one of nvme, sata, virtio" <<EOF
+$ok_head
+  - {name: A, bus: nvme, size: 64M}
+  - {name: B, bus: scsi, size: 64M}
+EOF
+bad unknown-key "3:37: devices[0].readmbps: unknown key (known: name, bus, size, content, read_mbps, write_mbps, read_iops, write_iops, burst_write_mbps, burst_seconds, group, rotation_rate, critical_warning)" <<EOF
+$ok_head
+  - {name: A, bus: nvme, size: 64M, readmbps: 20}
+EOF
+bad size "3:32: devices[0].size: '12X' is not a size (e.g. 512M, 1G)" <<EOF
+$ok_head
+  - {name: A, bus: nvme, size: 12X}
+EOF
+bad group "3:44: devices[0].group: 'link9' is not under groups:" <<EOF
+$ok_head
+  - {name: A, bus: nvme, size: 64M, group: link9}
+EOF
+bad burst "3:55: devices[0].write_mbps: must be set with burst_write_mbps (the rate after the burst)" <<EOF
+$ok_head
+  - {name: A, bus: nvme, size: 64M, burst_write_mbps: 100, burst_seconds: 5}
+EOF
+bad burst-seconds "3:71: devices[0].burst_seconds: missing (with burst_write_mbps)" <<EOF
+$ok_head
+  - {name: A, bus: nvme, size: 64M, write_mbps: 10, burst_write_mbps: 100}
+EOF
+bad rotation "3:52: devices[0].rotation_rate: only for bus: sata" <<EOF
+$ok_head
+  - {name: A, bus: nvme, size: 64M, rotation_rate: 7200}
+EOF
+bad warning "3:55: devices[0].critical_warning: only for bus: nvme" <<EOF
+$ok_head
+  - {name: A, bus: sata, size: 64M, critical_warning: 2}
+EOF
+bad duplicate "4:5: devices[1].name: 'a' is the name of devices[0] too" <<EOF
+$ok_head
+  - {name: A, bus: nvme, size: 64M}
+  - {name: a, bus: nvme, size: 64M}
+EOF
+bad root "3:5: devices[0].name: TWLABROOT is the lab's root disk" <<EOF
+$ok_head
+  - {name: TWLABROOT, bus: virtio, size: 64M}
+EOF
+bad iops "3:48: devices[0].read_iops: 'fast' is not a whole number" <<EOF
+$ok_head
+  - {name: A, bus: nvme, size: 64M, read_iops: fast}
+EOF
+bad content "3:46: devices[0].content: 'zeros' is not one of blank, random, ext4-data" <<EOF
+$ok_head
+  - {name: A, bus: nvme, size: 64M, content: zeros}
+EOF
+bad cpus "2:17: machine.cpus: 0 is out of range (1..16)" <<EOF
+name: t
+machine: {cpus: 0}
+devices: [{name: A, bus: nvme, size: 64M}]
+EOF
+bad no-devices "2:10: devices: expected a list of at least one device" <<EOF
+name: t
+devices: []
+EOF
+bad top "3:1: boot: unknown key (known: name, machine, boots, devices, groups, script)" <<EOF
+name: t
+devices: [{name: A, bus: nvme, size: 64M}]
+boot: 2
+EOF
+bad yaml "4:1: not valid YAML: could not find expected ':'" <<EOF
+name: t
+devices: [{name: A, bus: nvme, size: 64M}]
+oops
+EOF
+bad group-mbps "3:10: groups.link0: mbps missing (the limit the group shares)" <<EOF
+name: t
+groups:
+  link0: {}
+devices: [{name: A, bus: nvme, size: 64M}]
+EOF
+if $sc "$tmp/none.yaml" 2>"$tmp/err"; then
+	echo "FAIL: a missing file is accepted"; fail=1
+elif ! grep -qF "$tmp/none.yaml: No such file or directory" "$tmp/err"; then
+	echo "FAIL: a missing file: $(cat "$tmp/err")"; fail=1
+fi
+
+# A good scenario and the QEMU arguments it becomes.
+cat >"$tmp/good.yaml" <<'EOF'
+name: good
+machine: {cpus: 2, memory: 1G}
+boots: 3
+groups:
+  link0: {mbps: 40}
+devices:
+  - {name: N0, bus: nvme, size: 64M, read_mbps: 20, write_iops: 150, critical_warning: 2}
+  - {name: S0, bus: sata, size: 1G, content: random, rotation_rate: 7200, group: link0}
+  - {name: V0, bus: virtio, size: 32M, content: ext4-data, write_mbps: 30,
+     burst_write_mbps: 120, burst_seconds: 4, group: link0}
+script: |
+  echo "$TW_BOOT" >/out/boot
+EOF
+if ! $sc "$tmp/good.yaml" "$tmp/w" 2>"$tmp/err"; then
+	echo "FAIL: good.yaml refused:"; cat "$tmp/err"; fail=1
+else
+	args=$(tr '\n' ' ' <"$tmp/w/qemu.args")
+	for want in \
+		"-object throttle-group,id=grp0,x-bps-total=40000000 " \
+		"-object throttle-group,id=d0tg,x-bps-read=20000000,x-iops-write=150 " \
+		"-device nvme,serial=N0,drive=d0t,smart_critical_warning=2 " \
+		"-blockdev driver=throttle,node-name=d1g,throttle-group=grp0,file=d1r " \
+		"-device ahci,id=ahci0 -device ide-hd,bus=ahci0.0,drive=d1g,serial=S0,rotation_rate=7200 " \
+		"x-bps-write=30000000,x-bps-write-max=120000000,x-bps-write-max-length=4 " \
+		"-blockdev driver=throttle,node-name=d2g,throttle-group=grp0,file=d2t " \
+		"-device virtio-blk-pci,drive=d2g,serial=V0 " \
+		"filename=$tmp/w/disks/V0.img"; do
+		case $args in
+		*"$want"*) ;;
+		*) echo "FAIL: qemu.args lacks '$want': $args"; fail=1 ;;
+		esac
+	done
+	want_env=$'LAB_NAME=good\nLAB_CPUS=2\nLAB_MEM=1024\nLAB_BOOTS=3\nLAB_NDISKS=3'
+	if [ "$(cat "$tmp/w/scenario.env")" != "$want_env" ]; then
+		echo "FAIL: scenario.env: $(cat "$tmp/w/scenario.env")"; fail=1
+	fi
+	want_disks=$'N0\tnvme\t67108864\tblank\nS0\tsata\t1073741824\trandom\nV0\tvirtio\t33554432\text4-data'
+	if [ "$(cat "$tmp/w/disks.tsv")" != "$want_disks" ]; then
+		echo "FAIL: disks.tsv: $(cat "$tmp/w/disks.tsv")"; fail=1
+	fi
+	# shellcheck disable=SC2016  # the script's text, not expanded
+	if [ "$(cat "$tmp/w/script.sh")" != 'echo "$TW_BOOT" >/out/boot' ]; then
+		echo "FAIL: script.sh: $(cat "$tmp/w/script.sh")"; fail=1
+	fi
+fi
+[ "$fail" -eq 0 ] && echo "lab_scenario: all checks passed"
+exit "$fail"

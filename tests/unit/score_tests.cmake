@@ -1,2 +1,0 @@
-# Unit tests of scoring and ranking (model/score.c).
-tw_unit_test(test_score tw_model)

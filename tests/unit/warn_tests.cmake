@@ -1,2 +1,0 @@
-# Unit tests of the warnings from the data (advisor/warn.c).
-tw_unit_test(test_warn tw_advisor)
