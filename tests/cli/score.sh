@@ -15,7 +15,7 @@ fail=0
 
 check "score --json" 0 "$tw" score "$ex" --policies "$pol" --json
 jq_true "schema" '.schema == "tierwise.score/1"'
-jq_true "five policies" '(.policies | length) == 5'
+jq_true "six policies (boot, issue 21)" '(.policies | length) == 6'
 jq_true "policy keys" '[.policies[] | (.name | type) == "string" and (.tier | type) == "string"
 	and (.ranking | type) == "array"] | all'
 jq_true "ranking keys" '[.policies[].ranking[] | (.id | type) == "string"
