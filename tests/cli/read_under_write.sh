@@ -66,14 +66,14 @@ for target in "zram:/dev/zram$zram" "loop:$loop" "scratch:$tmp/dir"; do
 	what=${target%%:*} path=${target#*:}
 	args=(--destructive --yes)
 	[ "$what" = scratch ] && args=()
-	"$tw" probe "$path" "${args[@]}" "${quick[@]}" --json "$tmp/$what.json" >"$tmp/$what.txt" 2>"$tmp/err"
+	"$tw" probe "$path" "${args[@]}" "${quick[@]}" -o "$tmp/$what.json" >"$tmp/$what.txt" 2>"$tmp/err"
 	rc=$?
 	[ "$rc" -eq 0 ] || { echo "FAIL: $what: exit $rc"; cat "$tmp/err"; fail=1; continue; }
 	check_uw "$what"
 done
 
 # read-only: skipped with a note, no result
-"$tw" probe "$loop" "${quick[@]}" --json "$tmp/ro.json" >/dev/null 2>"$tmp/err"
+"$tw" probe "$loop" "${quick[@]}" -o "$tmp/ro.json" >/dev/null 2>"$tmp/err"
 cp "$tmp/ro.json" "$tmp/out"
 jq_true "read-only: skipped" \
 	'(.devices[0].results.read_under_write == null) and ([.devices[0].notes[] | select(startswith("read_under_write: skipped: read-only target"))] | length == 1)' \
