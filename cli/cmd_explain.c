@@ -219,6 +219,57 @@ static void print_meaning(FILE *out, const struct explain *x)
 	fputc('\n', out);
 }
 
+/* A latency in µs as people read it: "12 µs", "2.1 ms". */
+static void lat_text(char *buf, size_t len, double us)
+{
+	if (us >= 1000)
+		snprintf(buf, len, "%.1f ms", us / 1000);
+	else
+		snprintf(buf, len, us < 10 ? "%.1f µs" : "%.0f µs", us);
+}
+
+/* One device's idle → under-write p99, or why it is unknown. */
+static void under_write_part(FILE *out, const struct profile_device *d)
+{
+	const struct profile_under_write *uw = &d->under_write;
+	double idle = !isnan(uw->idle_p99_us) ? uw->idle_p99_us
+					      : d->io[PROFILE_RAND_READ_QD1].lat.v[PROFILE_LAT_P99];
+	double busy = uw->lat.v[PROFILE_LAT_P99];
+	char a[32], b[32];
+
+	if (!uw->present || isnan(busy)) {
+		fprintf(out, "not measured on %s (read_under_write needs a writable target: "
+			"--destructive or a scratch file)", d->id);
+		return;
+	}
+	lat_text(b, sizeof(b), busy);
+	if (isnan(idle)) {
+		fprintf(out, "p99 %s under writes on %s (no idle figure)", b, d->id);
+		return;
+	}
+	lat_text(a, sizeof(a), idle);
+	fprintf(out, "p99 %s → %s under writes on %s (%.1f×)", a, b, d->id, busy / idle);
+}
+
+/*
+ * When the policy weighs the reads under writes: idle and under-write p99
+ * of both devices side by side.
+ */
+static void print_under_write(FILE *out, const struct explain *x)
+{
+	bool weighs = false;
+
+	for (size_t i = 0; i < x->policy->n_metrics; i++)
+		weighs |= !strncmp(x->policy->metrics[i].desc->path, "read_under_write.", 17);
+	if (!weighs)
+		return;
+	fputs("\nUnder writes: ", out);
+	under_write_part(out, x->a->dev);
+	fputs("; ", out);
+	under_write_part(out, x->b->dev);
+	fputs(".\n", out);
+}
+
 /* A device's price: per TB × its capacity; NAN when either is unknown. */
 static double device_price(const struct profile_device *d)
 {
@@ -295,6 +346,7 @@ static void explain_print(FILE *out, enum fmt f, const struct explain *x)
 	score_cell(sb, sizeof(sb), x->b);
 	print_line(out, f, score, idw);
 	print_meaning(out, x);
+	print_under_write(out, x);
 	print_money(out, x);
 }
 

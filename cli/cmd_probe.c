@@ -488,7 +488,7 @@ static const char *num(char *buf, size_t len, double v, int prec)
 
 static void print_summary(FILE *out, const struct profile *p)
 {
-	char a[32], b[32], c[32], e[32], f[32];
+	char a[32], b[32], c[32], e[32], f[32], g[32];
 
 	for (size_t i = 0; i < p->n_devices; i++) {
 		const struct profile_device *d = &p->devices[i];
@@ -521,6 +521,19 @@ static void print_summary(FILE *out, const struct profile *p)
 				num(a, sizeof(a), d->sweep[s].iops, 0), "",
 				num(c, sizeof(c), d->sweep[s].lat.v[PROFILE_LAT_P50], 1),
 				num(e, sizeof(e), d->sweep[s].lat.v[PROFILE_LAT_P99], 1));
+		for (size_t s = 0; s < d->n_iorate; s++)
+			fprintf(out, "  iorate %3.0f%%     %12s %10s %10s %10s\n", d->iorate[s].pct,
+				num(a, sizeof(a), d->iorate[s].iops, 0), "",
+				num(c, sizeof(c), d->iorate[s].lat.v[PROFILE_LAT_P50], 1),
+				num(e, sizeof(e), d->iorate[s].lat.v[PROFILE_LAT_P99], 1));
+		if (d->under_write.present)
+			fprintf(out, "  %-16s %12s %10s %10s %10s %6s x%s p99 of idle, writes %s "
+				"MiB/s\n", "read_under_write", num(a, sizeof(a), d->under_write.iops, 0),
+				"", num(c, sizeof(c), d->under_write.lat.v[PROFILE_LAT_P50], 1),
+				num(e, sizeof(e), d->under_write.lat.v[PROFILE_LAT_P99], 1),
+				num(f, sizeof(f), d->under_write.seconds, 1),
+				num(b, sizeof(b), d->under_write.p99_ratio, 2),
+				num(g, sizeof(g), d->under_write.write_mibps, 1));
 		if (legend)
 			fputs("  (SEC: seconds measured; STEADY: whether the IOPS of the last "
 			      "half-second windows\n   settled, and ± how far they spread around "

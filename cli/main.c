@@ -54,9 +54,14 @@ static const struct tw_command *find_command(const char *name)
  */
 static int close_stdout(int rc)
 {
+	int last = errno;	/* an output that filled the buffer exactly failed
+				 * in an earlier write: its errno, unless since lost */
+
 	errno = 0;
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return rc;
+	if (!errno)
+		errno = last;
 	if (errno == EPIPE)	/* a closed pipe (| head): the reader chose to stop */
 		return rc;
 	fprintf(stderr, "tierwise: write error on standard output: %s\n",

@@ -10,7 +10,7 @@
 #define KEY(sec, key, req, kind, off, type, help) \
 	{ { sec, key, type, help, req }, kind, off }
 
-const char *const pk_tier_names[] = { "hot", "warm", "cold", NULL };
+const char *const pk_tier_names[] = { "hot", "warm", "cold", "boot", NULL };
 const char *const pk_better_names[] = { "higher", "lower", NULL };
 const char *const pk_estimate_names[] = { "load", "search", "backup", NULL };
 

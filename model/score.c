@@ -470,5 +470,10 @@ size_t model_drop_unwritten(struct profile_device *d)
 		}
 		n++;
 	}
+	if (d->under_write.present && profile_unwritten(d, d->under_write.unwritten)) {
+		d->under_write.iops = d->under_write.p99_ratio = NAN;
+		d->under_write.lat = profile_lat_none();
+		n++;
+	}
 	return n;
 }

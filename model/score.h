@@ -101,7 +101,7 @@ const struct model_score *model_ranking_find(const struct model_ranking *r,
  * scoring and planning: that I/O test's figures become NAN, and for the
  * sweep, latency_target.iops and every sweep point's IOPS and latency.
  * The shares stay, so that a plan can say why a figure is missing.
- * Returns how many tests were dropped (0..PROFILE_IO_COUNT + 1).
+ * Returns how many tests were dropped (0..PROFILE_IO_COUNT + 2).
  */
 size_t model_drop_unwritten(struct profile_device *d);
 

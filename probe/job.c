@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -101,6 +102,7 @@ struct worker {
 	struct probe_rng rng;
 	uint64_t slots, seq, seq_last, rthresh;
 	uint64_t quota, issued;	/* measured submissions; UINT64_MAX = no cap */
+	uint64_t due_ns, gap_ns;	/* paced: the next I/O's time, the step */
 	/* results */
 	uint64_t ios, bytes, rios, wios, nreads, zero_samples, zero_reads;
 	uint64_t reaped;	/* every reaped I/O, ramp and drain included */
@@ -336,6 +338,8 @@ static void worker_teardown(struct worker *w)
 
 /* ---- worker: the hot loop -------------------------------------------- */
 
+static struct timespec to_ts(uint64_t ns);
+
 static void stamp_buffer(unsigned char *buf, uint32_t len, uint64_t v)
 {
 	for (uint32_t o = 0; o < len; o += STAMP_STEP, v++)
@@ -448,11 +452,15 @@ static int submit(struct worker *w)
 		struct probe_io *io = &w->io[w->free_slots[w->nfree - 1]];
 		enum probe_q q;
 
+		if (w->gap_ns && w->due_ns > tw_now_ns())
+			break;	/* paced: not yet time for the next one */
 		next_io(w, job, io);
-		io->start_ns = now = tw_now_ns();
+		now = tw_now_ns();
+		io->start_ns = w->gap_ns ? w->due_ns : now;
 		q = ops->queue(w->eng.priv, io);
 		if (q == PROBE_Q_BUSY)
 			break;
+		w->due_ns += w->gap_ns;
 		w->nfree--;
 		w->inflight++;
 		if (q == PROBE_Q_COMPLETED) {
@@ -483,18 +491,54 @@ static unsigned reap_min(unsigned inflight)
 	return inflight >= 8 ? inflight / 2 : 1;
 }
 
+/*
+ * Paced, nothing in flight: sleep until the next I/O is due (at most
+ * CANCEL_POLL_NS, so that stop and cancel are seen).  Returns false when
+ * the loop should end (nothing more will be submitted).
+ */
+static bool pace_idle(struct worker *w)
+{
+	uint64_t now = tw_now_ns(), wait;
+	struct timespec ts;
+
+	if (!want_more(w))
+		return false;
+	if (w->due_ns <= now)
+		return true;
+	wait = w->due_ns - now;
+	if (wait > CANCEL_POLL_NS)
+		wait = CANCEL_POLL_NS;
+	ts = to_ts(wait);
+	nanosleep(&ts, NULL);
+	return true;
+}
+
 static void run_loop(struct worker *w)
 {
 	const struct probe_engine_ops *ops = w->eng.ops;
+	const struct probe_job *job = w->sh->job;
 	int ret = 0;
 	int n;
 
+	if (job->rate_iops > 0) {
+		double gap = (double)w->sh->threads * NS / job->rate_iops;
+
+		w->gap_ns = gap >= 1 ? (uint64_t)gap : 1;
+		w->due_ns = tw_now_ns();
+		/* sleeps end on time, not up to 50 µs late (the default slack) */
+		(void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+	}
 	for (;;) {
 		if (want_more(w))
 			ret = submit(w);
-		if (ret || !w->inflight)
+		if (ret)
 			break;
-		n = ops->getevents(w->eng.priv, reap_min(w->inflight),
+		if (!w->inflight) {
+			if (w->gap_ns && pace_idle(w))
+				continue;
+			break;
+		}
+		n = ops->getevents(w->eng.priv, w->gap_ns ? 1 : reap_min(w->inflight),
 				   w->sh->job->qd, w->ev);
 		if (n < 0) {
 			ret = n;
@@ -586,6 +630,8 @@ static int validate(const struct probe_job *job, double window,
 		return bad(res, "window_s out of range");
 	if (job->fd < 0 && job->engine != &probe_engine_null)
 		return bad(res, "no file descriptor");
+	if (!isfinite(job->rate_iops) || job->rate_iops < 0 || job->rate_iops > 1e9)
+		return bad(res, "rate_iops must be 0..1e9");
 	return 0;
 }
 

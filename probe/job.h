@@ -16,6 +16,16 @@
  * are the instants the I/Os of that batch were handed to and taken from
  * the kernel.  An I/O counts when it is reaped inside the measured span.
  *
+ * rate_iops > 0 paces the job open loop: each thread schedules one I/O
+ * every threads / rate_iops seconds from its start, whatever completes,
+ * and submits it when its time has come and a slot (of qd) is free; its
+ * latency runs from the scheduled time, so that a device that cannot keep
+ * up shows the queue growing (no coordinated omission).  A thread with
+ * I/Os in flight waits for a completion before it looks at the clock
+ * again, so a submission may start up to one completion late (the wait is
+ * counted in its latency); with nothing in flight it sleeps until the
+ * next scheduled time.
+ *
  * The calling thread is the controller: it releases the workers, samples
  * windows, calls on_window, judges steady state and stops the job.
  */
@@ -67,6 +77,8 @@ struct probe_job {
 	double ramp_s, window_s;	/* window_s 0 = 0.5 */
 	double min_s, max_s;		/* max_s > 0 */
 	uint64_t max_ios;		/* 0 = none; exact when ramp_s == 0 */
+	double rate_iops;		/* > 0: open loop at this rate (all
+					 * threads); 0 = closed loop */
 	bool stop_on_steady;
 	uint64_t seed;			/* rng seed; thread t uses seed + t */
 	probe_window_fn on_window;	/* NULL or called after each window */

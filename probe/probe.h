@@ -216,12 +216,17 @@ void probe_scratch_cleanup(void);
  */
 enum probe_test {
 	PROBE_TEST_SEQ_WRITE, PROBE_TEST_SEQ_READ, PROBE_TEST_RAND_READ_QD1,
-	PROBE_TEST_RAND_READ_QD32, PROBE_TEST_QD_SWEEP, PROBE_TEST_MIXED_70_30,
+	PROBE_TEST_RAND_READ_QD32, PROBE_TEST_QD_SWEEP, PROBE_TEST_IORATE,
+	PROBE_TEST_MIXED_70_30, PROBE_TEST_READ_UNDER_WRITE,
 	PROBE_TEST_SUSTAINED_WRITE, PROBE_TEST_COUNT
 };
 #define PROBE_TESTS_ALL ((1u << PROBE_TEST_COUNT) - 1)
-/* Quick mode's default: everything but the long sustained write. */
-#define PROBE_TESTS_DEFAULT (PROBE_TESTS_ALL & ~(1u << PROBE_TEST_SUSTAINED_WRITE))
+/* Quick mode's default: everything but the long sustained write and the
+ * open-loop rate curve (iorate); --full runs them all. */
+#define PROBE_TESTS_DEFAULT (PROBE_TESTS_ALL & ~(1u << PROBE_TEST_SUSTAINED_WRITE) & \
+			     ~(1u << PROBE_TEST_IORATE))
+/* --full's default: the quick set and iorate. */
+#define PROBE_TESTS_FULL (PROBE_TESTS_DEFAULT | (1u << PROBE_TEST_IORATE))
 
 /* The profile name of a test ("seq_read"), NULL when out of range. */
 const char *probe_test_name(enum probe_test t);
@@ -243,11 +248,14 @@ struct probe_status {
 
 struct probe_options {
 	bool full;		/* the published recipe: 30 s per test, 120 s sustained */
-	unsigned tests;		/* mask of enum probe_test; 0 = PROBE_TESTS_DEFAULT */
+	unsigned tests;		/* mask of enum probe_test; 0 = PROBE_TESTS_DEFAULT
+				 * (PROBE_TESTS_FULL with full) */
 	double seconds;		/* > 0: fixed measured seconds per test */
 	double ramp_s;		/* < 0: default (0.5 s) */
 	double sustained_s;	/* 0: default (quick 30 s, full 120 s) */
 	double latency_target_us;	/* 0: 1000 µs */
+	double uw_write_mibps;	/* read_under_write's writer; 0 = 15 MiB/s */
+	double uw_trim_mibps;	/* and its trim stream; 0 = 5 MiB/s, < 0 = none */
 	unsigned threads;	/* rings/threads for the QD32 tests; 0 = auto:
 				 * one, and more when one keeps a core busy */
 	double busy_cores;	/* auto: CPU (cores) that counts as busy; 0 = 0.9 */

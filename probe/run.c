@@ -26,12 +26,18 @@
 #include "probe.h"
 #include "thermal.h"
 #include "tw_util.h"
+#include "underwrite.h"
 
 #define KIB 1024u
 #define MIB (1024u * 1024u)
 #define SWEEP_MAX_QD 128u
 #define FILL_QUICK_S 60.0	/* the destructive fill's time limit, quick */
 #define FILL_FULL_S 600.0	/* and --full */
+#define IORATE_QD 128u		/* iorate: most I/Os in flight */
+#define IORATE_FULL_S 5.0	/* iorate: seconds per step with --full */
+#define BOOT_BS (32u * KIB)	/* read_under_write's second part, after */
+#define BOOT_QD 32u		/* OCP BOOT-BENCH-1: 32 KiB random reads */
+#define BOOT_QUICK_S 2.5	/* at depth under the same writes */
 
 /* One row per test: its shape and its quick-mode time limits. */
 struct test_def {
@@ -51,7 +57,9 @@ static const struct test_def tests[PROBE_TEST_COUNT] = {
 	[PROBE_TEST_RAND_READ_QD32] = { "rand_read_qd32", PROFILE_RAND_READ_QD32, PROBE_RAND, 100, 4 * KIB, 32, true, 0.5, 2.5, 4.0 },
 	[PROBE_TEST_QD_SWEEP] = { "qd_sweep", -1, PROBE_RAND, 100, 4 * KIB, 0, false, 0.2, 0.8, 0.8 },
 	[PROBE_TEST_SEQ_WRITE] = { "seq_write", PROFILE_SEQ_WRITE, PROBE_SEQ, 0, MIB, 32, false, 0.5, 2.5, 4.0 },
+	[PROBE_TEST_IORATE] = { "iorate", -1, PROBE_RAND, 100, 4 * KIB, IORATE_QD, false, 0.2, 1.0, 1.0 },
 	[PROBE_TEST_MIXED_70_30] = { "mixed_70_30", PROFILE_MIXED_70_30, PROBE_RAND, 70, 4 * KIB, 32, true, 0.5, 2.5, 4.0 },
+	[PROBE_TEST_READ_UNDER_WRITE] = { "read_under_write", -1, PROBE_RAND, 100, 4 * KIB, 1, false, 0.5, 5.0, 5.0 },
 	[PROBE_TEST_SUSTAINED_WRITE] = { "sustained_write", -1, PROBE_SEQ, 0, MIB, 32, false, 0, 30, 30 },
 };
 
@@ -262,16 +270,13 @@ static void zero_note(struct run *r, const char *test, double *share)
 		     test, z, n, *share);
 }
 
-/* Run one job; failures become notes.  Returns 0, -ECANCELED or -EIO. */
-static int run_job(struct run *r, const struct test_def *def, const struct probe_job *job,
-		   struct probe_job_result *res)
+/*
+ * What a job's return ret means for the run: failures become notes.
+ * Returns 0, -ECANCELED or -EIO.
+ */
+static int job_outcome(struct run *r, const struct test_def *def, int ret,
+		       const struct probe_job_result *res)
 {
-	int ret;
-
-	r->test = def->name;
-	r->budget_s = job->max_s;
-	r->qd = job->qd * (job->threads ? job->threads : 1);	/* for the progress line */
-	ret = probe_job_run(job, res);
 	job_notes(r, def, res);
 	if (ret == -ECANCELED)
 		return ret;
@@ -289,6 +294,16 @@ static int run_job(struct run *r, const struct test_def *def, const struct probe
 		return -EIO;
 	}
 	return 0;
+}
+
+/* Run one job; failures become notes.  Returns 0, -ECANCELED or -EIO. */
+static int run_job(struct run *r, const struct test_def *def, const struct probe_job *job,
+		   struct probe_job_result *res)
+{
+	r->test = def->name;
+	r->budget_s = job->max_s;
+	r->qd = job->qd * (job->threads ? job->threads : 1);	/* for the progress line */
+	return job_outcome(r, def, probe_job_run(job, res), res);
 }
 
 static const char *label_for(double seconds)
@@ -428,6 +443,222 @@ static int sweep_test(struct run *r)
 	return ret;
 }
 
+/* The sweep's best IOPS (or rand_read_qd32's), NAN when neither ran. */
+static double max_iops(const struct profile_device *d)
+{
+	double best = d->io[PROFILE_RAND_READ_QD32].present ? d->io[PROFILE_RAND_READ_QD32].iops
+							     : NAN;
+
+	for (size_t i = 0; i < d->n_sweep; i++)
+		if (isnan(best) || d->sweep[i].iops > best)
+			best = d->sweep[i].iops;
+	return best;
+}
+
+static int iorate_add(struct profile_device *d, double pct, double offered,
+		      const struct probe_job_result *res)
+{
+	struct profile_iorate *v = realloc(d->iorate, (d->n_iorate + 1) * sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	d->iorate = v;
+	v += d->n_iorate++;
+	v->pct = pct;
+	v->offered_iops = offered;
+	v->iops = res->iops > 0 ? res->iops : NAN;
+	lat_from_hist(&res->read_lat, &v->lat);
+	return 0;
+}
+
+/*
+ * 4 KiB random reads offered open loop (job.h rate_iops) at fixed shares
+ * of the sweep's maximum, one step each, latency from the scheduled time.
+ */
+static int iorate_test(struct run *r)
+{
+	static const double pcts[] = { 10, 25, 50, 75, 90, 100, 110 };
+	const struct test_def *def = &tests[PROBE_TEST_IORATE];
+	const double top = max_iops(r->dev);
+	double short_pct = 0, short_iops = 0;
+	int ret = 0;
+
+	if (!(top > 0)) {
+		note(r->dev, "iorate: skipped: no maximum to offer a share of (run qd_sweep "
+		     "or rand_read_qd32 with it)");
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(pcts) / sizeof(pcts[0]) && ret != -ECANCELED &&
+	     !r->stalled; i++) {
+		struct probe_job_result res;
+		struct probe_job job;
+
+		job_for(r, def, def->qd, &job);
+		job.rate_iops = top * pcts[i] / 100;
+		job.stop_on_steady = false;
+		if (!r->o->seconds)
+			job.min_s = job.max_s = r->o->full ? IORATE_FULL_S : def->max_s;
+		ret = run_job(r, def, &job, &res);
+		if (ret == 0 && res.ios && iorate_add(r->dev, pcts[i], job.rate_iops, &res) < 0)
+			ret = -ENOMEM;
+		if (ret == 0 && !short_pct && pcts[i] <= 100 && res.iops < 0.9 * job.rate_iops) {
+			short_pct = pcts[i];
+			short_iops = res.iops;
+		}
+		probe_job_result_free(&res);
+	}
+	if (short_pct > 0)
+		note(r->dev, "iorate: from %.0f %% of %.0f IOPS on, less was delivered than offered "
+		     "(%.0f IOPS): the device or the one submitting thread saturated there, and "
+		     "the latency of the steps after it includes the queue", short_pct, top,
+		     short_iops);
+	return ret;
+}
+
+/* The idle QD1 p99 to compare with: rand_read_qd1's, else measured now. */
+static int idle_p99(struct run *r, const struct test_def *def, const struct probe_job *job,
+		    double *p99)
+{
+	struct probe_job_result res;
+	struct profile_lat lat;
+	int ret;
+
+	*p99 = r->dev->io[PROFILE_RAND_READ_QD1].lat.v[PROFILE_LAT_P99];
+	if (r->dev->io[PROFILE_RAND_READ_QD1].present || r->stalled)
+		return 0;
+	ret = run_job(r, def, job, &res);
+	if (ret == 0 && res.ios) {
+		lat_from_hist(&res.read_lat, &lat);
+		*p99 = lat.v[PROFILE_LAT_P99];
+		note(r->dev, "read_under_write: the idle figure was measured by this test "
+		     "(rand_read_qd1 did not run)");
+	}
+	probe_job_result_free(&res);
+	return ret;
+}
+
+static void uw_fill(struct run *r, const struct probe_job *job, const struct probe_uw_opts *uo,
+		    const struct probe_uw_result *res, double idle)
+{
+	struct profile_under_write *uw = &r->dev->under_write;
+
+	uw->present = true;
+	uw->bs = job->bs;
+	uw->qd = job->qd;
+	uw->iops = res->read.iops > 0 ? res->read.iops : NAN;
+	lat_from_hist(&res->read.read_lat, &uw->lat);
+	uw->idle_p99_us = idle > 0 ? idle : NAN;
+	uw->p99_ratio = uw->lat.v[PROFILE_LAT_P99] / uw->idle_p99_us;
+	if (!(uw->p99_ratio > 0))
+		uw->p99_ratio = NAN;
+	uw->write_bs = uo->write_bs;
+	uw->write_rate_mibps = uo->write_mibps + uo->trim_mibps;
+	uw->write_mibps = res->write_mibps;
+	uw->trim_mibps = res->trim_mibps;
+	uw->seconds = res->read.seconds;
+}
+
+static void uw_notes(struct run *r, const struct probe_uw_opts *uo,
+		     const struct probe_uw_result *res)
+{
+	const struct profile_under_write *uw = &r->dev->under_write;
+
+	note(r->dev, "read_under_write: QD1 reads while %u KiB random writes ran at %.1f MiB/s "
+	     "(%.1f MiB/s of them with trims; delivered %.1f MiB/s): p99 %.1f µs under writes, "
+	     "%.1f µs idle (x%.2f)", uo->write_bs / KIB, uo->write_mibps + uo->trim_mibps,
+	     uo->trim_mibps, uw->write_mibps, uw->lat.v[PROFILE_LAT_P99], uw->idle_p99_us,
+	     uw->p99_ratio);
+	if (res->trim_why[0] && uo->trim_mibps > 0)
+		note(r->dev, "read_under_write: trims were not issued (%s); the trim stream's "
+		     "ranges were written without them", res->trim_why);
+	if (res->write_errmsg[0])
+		note(r->dev, "read_under_write: the background writer failed: %s (the reads "
+		     "are kept, under whatever writes ran)", res->write_errmsg);
+}
+
+/* The writer's rates from the options. */
+static struct probe_uw_opts uw_opts(const struct run *r)
+{
+	struct probe_uw_opts uo = {
+		.write_mibps = r->o->uw_write_mibps > 0 ? r->o->uw_write_mibps
+							 : PROBE_UW_WRITE_MIBPS,
+		.trim_mibps = r->o->uw_trim_mibps > 0 ? r->o->uw_trim_mibps
+			      : r->o->uw_trim_mibps < 0 ? 0 : PROBE_UW_TRIM_MIBPS,
+		.write_bs = PROBE_UW_WRITE_BS,
+	};
+
+	if (uo.write_bs % r->t->align)
+		uo.write_bs = r->t->align;
+	return uo;
+}
+
+/*
+ * OCP BOOT-BENCH-1's reads (32 KiB random at QD32) under the same
+ * background writes: read IOPS for the boot policy.
+ */
+static int uw_boot(struct run *r, const struct test_def *def, const struct probe_job *qd1,
+		   const struct probe_uw_opts *uo)
+{
+	struct profile_under_write *uw = &r->dev->under_write;
+	struct probe_uw_result res;
+	struct probe_job job = *qd1;
+	int ret;
+
+	job.bs = BOOT_BS < r->t->align ? r->t->align : BOOT_BS;
+	job.qd = BOOT_QD;
+	if (!r->o->seconds && !r->o->full)
+		job.min_s = job.max_s = BOOT_QUICK_S;
+	if (job.length < job.bs)
+		return 0;
+	r->budget_s = job.max_s;
+	ret = job_outcome(r, def, probe_uw_run(&job, uo, &res), &res.read);
+	if (ret == 0 && res.read.ios) {
+		uw->boot_bs = job.bs;
+		uw->boot_qd = job.qd;
+		uw->boot_iops = res.read.iops;
+		lat_from_hist(&res.read.read_lat, &uw->boot_lat);
+		note(r->dev, "read_under_write: %u KiB random reads at QD%u under the same writes "
+		     "(OCP BOOT-BENCH-1): %.0f IOPS (the boot policy's pass mark: 60,000)",
+		     job.bs / KIB, job.qd, res.read.iops);
+	}
+	probe_job_result_free(&res.read);
+	return ret;
+}
+
+/* QD1 4 KiB random reads while the background writer runs (underwrite.h). */
+static int uw_test(struct run *r)
+{
+	const struct test_def *def = &tests[PROBE_TEST_READ_UNDER_WRITE];
+	const struct probe_uw_opts uo = uw_opts(r);
+	struct probe_uw_result res;
+	struct probe_job job;
+	double idle;
+	int ret;
+
+	job_for(r, def, def->qd, &job);
+	job.stop_on_steady = false;
+	if (!r->o->seconds && !r->o->full)
+		job.min_s = job.max_s = def->max_s;
+	ret = idle_p99(r, def, &job, &idle);
+	if (ret == -ECANCELED || r->stalled)
+		return ret;
+	r->test = def->name;
+	r->budget_s = job.max_s;
+	ret = probe_uw_run(&job, &uo, &res);
+	if (ret == -EINVAL && !res.read.errmsg[0])
+		snprintf(res.read.errmsg, sizeof(res.read.errmsg),
+			 "the span is smaller than one write");
+	ret = job_outcome(r, def, ret, &res.read);
+	if (ret == 0 && res.read.ios) {
+		uw_fill(r, &job, &uo, &res, idle);
+		uw_notes(r, &uo, &res);
+	}
+	probe_job_result_free(&res.read);
+	if (ret == 0 && !r->stalled)
+		ret = uw_boot(r, def, &job, &uo);
+	return ret;
+}
+
 static double sustained_seconds(const struct run *r)
 {
 	if (r->o->sustained_s > 0)
@@ -537,12 +768,16 @@ static int run_one(struct run *r, enum probe_test t)
 		return sweep_test(r);
 	if (t == PROBE_TEST_SUSTAINED_WRITE)
 		return sustained_test(r);
+	if (t == PROBE_TEST_IORATE)
+		return iorate_test(r);
+	if (t == PROBE_TEST_READ_UNDER_WRITE)
+		return uw_test(r);
 	return io_test(r, t);
 }
 
 static bool is_write_test(enum probe_test t)
 {
-	return tests[t].read_pct < 100;
+	return tests[t].read_pct < 100 || t == PROBE_TEST_READ_UNDER_WRITE;
 }
 
 /* Record the zero-read share of test t where its figures are. */
@@ -557,6 +792,8 @@ static void keep_unwritten(struct run *r, enum probe_test t)
 		r->dev->io[tests[t].slot].unwritten = share;
 	else if (t == PROBE_TEST_QD_SWEEP && r->dev->lat_target.present)
 		r->dev->lat_target.unwritten = share;
+	else if (t == PROBE_TEST_READ_UNDER_WRITE && r->dev->under_write.present)
+		r->dev->under_write.unwritten = share;
 }
 
 /* Whether the destructive fill applies: a raw device probed with
@@ -744,7 +981,7 @@ int probe_run(const struct probe_target *t, const struct probe_options *o,
 			snprintf(err, errlen, "out of memory");
 		return ret;
 	}
-	ret = run_tests(&r, o->tests ? o->tests : PROBE_TESTS_DEFAULT);
+	ret = run_tests(&r, o->tests ? o->tests : o->full ? PROBE_TESTS_FULL : PROBE_TESTS_DEFAULT);
 	probe_series_free(&r.ser);
 	d->probe.seconds = now_s() - start;
 	if (ret == -ECANCELED || ret == -ENOMEM) {

@@ -121,6 +121,15 @@ static void device_init(struct profile_device *d)
 	d->lat_target.p99_us = d->lat_target.iops = NAN;
 	d->lat_target.unwritten = NAN;
 	d->lat_target.qd = -1;
+	d->under_write.bs = d->under_write.qd = d->under_write.write_bs = -1;
+	d->under_write.iops = d->under_write.idle_p99_us = d->under_write.p99_ratio = NAN;
+	d->under_write.write_rate_mibps = d->under_write.write_mibps = NAN;
+	d->under_write.trim_mibps = d->under_write.seconds = NAN;
+	d->under_write.unwritten = NAN;
+	d->under_write.lat = profile_lat_none();
+	d->under_write.boot_bs = d->under_write.boot_qd = -1;
+	d->under_write.boot_iops = NAN;
+	d->under_write.boot_lat = profile_lat_none();
 	d->sustained.mbps = d->sustained.initial_mbps = NAN;
 	d->sustained.cliff_after_gb = d->sustained.seconds = NAN;
 	d->thermal.idle_c = d->thermal.load_c = d->thermal.rise_c = NAN;
@@ -253,6 +262,7 @@ static void device_free(struct profile_device *d)
 	for (int t = 0; t < PROFILE_IO_COUNT; t++)
 		free(d->io[t].label);
 	free(d->sweep);
+	free(d->iorate);
 	free(d->thermal.source);
 	free(d->thermal.throttle);
 	free(d->health.source);

@@ -94,6 +94,38 @@ struct profile_sweep {
 	struct profile_lat lat;
 };
 
+/*
+ * QD1 random reads while a background writer runs at a set rate
+ * (results.read_under_write): what a vector DB feels while the drive
+ * ingests.  Compared with the idle QD1 figure (rand_read_qd1).
+ */
+struct profile_under_write {
+	bool present;
+	long bs, qd;			/* the reads; required when present */
+	double iops;			/* read IOPS under the writes */
+	struct profile_lat lat;		/* read latency under the writes */
+	double idle_p99_us;		/* rand_read_qd1's p99, NAN = not measured */
+	double p99_ratio;		/* lat p99 / idle_p99_us, NAN = unknown */
+	long write_bs;			/* the writer's block size, -1 = absent */
+	double write_rate_mibps;	/* the set rate (MiB/s), NAN = absent */
+	double write_mibps;		/* the rate it delivered, NAN = absent */
+	double trim_mibps;		/* discards issued, NAN = none issued */
+	double seconds;			/* measured seconds, NAN = absent */
+	double unwritten;		/* share of sampled reads all zeros, NAN */
+	/* OCP BOOT-BENCH-1's reads under the same writes: 32 KiB random at depth */
+	long boot_bs, boot_qd;		/* -1 = not measured */
+	double boot_iops;		/* NAN = not measured */
+	struct profile_lat boot_lat;
+};
+
+/* One step of the open-loop rate curve (results.iorate). */
+struct profile_iorate {
+	double pct;			/* offered rate, % of the sweep's best IOPS */
+	double offered_iops;		/* the rate offered */
+	double iops;			/* the rate delivered, NAN = none */
+	struct profile_lat lat;		/* from each I/O's scheduled time */
+};
+
 /* One piece of throttling evidence seen during the heaviest write. */
 enum profile_throttle_kind { PROFILE_THR_TMT1, PROFILE_THR_TMT2, PROFILE_THR_DROP,
 			     PROFILE_THR_COUNT };
@@ -179,6 +211,9 @@ struct profile_device {
 	size_t n_sweep;
 	struct profile_sweep *sweep;
 	struct profile_lat_target lat_target;
+	struct profile_under_write under_write;
+	size_t n_iorate;
+	struct profile_iorate *iorate;
 	struct profile_thermal thermal;
 	struct profile_health health;
 	struct profile_link link;

@@ -158,3 +158,32 @@ static const struct pf_field sweep_f[] = {
 	{ "lat_us", PF_LAT, offsetof(struct profile_sweep, lat), 0, 0, 0 },
 };
 TABLE(pf_sweep, sweep_f);
+
+#define UW(f) offsetof(struct profile_under_write, f)
+static const struct pf_field under_write_f[] = {
+	{ "bs", PF_POSINT, UW(bs), PF_REQUIRED, 0, 0 },
+	{ "qd", PF_POSINT, UW(qd), PF_REQUIRED, 0, 0 },
+	{ "iops", PF_POS, UW(iops), 0, 0, 0 },
+	{ "lat_us", PF_LAT, UW(lat), 0, 0, 0 },
+	{ "idle_p99_us", PF_POS, UW(idle_p99_us), 0, 0, 0 },
+	{ "p99_ratio", PF_POS, UW(p99_ratio), 0, 0, 0 },
+	{ "write_bs", PF_POSINT, UW(write_bs), 0, 0, 0 },
+	{ "write_rate_mibps", PF_POS, UW(write_rate_mibps), 0, 0, 0 },
+	{ "write_mibps", PF_NONNEG, UW(write_mibps), 0, 0, 0 },
+	{ "trim_mibps", PF_NONNEG, UW(trim_mibps), PF_NULLOUT, 0, 0 },
+	{ "seconds", PF_POS, UW(seconds), 0, 0, 0 },
+	{ "unwritten", PF_FRAC, UW(unwritten), 0, 0, 0 },
+	{ "boot_bs", PF_POSINT, UW(boot_bs), 0, 0, 0 },
+	{ "boot_qd", PF_POSINT, UW(boot_qd), 0, 0, 0 },
+	{ "boot_iops", PF_POS, UW(boot_iops), 0, 0, 0 },
+	{ "boot_lat_us", PF_LAT, UW(boot_lat), 0, 0, 0 },
+};
+TABLE(pf_under_write, under_write_f);
+
+static const struct pf_field iorate_f[] = {
+	{ "pct", PF_POS, offsetof(struct profile_iorate, pct), PF_REQUIRED, 0, 0 },
+	{ "offered_iops", PF_POS, offsetof(struct profile_iorate, offered_iops), PF_REQUIRED, 0, 0 },
+	{ "iops", PF_POS, offsetof(struct profile_iorate, iops), 0, 0, 0 },
+	{ "lat_us", PF_LAT, offsetof(struct profile_iorate, lat), 0, 0, 0 },
+};
+TABLE(pf_iorate, iorate_f);

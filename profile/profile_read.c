@@ -341,6 +341,14 @@ static void init_sweep(void *e)
 	s->lat = profile_lat_none();
 }
 
+static void init_iorate(void *e)
+{
+	struct profile_iorate *s = e;
+
+	s->pct = s->offered_iops = s->iops = NAN;
+	s->lat = profile_lat_none();
+}
+
 static void decode_sustained(struct rctx *c, const json_t *v, const char *path,
 			     struct profile_sustained *s);
 
@@ -392,9 +400,16 @@ static void decode_results(struct rctx *c, const json_t *v, const char *path,
 		} else if (!strcmp(key, "qd_sweep")) {
 			decode_array(c, x, p, &pf_sweep, sizeof(struct profile_sweep),
 				     init_sweep, (void **)&d->sweep, &d->n_sweep);
+		} else if (!strcmp(key, "read_under_write")) {
+			d->under_write.present = true;
+			decode_object(c, x, p, &pf_under_write, &d->under_write);
+		} else if (!strcmp(key, "iorate")) {
+			decode_array(c, x, p, &pf_iorate, sizeof(struct profile_iorate),
+				     init_iorate, (void **)&d->iorate, &d->n_iorate);
 		} else {
 			bad(c, p, "unknown test (expected seq_read, seq_write, rand_read_qd1, "
-			    "rand_read_qd32, mixed_70_30, sustained_write, qd_sweep, latency_target)");
+			    "rand_read_qd32, mixed_70_30, sustained_write, qd_sweep, latency_target, "
+			    "read_under_write, iorate)");
 		}
 	}
 }

@@ -114,6 +114,15 @@ static json_t *results_json(const struct profile_device *d)
 	}
 	if (r && d->lat_target.present)
 		json_object_set_new(r, "latency_target", table_json(&pf_lat_target, &d->lat_target));
+	if (r && d->under_write.present)
+		json_object_set_new(r, "read_under_write", table_json(&pf_under_write,
+								      &d->under_write));
+	if (r && d->n_iorate) {
+		a = json_array();
+		for (size_t i = 0; a && i < d->n_iorate; i++)
+			json_array_append_new(a, table_json(&pf_iorate, &d->iorate[i]));
+		json_object_set_new(r, "iorate", a);
+	}
 	return r;
 }
 

@@ -50,7 +50,8 @@ static const char report_css[] =
 	".s6{stroke:#e377c2;fill:#e377c2}.s7{stroke:#7f7f7f;fill:#7f7f7f}"
 	".s8{stroke:#bcbd22;fill:#bcbd22}.s9{stroke:#17becf;fill:#17becf}"
 	"polyline.s0,polyline.s1,polyline.s2,polyline.s3,polyline.s4,polyline.s5,polyline.s6,"
-	"polyline.s7,polyline.s8,polyline.s9,line.sweep{fill:none;stroke-width:2}\n"
+	"polyline.s7,polyline.s8,polyline.s9,line.sweep{fill:none;stroke-width:2}"
+	"svg polyline.p50{stroke-width:1;stroke-dasharray:3 2}\n"
 	"svg polyline.mbps{stroke:#3574b5}svg polyline.temp{stroke:#c8473a;stroke-dasharray:6 4}"
 	"svg line.cliff{stroke:#111;stroke-width:2;stroke-dasharray:2 3}"
 	"svg line.throttle{stroke:#c8473a;stroke-width:1.5}svg .throttle-label{fill:#c8473a}"
@@ -115,6 +116,8 @@ static void doc_header(FILE *out, const struct report_input *in)
 	fputs("<nav><a href=\"#devices\">Devices</a><a href=\"#charts\">Key metrics</a>", out);
 	if (report_any_sweep(in))
 		fputs("<a href=\"#sweep\">Queue-depth sweep</a>", out);
+	if (report_any_iorate(in))
+		fputs("<a href=\"#iorate\">Latency against load</a>", out);
 	if (report_any_series(in))
 		fputs("<a href=\"#sustained\">Sustained write</a>", out);
 	if (in->plan)
@@ -401,6 +404,8 @@ int report_render_html(FILE *out, const struct report_input *in)
 	ret = report_section_bars(out, in);
 	if (!ret)
 		ret = report_section_sweep(out, in);
+	if (!ret)
+		ret = report_section_iorate(out, in);
 	if (!ret)
 		ret = report_section_sustained(out, in);
 	if (ret)

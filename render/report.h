@@ -223,6 +223,9 @@ int report_render_html(FILE *out, const struct report_input *in);
 int report_section_bars(FILE *out, const struct report_input *in);
 int report_section_sweep(FILE *out, const struct report_input *in);
 int report_section_sustained(FILE *out, const struct report_input *in);
+/* The iorate curve (render_report_iorate.c): latency against delivered IOPS. */
+int report_section_iorate(FILE *out, const struct report_input *in);
+bool report_any_iorate(const struct report_input *in);
 
 /* Whether some device has a sweep / a sustained-write series. */
 bool report_any_sweep(const struct report_input *in);

@@ -108,3 +108,5 @@ set_tests_properties(cli.probe_jobs PROPERTIES TIMEOUT 180 LABELS device)
 # loops throttled each on their own not.  Root.
 tw_cli_test(shared_link)
 set_tests_properties(cli.shared_link PROPERTIES TIMEOUT 180 LABELS device)
+tw_cli_test(read_under_write)
+set_tests_properties(cli.read_under_write PROPERTIES TIMEOUT 120 LABELS device RUN_SERIAL TRUE)

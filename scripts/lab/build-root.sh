@@ -4,7 +4,7 @@
 # Builds the root filesystem of the server lab's guest (scripts/lab/run): an
 # ext4 image made from this host's Debian binaries, so that the guest has
 # what a server has: bash, coreutils, util-linux (blkid, findmnt, lsblk,
-# wipefs, mount with UUID=), mdadm, e2fsprogs, xfsprogs, grep, sed, awk, kmod,
+# wipefs, mount with UUID=), mdadm, lvm2, e2fsprogs, xfsprogs, grep, sed, awk, kmod,
 # findutils, jq, the kernel modules of KERNEL_DIR (build-guest.sh's
 # kernel-KVER), and tierwise in the `cmake --install` layout of PREFIX under
 # /usr/local (bin/tierwise, share/tierwise/policies).  Every binary comes
@@ -40,7 +40,7 @@ done
 busybox=$(readlink -f "$(command -v busybox)") || die "busybox not found (install busybox-static)"
 
 # The Debian packages whose programs the guest gets.
-PKGS="bash coreutils util-linux mount mdadm e2fsprogs xfsprogs grep sed mawk kmod findutils jq gzip diffutils procps"
+PKGS="bash coreutils util-linux mount mdadm e2fsprogs xfsprogs grep sed mawk kmod findutils jq gzip diffutils procps lvm2 dmsetup"
 # Root image size: the binaries, libraries and modules take about 100 MB;
 # the rest is room for what the guest writes: tierwise's scratch file on /
 # (a quarter of the free space, at least 64 MiB).
@@ -73,7 +73,12 @@ for p in $PKGS; do
 	dpkg-query -L "$p"
 done | sed -nE 's#^(/usr)?/(s?bin)/([^/]+)$#\2/\3#p' | sort -u >"$tmp/progs"
 while read -r f; do
-	[ -f "/usr/$f" ] && [ ! -e "$r/usr/$f" ] && cp -L "/usr/$f" "$r/usr/$f"
+	[ -e "$r/usr/$f" ] && continue
+	if [ -L "/usr/$f" ] && [ "$(dirname "$(readlink "/usr/$f")")" = . ]; then
+		ln -s "$(readlink "/usr/$f")" "$r/usr/$f"	# lvm2's pvcreate -> lvm: one binary
+	elif [ -f "/usr/$f" ]; then
+		cp -L "/usr/$f" "$r/usr/$f"
+	fi
 done <"$tmp/progs"
 ln -sf mawk "$r/usr/bin/awk"
 ln -sf bash "$r/usr/bin/sh"
@@ -123,6 +128,10 @@ printf '%s\n' '# /etc/fstab: static file system information.' \
 mkdir -p "$r/etc/mdadm" "$r/etc/udev/rules.d"
 printf '%s\n' 'HOMEHOST <system>' 'MAILADDR root' >"$r/etc/mdadm/mdadm.conf"
 [ -f /etc/mke2fs.conf ] && cp /etc/mke2fs.conf "$r/etc/"
+# LVM without udev: lvm makes its own device nodes and waits for nobody.
+mkdir -p "$r/etc/lvm"
+printf '%s\n' 'devices { obtain_device_list_from_udev = 0 }' \
+	'activation { udev_sync = 0 udev_rules = 0 }' 'global { use_lvmpolld = 0 }' >"$r/etc/lvm/lvm.conf"
 ln -s ../proc/self/mounts "$r/etc/mtab"
 install -m 0755 "$here/guest-init.sh" "$r/lab/init"
 

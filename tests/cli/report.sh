@@ -165,6 +165,24 @@ grep -qi '<script' "$tmp/e.html" && bad "escaping: a model became a <script>"
 has "escaping: model" "$tmp/e.html" "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;"
 same "escaping: id in attributes" "$(count "$tmp/e.html" 'data-device="biwin&lt;1t&gt;&amp;&quot;x&#39;"')" 8
 
+# --- issue 21: the iorate curve, latency against delivered IOPS -------------
+jq '(.devices[] | select(.id == "nvme0n1") | .results.iorate) = [
+	{"pct": 10, "offered_iops": 10000, "iops": 9990, "lat_us": {"p50": 50, "p99": 80}},
+	{"pct": 50, "offered_iops": 50000, "iops": 49900, "lat_us": {"p50": 60, "p99": 120}},
+	{"pct": 100, "offered_iops": 100000, "iops": 90000, "lat_us": {"p50": 900, "p99": 4000}},
+	{"pct": 110, "offered_iops": 110000, "iops": 91000, "lat_us": {"p50": 30000, "p99": 90000}}]' \
+	"$fx" >"$tmp/iorate.json"
+check "iorate: validates" 0 "$tw" validate "$tmp/iorate.json"
+check "iorate: report" 0 "$tw" report "$tmp/iorate.json" --policies "$pol" -o "$tmp/i.html"
+i=$tmp/i.html
+same "iorate: one chart" "$(count "$i" '<svg class="chart iorate"')" 1
+same "iorate: p99 and p50 lines" "$(count "$i" '<polyline class="iorate s0')" 2
+same "iorate: a point per step" "$(count "$i" 'data-pct=')" 4
+has "iorate: the 110 % point at its delivered IOPS" "$i" '91,000 IOPS delivered, p99 90,000 µs'
+has "iorate: in the contents" "$i" '<a href="#iorate">Latency against load</a>'
+has "iorate: the table" "$i" '<td>110 %</td><td>110,000</td><td>91,000</td>'
+grep -q 'id="iorate"' "$tmp/s.html" 2>/dev/null && bad "iorate section without data"
+
 # --- a profile with a sweep and sustained-write series ----------------------
 check "fixture validates" 0 "$tw" validate "$fx"
 check "report of the fixture" 0 "$tw" report "$fx" --policies "$pol" -o "$tmp/s.html"

@@ -15,7 +15,7 @@ fail=0
 
 check "score --json" 0 "$tw" score "$ex" --policies "$pol" --format json
 jq_true "schema" '.schema == "tierwise.score/1"'
-jq_true "five policies" '(.policies | length) == 5'
+jq_true "six policies (boot, issue 21)" '(.policies | length) == 6'
 jq_true "policy keys" '[.policies[] | (.name | type) == "string" and (.tier | type) == "string"
 	and (.ranking | type) == "array"] | all'
 jq_true "ranking keys" '[.policies[].ranking[] | (.id | type) == "string"
@@ -50,6 +50,17 @@ expect "explain PM9A1 search" "$tmp/out" "0.45 s"
 expect "explain sequential read" "$tmp/out" "0.41×"
 
 grep -q "^Money" "$tmp/out" && { echo "FAIL: explain without prices talks money"; fail=1; }
+# issue 21: idle and under-write p99 side by side; catalog data has none
+expect "explain: no read under write" "$tmp/out" \
+	"Under writes: not measured on optane905p (read_under_write needs a writable target"
+jq '(.devices[] | select(.id == "optane905p") | .results.read_under_write) = {"bs": 4096, "qd": 1, "lat_us": {"p99": 24}} |
+    (.devices[] | select(.id == "pm9a1-1t") | .results.read_under_write) = {"bs": 4096, "qd": 1, "lat_us": {"p99": 2100}, "idle_p99_us": 50}' \
+	"$ex" >"$tmp/uw.json"
+check "explain under writes" 0 "$tw" explain optane905p --policy vector-db --vs pm9a1-1t "$tmp/uw.json" \
+	--policies "$pol"
+expect "explain under writes" "$tmp/out" \
+	"Under writes: p99 22 µs → 24 µs under writes on optane905p (1.1×); p99 50 µs → 2.1 ms under writes on pm9a1-1t (42.0×)."
+expect "explain: the p99 under writes is scored" "$tmp/out" "read_under_write.lat_us.p99     24 µs             2,100 µs"
 # with prices (issue 15): money beside the ratios, in the policy's own terms
 printf 'Intel Optane 905P 960GB = 1000\nSamsung PM9A1 1TB = 90\n' >"$tmp/prices"
 check "explain with prices" 0 "$tw" explain optane905p --policy vector-db --vs pm9a1-1t "$ex" \

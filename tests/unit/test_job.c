@@ -242,6 +242,47 @@ static void test_fake_latency(void **state)
 	assert_true(i < TIMING_TRIES);
 }
 
+/* rate_iops: the job delivers the offered rate, whatever the depth allows. */
+static void test_paced_rate(void **state)
+{
+	struct probe_null_opts o = { .lat_ns = 20000 };
+	struct probe_job job = null_job(&o);
+	struct probe_job_result *res;
+
+	(void)state;
+	job.qd = 16;
+	job.max_s = job.min_s = 1.0;
+	job.rate_iops = 2000;	/* 16 at 20 µs could do 800k */
+	res = run_ok(&job);
+	assert_float_equal(res->iops, 2000, 2000 * 0.05);
+	result_del(res);
+}
+
+/*
+ * Open loop: offered twice what QD1 at 1 ms can do, the I/Os wait for the
+ * slot and their latency, from the scheduled time, grows far past 1 ms
+ * (a closed loop would report 1 ms throughout).
+ */
+static void test_paced_open_loop(void **state)
+{
+	struct probe_null_opts o = { .lat_ns = 1000000 };
+	struct probe_job job = null_job(&o);
+	struct probe_job_result *res;
+	uint64_t p50, p99;
+
+	(void)state;
+	job.qd = 1;
+	job.max_s = job.min_s = 0.5;
+	job.rate_iops = 2000;
+	res = run_ok(&job);
+	assert_true(res->iops < 1100);	/* one at a time, 1 ms each */
+	assert_int_equal(probe_hist_percentile(&res->lat, 50, &p50), 0);
+	assert_int_equal(probe_hist_percentile(&res->lat, 99, &p99), 0);
+	assert_true(p50 > 50000000);	/* half-way, ~125 ms behind schedule */
+	assert_true(p99 > 200000000);
+	result_del(res);
+}
+
 /* ---- windows, steady, cancel ----------------------------------------- */
 
 struct wins {
@@ -782,6 +823,8 @@ int main(void)
 		cmocka_unit_test(test_seq_contiguous_and_wrapping),
 		cmocka_unit_test(test_rand_aligned_in_span),
 		cmocka_unit_test(test_fake_latency),
+		cmocka_unit_test(test_paced_rate),
+		cmocka_unit_test(test_paced_open_loop),
 		cmocka_unit_test(test_windows),
 		cmocka_unit_test(test_stop_on_steady),
 		cmocka_unit_test(test_cancel),

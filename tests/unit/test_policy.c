@@ -37,9 +37,9 @@ static void dump(const struct tw_diags *d)
 
 static void test_shipped(void **state)
 {
-	static const char *const names[] = { "archive", "checkpoints", "logs-metadata",
-		"model-loading", "vector-db" };
-	static const char *const tiers[] = { "cold", "warm", "hot", "warm", "hot" };
+	static const char *const names[] = { "archive", "boot", "checkpoints",
+		"logs-metadata", "model-loading", "vector-db" };
+	static const char *const tiers[] = { "cold", "boot", "warm", "hot", "warm", "hot" };
 	struct tw_diags d = { 0 };
 	struct model_policy_set *set;
 	char *dir = src_path("policies");
@@ -51,8 +51,8 @@ static void test_shipped(void **state)
 		dump(&d);
 	assert_int_equal(ret, 0);
 	assert_int_equal(d.n, 0);
-	assert_int_equal(set->n, 5);
-	for (size_t i = 0; i < 5; i++) {
+	assert_int_equal(set->n, 6);
+	for (size_t i = 0; i < 6; i++) {
 		assert_string_equal(set->v[i]->name, names[i]);
 		assert_string_equal(set->v[i]->tier, tiers[i]);
 		assert_non_null(set->v[i]->description);
@@ -61,7 +61,7 @@ static void test_shipped(void **state)
 		assert_true(set->v[i]->need_bytes > 0);
 		assert_true(set->v[i]->constraints.no_critical_warning);
 	}
-	assert_ptr_equal(model_policy_set_find(set, "vector-db"), set->v[4]);
+	assert_ptr_equal(model_policy_set_find(set, "vector-db"), set->v[5]);
 	assert_null(model_policy_set_find(set, "nope"));
 	assert_null(model_policy_set_find(NULL, "vector-db"));
 	model_policy_set_free(set);
@@ -80,7 +80,10 @@ static void test_vector_db(void **state)
 	assert_string_equal(p->file, f);
 	assert_int_equal(p->line, 4);	/* the name value, after the comment */
 	assert_int_equal(p->col, 7);
-	assert_int_equal(p->n_metrics, 4);
+	assert_int_equal(p->n_metrics, 5);
+	assert_string_equal(p->metrics[3].desc->path, "read_under_write.lat_us.p99");
+	assert_int_equal(p->metrics[3].better, MODEL_BETTER_LOWER);
+	assert_float_equal(p->metrics[3].weight, 3, 0);
 	m = &p->metrics[0];
 	assert_string_equal(m->desc->path, "rand_read_qd1.lat_us.p99");
 	assert_int_equal(m->better, MODEL_BETTER_LOWER);
@@ -168,7 +171,7 @@ static void test_metric_table(void **state)
 	const struct model_metric_desc *m;
 
 	(void)state;
-	assert_int_equal(model_metric_count(), 64);
+	assert_int_equal(model_metric_count(), 70);
 	assert_null(model_metric_at(model_metric_count()));
 	for (size_t i = 0; i < model_metric_count(); i++) {
 		m = model_metric_at(i);
@@ -428,7 +431,7 @@ static const struct bad_case bad_cases[] = {
 	{ HEAD "metrics: []\n", 3, 10, "metrics", "must list at least one metric" },
 	/* enums */
 	{ "name: t\ntier: lukewarm\n" METRIC, 2, 7, "tier",
-	  "unknown tier \"lukewarm\" (expected hot, warm or cold)" },
+	  "unknown tier \"lukewarm\" (expected hot, warm, cold or boot)" },
 	{ HEAD "metrics:\n  - {path: seq_read.mbps, better: more, good: 1000, poor: 10}\n",
 	  4, 35, "metrics[0].better", "unknown value \"more\" (expected higher or lower)" },
 	{ HEAD METRIC "estimates:\n  - {kind: restore, size_tb: 1}\n", 6, 12,

@@ -79,10 +79,62 @@ static void test_writable_all_tests(void **state)
 	assert_int_equal(d->thermal.throttle_events, -1);	/* unknown, not 0 */
 	/* the engine's setup once (every test ran on the same one); the
 	 * destructive fill of the whole span before the reads */
-	assert_int_equal(d->n_notes, 3);
+	/* and, when the one paced thread could not keep up with the null
+	 * engine's best (a busy machine), the iorate note (before the
+	 * read_under_write notes: iorate runs first) */
+	{
+		size_t io = 0;
+
+		for (size_t i = 3; i < d->n_notes; i++)
+			io += !strncmp(d->notes[i], "iorate: from ", 13);
+		assert_true(io <= 1);
+		assert_int_equal(d->n_notes, 6 + io);
+		assert_non_null(strstr(d->notes[3 + io], "read_under_write: QD1 reads while 128 "
+				       "KiB random writes ran at 20.0 MiB/s (5.0 MiB/s of them "
+				       "with trims"));
+		assert_non_null(strstr(d->notes[4 + io], "trims were not issued (no file "
+				       "descriptor"));
+		assert_non_null(strstr(d->notes[5 + io], "read_under_write: 32 KiB random reads "
+				       "at QD32 under the same writes (OCP BOOT-BENCH-1): "));
+	}
 	assert_non_null(strstr(d->notes[0], "thermal: no block device known"));
 	assert_non_null(strstr(d->notes[1], "engine: null (latency 0 ns)"));
 	assert_non_null(strstr(d->notes[2], "fill: wrote the whole span (1.00 GiB)"));
+	/* reads under the background writer, beside the idle QD1 figure */
+	assert_true(d->under_write.present);
+	assert_int_equal(d->under_write.bs, 4096);
+	assert_int_equal(d->under_write.qd, 1);
+	assert_int_equal(d->under_write.write_bs, 131072);
+	assert_float_equal(d->under_write.write_rate_mibps, 20, 0);
+	assert_true(isnan(d->under_write.trim_mibps));	/* none issued */
+	assert_float_equal(d->under_write.idle_p99_us,
+			   d->io[PROFILE_RAND_READ_QD1].lat.v[PROFILE_LAT_P99], 0);
+	assert_float_equal(d->under_write.p99_ratio, d->under_write.lat.v[PROFILE_LAT_P99] /
+			   d->under_write.idle_p99_us, 1e-9);
+	/* the paced writer: 15 MiB/s of 128 KiB writes (the trim stream had no
+	 * fd), over its whole run, which includes up to 50 ms of its stop: on a
+	 * 0.25 s test that is a good part, so only "near and never above" */
+	assert_true(d->under_write.write_mibps > 8 && d->under_write.write_mibps < 16.5);
+	/* OCP BOOT-BENCH-1's reads under the same writes */
+	assert_int_equal(d->under_write.boot_bs, 32768);
+	assert_int_equal(d->under_write.boot_qd, 32);
+	assert_true(d->under_write.boot_iops > 0);
+	/* iorate: seven steps at fixed shares of the sweep's best, open loop */
+	assert_int_equal(d->n_iorate, 7);
+	{
+		static const double pcts[] = { 10, 25, 50, 75, 90, 100, 110 };
+		double top = d->io[PROFILE_RAND_READ_QD32].iops;
+
+		for (size_t i = 0; i < d->n_sweep; i++)
+			top = d->sweep[i].iops > top ? d->sweep[i].iops : top;
+		for (size_t i = 0; i < 7; i++) {
+			assert_float_equal(d->iorate[i].pct, pcts[i], 0);
+			assert_float_equal(d->iorate[i].offered_iops, top * pcts[i] / 100, top * 1e-9);
+		}
+		/* a tenth of the null engine's best is delivered as offered */
+		assert_float_equal(d->iorate[0].iops, d->iorate[0].offered_iops,
+				   d->iorate[0].offered_iops * 0.25);
+	}
 	/* the null engine leaves the read buffers as they were: no zeros */
 	assert_float_equal(d->io[PROFILE_SEQ_READ].unwritten, 0, 0);
 	assert_float_equal(d->lat_target.unwritten, 0, 0);
@@ -122,7 +174,8 @@ static void test_readonly_skips_writes(void **state)
 	assert_true(d->io[PROFILE_SEQ_READ].present);
 	for (size_t i = 0; i < d->n_notes; i++)
 		skipped += strstr(d->notes[i], "skipped: read-only target") != NULL;
-	assert_int_equal(skipped, 2);	/* seq_write, mixed_70_30 */
+	assert_int_equal(skipped, 3);	/* seq_write, mixed_70_30, read_under_write */
+	assert_false(d->under_write.present);
 	profile_free(p);
 }
 

@@ -1,0 +1,81 @@
+#!/bin/bash
+# read_under_write.sh — QD1 reads under a background writer on real devices:
+#   a zram device of its own (hot-added, removed after) and a loop device
+#   (both take discards), and a scratch file (fallocate punch-hole): the
+#   result sits beside rand_read_qd1 with the ratio of the p99s, the writer
+#   delivers its set rate (20 MiB/s: 15 plain + 5 with trims), trims were
+#   issued; a read-only probe skips it with a note and no result.
+# Root only.
+tw=$1
+fail=0
+[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (zram, loop devices)"; exit 77; }
+for t in jq losetup; do
+	command -v "$t" >/dev/null || { echo "SKIP: $t not installed"; exit 77; }
+done
+[ -w /sys/class/zram-control/hot_add ] || { echo "SKIP: no zram-control (modprobe zram)"; exit 77; }
+. "$(dirname "$0")/lib.sh"
+tmp=$(mktemp -d)
+zram="" loop=""
+cleanup() {
+	[ -n "$loop" ] && detach_loops "$loop"
+	if [ -n "$zram" ]; then	# udev may still hold it for a moment
+		for _ in $(seq 50); do
+			echo "$zram" 2>/dev/null >/sys/class/zram-control/hot_remove && break
+			sleep 0.1
+		done
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+zram=$(cat /sys/class/zram-control/hot_add) || { echo "SKIP: zram hot_add failed"; exit 77; }
+echo 128M >"/sys/block/zram$zram/disksize" || { echo "FAIL: zram disksize"; exit 1; }
+truncate -s 128M "$tmp/disk.img"
+loop=$(losetup -f --show "$tmp/disk.img") || { echo "SKIP: no loop device"; exit 77; }
+mkdir "$tmp/dir"
+quick=(--tests rand_read_qd1,read_under_write --seconds 2 --ramp 0.2 --quiet)
+
+# the result of one target: beside the idle figure, the writer at its rate, trims issued
+check_uw() {
+	local what=$1
+	check "$what: validate" 0 "$tw" validate "$tmp/$what.json"
+	cp "$tmp/$what.json" "$tmp/out"
+	jq_true "$what: present beside rand_read_qd1" \
+		'.devices[0].results | (.read_under_write.bs == 4096) and (.read_under_write.qd == 1) and (.read_under_write.iops > 0) and (.read_under_write.idle_p99_us == .rand_read_qd1.lat_us.p99)' \
+		'.devices[0].results'
+	jq_true "$what: the ratio of the p99s" \
+		'.devices[0].results.read_under_write | ((.p99_ratio - .lat_us.p99 / .idle_p99_us) | fabs) < 1e-6' \
+		'.devices[0].results.read_under_write'
+	jq_true "$what: the writer delivered 20 MiB/s (±15 %)" \
+		'.devices[0].results.read_under_write | (.write_rate_mibps == 20) and (.write_bs == 131072) and (.write_mibps > 17) and (.write_mibps < 23)' \
+		'.devices[0].results.read_under_write'
+	jq_true "$what: trims issued at about 5 MiB/s" \
+		'.devices[0].results.read_under_write | (.trim_mibps > 3) and (.trim_mibps < 6)' \
+		'.devices[0].results.read_under_write'
+	jq_true "$what: the note beside the idle figure" \
+		'[.devices[0].notes[] | select(startswith("read_under_write: QD1 reads while 128 KiB random writes ran at 20.0 MiB/s"))] | length == 1' \
+		'.devices[0].notes'
+	jq_true "$what: OCP BOOT-BENCH-1 reads under the same writes" \
+		'.devices[0].results.read_under_write | (.boot_bs == 32768) and (.boot_qd == 32) and (.boot_iops > 0) and (.boot_lat_us.p99 > 0)' \
+		'.devices[0].results.read_under_write'
+	jq_true "$what: no trim-refused note" \
+		'[.devices[0].notes[] | select(contains("trims were not issued"))] | length == 0' '.devices[0].notes'
+}
+
+for target in "zram:/dev/zram$zram" "loop:$loop" "scratch:$tmp/dir"; do
+	what=${target%%:*} path=${target#*:}
+	args=(--destructive --yes)
+	[ "$what" = scratch ] && args=()
+	"$tw" probe "$path" "${args[@]}" "${quick[@]}" -o "$tmp/$what.json" >"$tmp/$what.txt" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 0 ] || { echo "FAIL: $what: exit $rc"; cat "$tmp/err"; fail=1; continue; }
+	check_uw "$what"
+done
+
+# read-only: skipped with a note, no result
+"$tw" probe "$loop" "${quick[@]}" -o "$tmp/ro.json" >/dev/null 2>"$tmp/err"
+cp "$tmp/ro.json" "$tmp/out"
+jq_true "read-only: skipped" \
+	'(.devices[0].results.read_under_write == null) and ([.devices[0].notes[] | select(startswith("read_under_write: skipped: read-only target"))] | length == 1)' \
+	'.devices[0]'
+exit $fail
