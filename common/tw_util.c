@@ -28,8 +28,10 @@ void tw_fmt_bytes(char *buf, size_t len, double bytes, enum tw_bytes_style style
 		fmt_binary(buf, len, bytes);
 	else if (bytes >= 1e12)
 		snprintf(buf, len, "%.1f TB", bytes / 1e12);
-	else
+	else if (bytes >= 1e9 || bytes == 0)
 		snprintf(buf, len, "%.0f GB", bytes / 1e9);
+	else	/* a 200 MB need is not "0 GB" */
+		snprintf(buf, len, "%.0f MB", bytes / 1e6);
 }
 
 size_t tw_edit_distance(const char *a, const char *b)

@@ -24,7 +24,8 @@ enum tw_bytes_style {
 };
 
 /*
- * Format bytes into buf.  Decimal: "12.0 TB" from 1 TB up, else whole "GB".
+ * Format bytes into buf.  Decimal: "12.0 TB" from 1 TB up, whole "GB" from
+ * 1 GB, else whole "MB".
  * Binary: the largest power of 1024 with one decimal below 100 ("894.3G",
  * "64M", "512B").  Negative or NaN bytes give "-".
  */

@@ -16,6 +16,7 @@
 
 #include "tw_outfile.h"
 #include "tw_size.h"
+#include "tw_util.h"
 
 static char dir[] = "/tmp/tw-outfile-test.XXXXXX";
 
@@ -153,6 +154,29 @@ static void test_sizes(void **state)
 	assert_int_equal(tw_size_parse("99999P", true, &v), -ERANGE);
 }
 
+static void test_bytes(void **state)
+{
+	char b[32];
+
+	(void)state;
+	tw_fmt_bytes(b, sizeof(b), 12e12, TW_BYTES_DECIMAL);
+	assert_string_equal(b, "12.0 TB");
+	tw_fmt_bytes(b, sizeof(b), 894e9, TW_BYTES_DECIMAL);
+	assert_string_equal(b, "894 GB");
+	tw_fmt_bytes(b, sizeof(b), 200e6, TW_BYTES_DECIMAL);
+	assert_string_equal(b, "200 MB");	/* not "0 GB" */
+	tw_fmt_bytes(b, sizeof(b), 0, TW_BYTES_DECIMAL);
+	assert_string_equal(b, "0 GB");
+	tw_fmt_bytes(b, sizeof(b), 960197124096.0, TW_BYTES_BINARY);
+	assert_string_equal(b, "894G");		/* whole from 100 up, as lsblk */
+	tw_fmt_bytes(b, sizeof(b), 1.5 * 1073741824, TW_BYTES_BINARY);
+	assert_string_equal(b, "1.5G");
+	tw_fmt_bytes(b, sizeof(b), 64.0 * 1048576, TW_BYTES_BINARY);
+	assert_string_equal(b, "64M");
+	tw_fmt_bytes(b, sizeof(b), -1, TW_BYTES_BINARY);
+	assert_string_equal(b, "-");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -160,6 +184,7 @@ int main(void)
 		cmocka_unit_test(test_atomic_replace_and_abort),
 		cmocka_unit_test(test_symlink_target_replaced),
 		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_bytes),
 	};
 	int rc;
 
