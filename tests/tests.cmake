@@ -67,7 +67,7 @@ tw_cli_test(guard)
 set_tests_properties(cli.guard PROPERTIES TIMEOUT 300)
 # every CLI path under valgrind memcheck (slow: -L memcheck / -LE memcheck)
 tw_cli_test(memcheck)
-set_tests_properties(cli.memcheck PROPERTIES TIMEOUT 600 LABELS memcheck)
+set_tests_properties(cli.memcheck PROPERTIES TIMEOUT 1200 LABELS memcheck)
 tw_cli_test(outputs)
 tw_cli_test(removable)
 # Throughput- and IOPS-capped loop devices (blk-throttle in a cgroup) are
