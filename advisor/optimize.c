@@ -36,6 +36,7 @@
  * score) and its twins barred from that tier; the best of those three.
  */
 #include "plan.h"
+#include "tw_util.h"
 
 #include <errno.h>
 #include <glpk.h>
@@ -506,14 +507,6 @@ static void callback(glp_tree *tree, void *info)
 		glp_ios_terminate(tree);
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 struct solve_out {
 	bool found, proven;
 	double obj, bound;	/* objective of the solution, bound on the optimum */
@@ -531,7 +524,7 @@ static void milp_solve(struct milp *p, double deadline, bool scale, struct solve
 {
 	glp_smcp sm;
 	glp_iocp parm;
-	double left = deadline - now();
+	double left = deadline - (tw_now_ns() / 1e9);
 	int ret, st;
 
 	memset(o, 0, sizeof(*o));
@@ -547,7 +540,7 @@ static void milp_solve(struct milp *p, double deadline, bool scale, struct solve
 		o->bound = INFINITY;
 		return;
 	}
-	left = deadline - now();
+	left = deadline - (tw_now_ns() / 1e9);
 	glp_init_iocp(&parm);
 	parm.msg_lev = GLP_MSG_OFF;
 	parm.presolve = GLP_OFF;
@@ -971,7 +964,7 @@ static int runner_up(struct run *r, struct advisor_opt_result *out)
 	}
 	alt.score = (const double (*)[NT])sc;
 	ra.in = &alt;
-	for (int t = 0; t < NT && !ret && now() < r->deadline; t++) {
+	for (int t = 0; t < NT && !ret && (tw_now_ns() / 1e9) < r->deadline; t++) {
 		ptrdiff_t lead = leader(in, out->best.tier, t);
 		struct advisor_eval e;
 
@@ -1018,7 +1011,7 @@ int advisor_optimize(const struct advisor_opt_input *in, double time_limit,
 	struct groups g = { 0 };
 	struct scratch s = { 0 };
 	struct run r = { .in = in, .g = &g, .s = &s };
-	double t0 = now();
+	double t0 = (tw_now_ns() / 1e9);
 	int ret;
 
 	if (!in || !out || (in->n && (!in->score || !in->capacity)))
@@ -1044,7 +1037,7 @@ int advisor_optimize(const struct advisor_opt_input *in, double time_limit,
 		ret = runner_up(&r, out);
 	}
 	out->nodes = r.nodes;
-	out->seconds = now() - t0;
+	out->seconds = (tw_now_ns() / 1e9) - t0;
 	groups_clear(&g);
 	scratch_clear(&s);
 	if (ret)

@@ -184,6 +184,15 @@ int cli_output_open(struct cli_output *o, const char *cmd, const char *path);
  * abort.  Returns rc, or TW_EXIT_SYSTEM for a write error (printed). */
 int cli_output_close(struct cli_output *o, int rc);
 
+/*
+ * Render into path ("-" = stdout) through tw_outfile, atomically: render(out,
+ * arg) returns 0 or -errno (-EIO for a failed write, whose real errno is
+ * then reported).  A failure is printed naming cmd and leaves a previous
+ * file as it was.  Returns TW_EXIT_OK or TW_EXIT_SYSTEM.
+ */
+int cli_write_rendered(const char *cmd, const char *path,
+		       int (*render)(FILE *out, const void *arg), const void *arg);
+
 /* TW_EXIT_OK when sysroot is NULL or a directory; else prints the error
  * (what --sysroot wants) and returns TW_EXIT_SYSTEM. */
 int cli_check_sysroot(const char *cmd, const char *sysroot);

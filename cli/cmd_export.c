@@ -89,7 +89,7 @@ static int export_parse(int argc, char **argv, struct export_opts *o)
 		case 'T': o->textfile = optarg; break;
 		case 'N': o->no_plan = true; break;
 		case 'h': export_usage(stdout); return TW_EXIT_OK;
-		default: return cli_usage_error("export", "unknown option");
+		default: return cli_bad_option("export", argv, opts);
 		}
 	}
 	if (o->output && o->textfile)
@@ -106,30 +106,21 @@ static int export_parse(int argc, char **argv, struct export_opts *o)
 	return c ? c : -1;
 }
 
+struct prom_out {
+	const struct prom_source *src;
+	size_t n;
+};
+
+static int render_prom_out(FILE *out, const void *arg)
+{
+	const struct prom_out *po = arg;
+
+	return prom_render(out, po->src, po->n);
+}
+
 int cli_write_prom(const char *cmd, const char *path, const struct prom_source *src, size_t n)
 {
-	struct tw_outfile of;
-	char err[256];
-	int ret = tw_outfile_open(&of, path, err, sizeof(err));
-
-	if (ret == 0) {
-		errno = 0;
-		ret = prom_render(of.f, src, n);
-		if (ret == -EIO) {	/* the write error itself: ENOSPC, EIO */
-			fflush(of.f);
-			ret = errno ? -errno : -EIO;
-		}
-		if (ret) {
-			snprintf(err, sizeof(err), "%s", strerror(-ret));
-			tw_outfile_abort(&of);
-		} else {
-			ret = tw_outfile_commit(&of, err, sizeof(err));
-		}
-	}
-	if (!ret)
-		return TW_EXIT_OK;
-	fprintf(stderr, "tierwise %s: %s: %s\n", cmd, strcmp(path, "-") ? path : "stdout", err);
-	return TW_EXIT_SYSTEM;
+	return cli_write_rendered(cmd, path, render_prom_out, &(struct prom_out){ src, n });
 }
 
 static int export_fleet(const struct export_opts *o, const struct fleet *f)

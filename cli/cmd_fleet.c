@@ -54,7 +54,7 @@ static int fleet_parse(int argc, char **argv, struct fleet_opts *o)
 			break;
 		case 'o': o->output = optarg; break;
 		case 'h': fleet_usage(stdout); return TW_EXIT_OK;
-		default: return cli_usage_error("fleet", "unknown option");
+		default: return cli_bad_option("fleet", argv, opts);
 		}
 	}
 	if (optind >= argc)
@@ -84,32 +84,16 @@ int cli_fleet_load(const char *cmd, char *const *paths, size_t n, struct fleet *
 	return ret == -EINVAL || ret == -ENOENT ? TW_EXIT_INVALID : TW_EXIT_SYSTEM;
 }
 
-/* Render f into output ("-" = stdout), atomically.  Returns the exit code. */
-static int fleet_write(const char *cmd, const char *output, const struct fleet_render_ops *r,
-		       const struct fleet *f)
-{
-	struct tw_outfile of;
-	char err[256];
-	int ret = tw_outfile_open(&of, output, err, sizeof(err));
+struct fleet_out {
+	const struct fleet_render_ops *r;
+	const struct fleet *f;
+};
 
-	if (ret == 0) {
-		errno = 0;
-		ret = r->print(of.f, f);
-		if (ret == -EIO) {	/* the write error itself: ENOSPC, EIO */
-			fflush(of.f);
-			ret = errno ? -errno : -EIO;
-		}
-		if (ret) {
-			snprintf(err, sizeof(err), "%s", strerror(-ret));
-			tw_outfile_abort(&of);
-		} else {
-			ret = tw_outfile_commit(&of, err, sizeof(err));
-		}
-	}
-	if (!ret)
-		return TW_EXIT_OK;
-	fprintf(stderr, "tierwise %s: %s: %s\n", cmd, strcmp(output, "-") ? output : "stdout", err);
-	return TW_EXIT_SYSTEM;
+static int render_fleet(FILE *out, const void *arg)
+{
+	const struct fleet_out *fo = arg;
+
+	return fo->r->print(out, fo->f);
 }
 
 static int fleet_run(int argc, char **argv, struct tw_global *g)
@@ -123,7 +107,8 @@ static int fleet_run(int argc, char **argv, struct tw_global *g)
 		return rc;
 	rc = cli_fleet_load("fleet", argv + optind, (size_t)(argc - optind), &f);
 	if (rc == TW_EXIT_OK)
-		rc = fleet_write("fleet", o.output, o.render, f);
+		rc = cli_write_rendered("fleet", o.output, render_fleet,
+					&(struct fleet_out){ o.render, f });
 	fleet_free(f);
 	return rc;
 }

@@ -416,13 +416,8 @@ static int make_and_print(const struct plan_opts *o, const struct score_inputs *
 		fprintf(stderr, "tierwise plan: %s\n", err[0] ? err : strerror(-ret));
 		rc = ret == -ENOMEM ? TW_EXIT_SYSTEM : TW_EXIT_INVALID;
 	} else if (o->render->print(stdout, plan)) {
-		int e = errno;
-
-		if (fflush(stdout) != 0 || ferror(stdout)) {	/* a write error, not the plan */
-			fprintf(stderr, "tierwise plan: write error on standard output: %s\n",
-				strerror(e ? e : EIO));
-			clearerr(stdout);
-			rc = TW_EXIT_SYSTEM;
+		if (fflush(stdout) != 0 || ferror(stdout)) {
+			rc = TW_EXIT_SYSTEM;	/* a write error: main's close_stdout() names it */
 		} else {
 			fprintf(stderr, "tierwise plan: the plan cannot be written safely as %s "
 				"(a mount point, label or serial with characters it cannot hold)\n",

@@ -153,29 +153,9 @@ static int plan_from_file(const char *path, const struct score_inputs *in,
 	return TW_EXIT_OK;
 }
 
-/* Render into output ("-" = stdout), atomically: a failed run leaves the
- * previous file as it was. */
-static int write_report(const char *output, const struct report_input *ri)
+static int render_report(FILE *out, const void *ri)
 {
-	struct tw_outfile f;
-	char err[256];
-	int ret = tw_outfile_open(&f, output, err, sizeof(err));
-
-	if (ret == 0) {
-		ret = report_render_html(f.f, ri);
-		if (ret && fflush(f.f) != 0)	/* the write error itself: ENOSPC, EIO */
-			ret = -errno;
-		if (ret) {
-			snprintf(err, sizeof(err), "%s", strerror(-ret));
-			tw_outfile_abort(&f);
-		} else {
-			ret = tw_outfile_commit(&f, err, sizeof(err));
-		}
-	}
-	if (!ret)
-		return TW_EXIT_OK;
-	fprintf(stderr, "tierwise report: %s: %s\n", strcmp(output, "-") ? output : "stdout", err);
-	return TW_EXIT_SYSTEM;
+	return report_render_html(out, ri);
 }
 
 static int report_run(int argc, char **argv, struct tw_global *g)
@@ -205,7 +185,7 @@ static int report_run(int argc, char **argv, struct tw_global *g)
 			.plan = rp,
 		};
 
-		rc = write_report(o.output, &ri);
+		rc = cli_write_rendered("report", o.output, render_report, &ri);
 	}
 	report_plan_free(rp);
 	cli_score_inputs_free(&in);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "tw_util.h"
@@ -47,25 +48,57 @@ static const struct tw_command *find_command(const char *name)
 	return NULL;
 }
 
+/* The errno of the last failed write to standard output (0: none). */
+static int stdout_errno;
+
+/* Standard output's writes, recording why one failed: stdio keeps only an
+ * error flag, and errno is long overwritten when the command ends. */
+static ssize_t stdout_write(void *cookie, const char *buf, size_t len)
+{
+	size_t done = 0;
+
+	(void)cookie;
+	while (done < len) {
+		ssize_t n = write(STDOUT_FILENO, buf + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			stdout_errno = n < 0 ? errno : EIO;
+			return done ? (ssize_t)done : -1;
+		}
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
+/* stdout through stdout_write(), buffered as stdio buffers it (by line on a
+ * terminal).  Left as it is when the stream cannot be made. */
+static void open_stdout(void)
+{
+	static const cookie_io_functions_t io = { .write = stdout_write };
+	FILE *f = fopencookie(NULL, "w", io);
+
+	if (!f)
+		return;
+	setvbuf(f, NULL, isatty(STDOUT_FILENO) ? _IOLBF : _IOFBF, BUFSIZ);
+	stdout = f;
+}
+
 /*
  * Standard output checked at the end, as util-linux's close_stdout() does: a
  * full disk or a closed descriptor under `> file` is an error with its
- * reason, never a silent success.  Returns rc, or TW_EXIT_SYSTEM.
+ * reason (the errno stdout_write() recorded), never a silent success.
+ * Returns rc, or TW_EXIT_SYSTEM.
  */
 static int close_stdout(int rc)
 {
-	int last = errno;	/* an output that filled the buffer exactly failed
-				 * in an earlier write: its errno, unless since lost */
-
-	errno = 0;
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return rc;
-	if (!errno)
-		errno = last;
-	if (errno == EPIPE)	/* a closed pipe (| head): the reader chose to stop */
+	if (stdout_errno == EPIPE)	/* a closed pipe (| head): the reader chose to stop */
 		return rc;
 	fprintf(stderr, "tierwise: write error on standard output: %s\n",
-		strerror(errno ? errno : EIO));
+		strerror(stdout_errno ? stdout_errno : EIO));
 	return rc ? rc : TW_EXIT_SYSTEM;
 }
 
@@ -132,5 +165,6 @@ int main(int argc, char **argv)
 {
 	struct tw_global g = { 0 };
 
+	open_stdout();
 	return close_stdout(dispatch(argc, argv, &g));
 }

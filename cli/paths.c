@@ -148,3 +148,28 @@ int cli_output_close(struct cli_output *o, int rc)
 	}
 	return rc;
 }
+
+int cli_write_rendered(const char *cmd, const char *path,
+		       int (*render)(FILE *out, const void *arg), const void *arg)
+{
+	struct tw_outfile of;
+	char err[256];
+	int ret = tw_outfile_open(&of, path, err, sizeof(err));
+
+	if (ret == 0) {
+		errno = 0;
+		ret = render(of.f, arg);
+		if (ret == -EIO && fflush(of.f) != 0)	/* the write error itself: ENOSPC, EIO */
+			ret = -errno;
+		if (ret) {
+			snprintf(err, sizeof(err), "%s", strerror(-ret));
+			tw_outfile_abort(&of);
+		} else {
+			ret = tw_outfile_commit(&of, err, sizeof(err));
+		}
+	}
+	if (!ret)
+		return TW_EXIT_OK;
+	fprintf(stderr, "tierwise %s: %s: %s\n", cmd, strcmp(path, "-") ? path : "stdout", err);
+	return TW_EXIT_SYSTEM;
+}

@@ -170,20 +170,6 @@ out:
 	return ret;
 }
 
-static int add_note(struct profile_device *d, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int add_note(struct profile_device *d, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	return profile_device_add_note(d, buf);
-}
-
 /* Swap test slot between a and b (a takes b's figures). */
 static void take_io(struct profile_device *a, struct profile_device *b, int slot)
 {
@@ -209,7 +195,7 @@ static int qd1_alone(struct probe_job *j, const struct probe_options *o)
 			j->ret = ret;
 			snprintf(j->err, sizeof(j->err), "%s", err);
 		}
-		ret = add_note(d, "rand_read_qd1 measured alone, after the other tests ran "
+		ret = profile_device_add_notef(d, "rand_read_qd1 measured alone, after the other tests ran "
 			       "side by side with other devices");
 	}
 	profile_free(p);
@@ -286,7 +272,7 @@ static int spot_check(struct probe_job *j, const struct probe_options *o, unsign
 	if (!(dseq > PROBE_JOBS_SPOT_TOLERANCE) && !(dqd1 > PROBE_JOBS_SPOT_TOLERANCE) &&
 	    !missing(d, s, PROFILE_SEQ_READ) &&
 	    !(qd1_concurrent && missing(d, s, PROFILE_RAND_READ_QD1))) {
-		ret = add_note(d, "spot check: measured side by side with other devices, "
+		ret = profile_device_add_notef(d, "spot check: measured side by side with other devices, "
 			       "%s; a %.0f s solo run %s (within %.0f %%)",
 			       figures(d, qd1_concurrent).s, SPOT_SECONDS,
 			       figures(s, qd1_concurrent).s, 100 * PROBE_JOBS_SPOT_TOLERANCE);
@@ -298,7 +284,7 @@ static int spot_check(struct probe_job *j, const struct probe_options *o, unsign
 	if (again && again->n_devices) {
 		struct profile_device *a = &again->devices[0];
 
-		ret = add_note(a, "measured again alone: side by side with other devices "
+		ret = profile_device_add_notef(a, "measured again alone: side by side with other devices "
 			       "%s, a %.0f s solo run %s (missing, or more than %.0f %% apart)",
 			       figures(d, qd1_concurrent).s, SPOT_SECONDS,
 			       figures(s, qd1_concurrent).s, 100 * PROBE_JOBS_SPOT_TOLERANCE);

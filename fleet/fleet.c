@@ -85,14 +85,7 @@ void fleet_free(struct fleet *f)
 		fleet_plan_free(f->hosts[i].plan);
 	}
 	free(f->hosts);
-	for (size_t i = 0; i < f->n_stats; i++)
-		free(f->stats[i].method);
-	free(f->stats);
-	free(f->models);
-	free(f->outliers);
-	for (size_t i = 0; i < f->n_kinds; i++)
-		free(f->kinds[i].kind);
-	free(f->kinds);
+	fleet_clear_stats(f);
 	free(f);
 }
 

@@ -157,6 +157,10 @@ int fleet_load(char *const *paths, size_t n, struct fleet **out, struct tw_diags
  */
 int fleet_analyse(struct fleet *f);
 
+/* Free what fleet_analyse() computed (stats, models, outliers, warning
+ * kinds); f keeps its hosts and can be analysed again. */
+void fleet_clear_stats(struct fleet *f);
+
 /* Free a fleet and everything it owns.  NULL-safe. */
 void fleet_free(struct fleet *f);
 

@@ -268,7 +268,7 @@ static int count_kinds(struct fleet *f)
 	return ret;
 }
 
-static void clear_stats(struct fleet *f)
+void fleet_clear_stats(struct fleet *f)
 {
 	for (size_t i = 0; i < f->n_stats; i++)
 		free(f->stats[i].method);
@@ -291,7 +291,7 @@ int fleet_analyse(struct fleet *f)
 	size_t n = 0;
 	int ret;
 
-	clear_stats(f);
+	fleet_clear_stats(f);
 	ret = collect(f, &s, &n);
 	if (!ret)
 		ret = make_stats(f, s, n);
@@ -303,6 +303,6 @@ int fleet_analyse(struct fleet *f)
 		qsort(f->outliers, f->n_outliers, sizeof(*f->outliers), cmp_outlier);
 	free(s);
 	if (ret)
-		clear_stats(f);
+		fleet_clear_stats(f);
 	return ret;
 }

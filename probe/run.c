@@ -127,28 +127,6 @@ int probe_tests_parse(const char *list, unsigned *mask, char *err, size_t errlen
 	return ret;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int note(struct profile_device *d, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int note(struct profile_device *d, const char *fmt, ...)
-{
-	char buf[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	return profile_device_add_note(d, buf);
-}
-
 static void on_window(void *arg, const struct probe_window *w)
 {
 	struct run *r = arg;
@@ -231,13 +209,13 @@ static void job_notes(struct run *r, const struct test_def *def,
 		      const struct probe_job_result *res)
 {
 	if (res->engine_desc[0] && strcmp(res->engine_desc, r->engine)) {
-		note(r->dev, "engine: %s", res->engine_desc);
+		profile_device_add_notef(r->dev, "engine: %s", res->engine_desc);
 		snprintf(r->engine, sizeof(r->engine), "%s", res->engine_desc);
 	}
 	if (res->engine[0] && !r->dev->probe.engine)	/* the setting, for compare */
 		r->dev->probe.engine = strdup(res->engine);
 	if (res->notice[0] && !r->noticed) {
-		note(r->dev, "%s", res->notice);
+		profile_device_add_notef(r->dev, "%s", res->notice);
 		r->noticed = true;
 	}
 	r->zero_samples += res->zero_samples;
@@ -259,11 +237,11 @@ static void zero_note(struct run *r, const char *test, double *share)
 	if (!n || !(*share >= PROFILE_UNWRITTEN_MIN))
 		return;
 	if (!profile_unwritten(r->dev, *share))
-		note(r->dev, "%s: %llu of %llu sampled reads returned only zeros (blocks never "
+		profile_device_add_notef(r->dev, "%s: %llu of %llu sampled reads returned only zeros (blocks never "
 		     "written): a hard disk reads them from the platter all the same, so the "
 		     "figures count", test, z, n);
 	else
-		note(r->dev, "%s: %llu of %llu sampled reads returned only zeros (never-written "
+		profile_device_add_notef(r->dev, "%s: %llu of %llu sampled reads returned only zeros (never-written "
 		     "or trimmed blocks, which can skip the media): kept as unwritten %.2f, "
 		     "scored as missing; for a real figure probe with --destructive (the "
 		     "span is written first) or a scratch file on a filesystem holding data",
@@ -283,13 +261,13 @@ static int job_outcome(struct run *r, const struct test_def *def, int ret,
 	if (ret == -ETIMEDOUT)
 		r->stalled = true;
 	if (ret == 0 && !res->ios) {	/* nothing measured is a failure, not a 0 */
-		note(r->dev, "%s: failed: no I/O completed in %.1f s (the device stalled)",
+		profile_device_add_notef(r->dev, "%s: failed: no I/O completed in %.1f s (the device stalled)",
 		     def->name, res->seconds);
 		r->failures++;
 		return -EIO;
 	}
 	if (ret < 0) {
-		note(r->dev, "%s: failed: %s", def->name, res->errmsg[0] ? res->errmsg : strerror(-ret));
+		profile_device_add_notef(r->dev, "%s: failed: %s", def->name, res->errmsg[0] ? res->errmsg : strerror(-ret));
 		r->failures++;
 		return -EIO;
 	}
@@ -363,7 +341,7 @@ static int more_threads(struct run *r, const struct test_def *def, double busy,
 	if (ret == 0 && res.ios) {
 		bool better = res.iops > one->iops * 1.05;
 
-		note(r->dev, "%s: one ring kept the CPU busy (%.2f cores) at %.0f IOPS; with %u "
+		profile_device_add_notef(r->dev, "%s: one ring kept the CPU busy (%.2f cores) at %.0f IOPS; with %u "
 		     "rings: %.0f IOPS (%s)", def->name, busy, one->iops, n, res.iops,
 		     better ? "kept" : "not better, one ring kept");
 		if (better)
@@ -378,12 +356,12 @@ static int io_test(struct run *r, enum probe_test t)
 	const struct test_def *def = &tests[t];
 	struct probe_job_result res;
 	struct probe_job job;
-	double c0 = cpu_s(), w0 = now_s(), busy;
+	double c0 = cpu_s(), w0 = (tw_now_ns() / 1e9), busy;
 	int ret;
 
 	job_for(r, def, def->qd, &job);
 	ret = run_job(r, def, &job, &res);
-	busy = (cpu_s() - c0) / (now_s() - w0);
+	busy = (cpu_s() - c0) / ((tw_now_ns() / 1e9) - w0);
 	if (ret == 0 && res.ios) {
 		fill_io(&r->dev->io[def->slot], def, &job, &res);
 		if (def->threaded && !r->o->threads &&
@@ -484,7 +462,7 @@ static int iorate_test(struct run *r)
 	int ret = 0;
 
 	if (!(top > 0)) {
-		note(r->dev, "iorate: skipped: no maximum to offer a share of (run qd_sweep "
+		profile_device_add_notef(r->dev, "iorate: skipped: no maximum to offer a share of (run qd_sweep "
 		     "or rand_read_qd32 with it)");
 		return 0;
 	}
@@ -508,7 +486,7 @@ static int iorate_test(struct run *r)
 		probe_job_result_free(&res);
 	}
 	if (short_pct > 0)
-		note(r->dev, "iorate: from %.0f %% of %.0f IOPS on, less was delivered than offered "
+		profile_device_add_notef(r->dev, "iorate: from %.0f %% of %.0f IOPS on, less was delivered than offered "
 		     "(%.0f IOPS): the device or the one submitting thread saturated there, and "
 		     "the latency of the steps after it includes the queue", short_pct, top,
 		     short_iops);
@@ -530,7 +508,7 @@ static int idle_p99(struct run *r, const struct test_def *def, const struct prob
 	if (ret == 0 && res.ios) {
 		lat_from_hist(&res.read_lat, &lat);
 		*p99 = lat.v[PROFILE_LAT_P99];
-		note(r->dev, "read_under_write: the idle figure was measured by this test "
+		profile_device_add_notef(r->dev, "read_under_write: the idle figure was measured by this test "
 		     "(rand_read_qd1 did not run)");
 	}
 	probe_job_result_free(&res);
@@ -563,16 +541,16 @@ static void uw_notes(struct run *r, const struct probe_uw_opts *uo,
 {
 	const struct profile_under_write *uw = &r->dev->under_write;
 
-	note(r->dev, "read_under_write: QD1 reads while %u KiB random writes ran at %.1f MiB/s "
+	profile_device_add_notef(r->dev, "read_under_write: QD1 reads while %u KiB random writes ran at %.1f MiB/s "
 	     "(%.1f MiB/s of them with trims; delivered %.1f MiB/s): p99 %.1f µs under writes, "
 	     "%.1f µs idle (x%.2f)", uo->write_bs / KIB, uo->write_mibps + uo->trim_mibps,
 	     uo->trim_mibps, uw->write_mibps, uw->lat.v[PROFILE_LAT_P99], uw->idle_p99_us,
 	     uw->p99_ratio);
 	if (res->trim_why[0] && uo->trim_mibps > 0)
-		note(r->dev, "read_under_write: trims were not issued (%s); the trim stream's "
+		profile_device_add_notef(r->dev, "read_under_write: trims were not issued (%s); the trim stream's "
 		     "ranges were written without them", res->trim_why);
 	if (res->write_errmsg[0])
-		note(r->dev, "read_under_write: the background writer failed: %s (the reads "
+		profile_device_add_notef(r->dev, "read_under_write: the background writer failed: %s (the reads "
 		     "are kept, under whatever writes ran)", res->write_errmsg);
 }
 
@@ -617,7 +595,7 @@ static int uw_boot(struct run *r, const struct test_def *def, const struct probe
 		uw->boot_qd = job.qd;
 		uw->boot_iops = res.read.iops;
 		lat_from_hist(&res.read.read_lat, &uw->boot_lat);
-		note(r->dev, "read_under_write: %u KiB random reads at QD%u under the same writes "
+		profile_device_add_notef(r->dev, "read_under_write: %u KiB random reads at QD%u under the same writes "
 		     "(OCP BOOT-BENCH-1): %.0f IOPS (the boot policy's pass mark: 60,000)",
 		     job.bs / KIB, job.qd, res.read.iops);
 	}
@@ -743,12 +721,12 @@ static void keep_series(struct run *r, enum probe_test t)
 		su->seconds = r->dev->io[PROFILE_SEQ_WRITE].seconds;
 		su->series = pts;
 		su->n_series = n;
-		note(r->dev, "sustained_write: only the 1 Hz series of seq_write (a short "
+		profile_device_add_notef(r->dev, "sustained_write: only the 1 Hz series of seq_write (a short "
 		     "burst); no sustained write was run (--tests all or --full)");
 	} else {
 		free(pts);
 		if (!isnan(r->dev->thermal.load_c))
-			note(r->dev, "thermal: load_c is the peak under seq_read "
+			profile_device_add_notef(r->dev, "thermal: load_c is the peak under seq_read "
 			     "(read-only target: no write test ran)");
 	}
 }
@@ -831,12 +809,12 @@ static int fill_span(struct run *r)
 	job.max_ios = span / MIB;
 	ret = run_job(r, &def, &job, &res);
 	if (ret == 0 && res.bytes >= job.max_ios * MIB) {
-		note(r->dev, "fill: wrote the whole span (%.2f GiB) with incompressible data "
+		profile_device_add_notef(r->dev, "fill: wrote the whole span (%.2f GiB) with incompressible data "
 		     "in %.1f s (%.0f MB/s) before the read tests", span / 1073741824.0,
 		     res.seconds, res.mbps);
 	} else if (ret == 0) {
 		r->span = res.bytes - res.bytes % r->t->align;
-		note(r->dev, "fill: wrote %.2f of %.2f GiB in the %.0f s allowed (%.0f MB/s); "
+		profile_device_add_notef(r->dev, "fill: wrote %.2f of %.2f GiB in the %.0f s allowed (%.0f MB/s); "
 		     "the tests ran over that part", r->span / 1073741824.0,
 		     span / 1073741824.0, job.max_s, res.mbps);
 	}
@@ -854,7 +832,7 @@ static int run_tests(struct run *r, unsigned mask)
 		if (!(mask & (1u << t)))
 			continue;
 		if (is_write_test(t) && !r->t->writable) {
-			note(r->dev, "%s: skipped: read-only target (give a directory for a "
+			profile_device_add_notef(r->dev, "%s: skipped: read-only target (give a directory for a "
 			     "scratch file, or --destructive for an unused device)", tests[t].name);
 			continue;
 		}
@@ -867,7 +845,7 @@ static int run_tests(struct run *r, unsigned mask)
 			ret = 0;	/* a failed fill is noted; the tests still run */
 		}
 		if (r->stalled) {
-			note(r->dev, "%s: skipped: the device stalled in an earlier test",
+			profile_device_add_notef(r->dev, "%s: skipped: the device stalled in an earlier test",
 			     tests[t].name);
 			r->failures++;
 			continue;
@@ -931,7 +909,7 @@ static int device_facts(const struct probe_target *t, const struct probe_options
 	if (!d->path || !d->model || (x && probe_pcie_to_link(&x->pcie, &d->link) < 0))
 		return -ENOMEM;
 	if (scratch)
-		return note(d, "scratch file of %.1f GiB on %s%s%s", t->span_bytes / 1073741824.0,
+		return profile_device_add_notef(d, "scratch file of %.1f GiB on %s%s%s", t->span_bytes / 1073741824.0,
 			    d->path, x ? ", disk " : "", x ? x->name : "");
 	return 0;
 }
@@ -957,7 +935,7 @@ static int fault_hook(struct run *r, char *err, size_t errlen)
 	r->fault.inner = r->o->engine ? probe_engine_find(r->o->engine) : NULL;
 	r->fault.no_fallback = r->o->engine != NULL;
 	r->fault.state = &fault_state;
-	return note(r->dev, "fault injection (test hook TIERWISE_FAULT=%.200s): these "
+	return profile_device_add_notef(r->dev, "fault injection (test hook TIERWISE_FAULT=%.200s): these "
 		    "figures are not measurements of the device", spec);
 }
 
@@ -966,7 +944,7 @@ int probe_run(const struct probe_target *t, const struct probe_options *o,
 {
 	struct profile_device *d = profile_add_device(prof, t->id);
 	struct run r = { .t = t, .o = o, .dev = d, .span = t->span_bytes };
-	double start = now_s();
+	double start = (tw_now_ns() / 1e9);
 	int ret;
 
 	if (!d || device_facts(t, o, d) < 0 ||
@@ -983,7 +961,7 @@ int probe_run(const struct probe_target *t, const struct probe_options *o,
 	}
 	ret = run_tests(&r, o->tests ? o->tests : o->full ? PROBE_TESTS_FULL : PROBE_TESTS_DEFAULT);
 	probe_series_free(&r.ser);
-	d->probe.seconds = now_s() - start;
+	d->probe.seconds = (tw_now_ns() / 1e9) - start;
 	if (ret == -ECANCELED || ret == -ENOMEM) {
 		snprintf(err, errlen, "%s: %s", t->id, ret == -ENOMEM ? "out of memory" : "cancelled");
 		return ret;

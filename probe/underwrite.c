@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "rng.h"
+#include "tw_util.h"
 
 #define MIB (1024.0 * 1024.0)
 #define TRIM_TICK_NS 100000000u	/* the trimmer wakes every 100 ms */
@@ -36,14 +37,6 @@ struct uw_state {
 	int trim_err;			/* first discard error, or 0 */
 	int rewrite_err;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static void *writer_main(void *arg)
 {
@@ -114,7 +107,7 @@ static void *trimmer_main(void *arg)
 {
 	struct uw_state *s = arg;
 	const double per_tick = s->o->trim_mibps * MIB * TRIM_TICK_NS / 1e9;
-	const uint64_t t0 = now_ns();
+	const uint64_t t0 = tw_now_ns();
 	struct timespec tick = { 0, TRIM_TICK_NS };
 	struct probe_rng rng;
 	struct stat st;
@@ -133,7 +126,7 @@ static void *trimmer_main(void *arg)
 		     owed -= s->o->write_bs)
 			trim_one(s, S_ISBLK(st.st_mode), buf, &rng);
 	}
-	s->trim_s = (double)(now_ns() - t0) / 1e9;
+	s->trim_s = (double)(tw_now_ns() - t0) / 1e9;
 	free(buf);
 	return NULL;
 }

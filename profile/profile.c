@@ -1,5 +1,7 @@
 /* tierwise.profile/1: construction, names and destruction. */
 #include <errno.h>
+#include <stdio.h>
+#include <stdarg.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,6 +250,17 @@ int profile_device_add_note(struct profile_device *dev, const char *note)
 		return -ENOMEM;
 	dev->n_notes++;
 	return 0;
+}
+
+int profile_device_add_notef(struct profile_device *dev, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return profile_device_add_note(dev, buf);
 }
 
 static void device_free(struct profile_device *d)

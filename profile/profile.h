@@ -281,6 +281,11 @@ int profile_take_devices(struct profile *dst, struct profile *src);
 /* Append a copy of note to dev.  Returns 0 or -ENOMEM. */
 int profile_device_add_note(struct profile_device *dev, const char *note);
 
+/* profile_device_add_note() with a printf-style note (cut at 511 bytes).
+ * Returns 0 or -ENOMEM. */
+int profile_device_add_notef(struct profile_device *dev, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /*
  * Whether a read figure of d with this `unwritten` share (NAN = not
  * checked) counts as read from unwritten blocks: share >=
