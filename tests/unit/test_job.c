@@ -203,7 +203,13 @@ static void test_rand_aligned_in_span(void **state)
  */
 #define TIMING_TRIES 5
 
-/* One run of the fake-latency job; true when p50 is within 1 % of 50 µs. */
+/*
+ * One run of the fake-latency job; true when p50 is within 5 % of 50 µs.
+ * What the bound guards: completions are reaped by busy-waiting, so no
+ * timer slack (50 µs, or 100 %) is added.  The engine loop's own cost is
+ * what remains: ~0.1 µs in a plain build, ~1 µs under ASan on a busy CI
+ * machine, and the histogram's bucket here is 512 ns wide.
+ */
 static bool fake_latency_once(void)
 {
 	struct probe_null_opts o = { .lat_ns = 50000 };
@@ -225,7 +231,7 @@ static bool fake_latency_once(void)
 	assert_int_equal(v[5], probe_hist_max(&res->lat));
 	/* Four at a time, each 50 µs: about 80k IOPS, never more. */
 	assert_true(res->iops <= 4 / 50e-6 * 1.001);
-	ok = fabs((double)v[1] - 50000.0) <= 500.0;	/* p50 within 1 % */
+	ok = fabs((double)v[1] - 50000.0) <= 2500.0;	/* p50 within 5 % */
 	if (!ok)
 		print_message("  p50 %.1f us (load on the machine?): run again\n", (double)v[1] / 1e3);
 	result_del(res);
