@@ -27,7 +27,8 @@
  *   cold D ≤ y − b2 − b4, y ≤ 1 + (m−1) b2, y ≤ 3 + (m−3) b4 — RAID1 of
  *        two 1, RAID5 of three 2, RAID6 from four y − 2.
  * The assignment GLPK returns is evaluated exactly (advisor_evaluate()),
- * devices that add nothing are dropped, and identical devices join.
+ * devices that add nothing are dropped, and identical devices join, as do
+ * like devices of a hot or cold array (redundancy at no loss).
  * A time limit stops the search; the best bound of the open nodes then says
  * how far from optimal the plan can be.
  *
@@ -898,7 +899,12 @@ static bool twins(const struct advisor_opt_input *in, size_t a, size_t b)
 	return true;
 }
 
-/* Unassigned devices identical to one in a tier join it if nothing is lost. */
+/*
+ * Unassigned devices join a tier if nothing is lost: those identical to one
+ * in any tier, and those like one in hot or cold (the same group), which
+ * then form or widen its mirror or parity array — redundancy for the only
+ * copy of a database or an archive, from a disk that would stand idle.
+ */
 static void join_twins(struct run *r, int *assign)
 {
 	const struct advisor_opt_input *in = r->in;
@@ -907,7 +913,9 @@ static void join_twins(struct run *r, int *assign)
 	evaluate(in, r->g, r->s, assign, &cur);
 	for (size_t d = 0; d < in->n; d++)
 		for (size_t j = 0; j < in->n && assign[d] < 0; j++) {
-			if (assign[j] < 0 || !twins(in, d, j))
+			if (assign[j] < 0 || !eligible(in, d, assign[j]) ||
+			    !(twins(in, d, j) || (group_of(in, r->g, d, assign[j]) >= 0 &&
+						   in->group[d] == in->group[j])))
 				continue;
 			assign[d] = assign[j];
 			evaluate(in, r->g, r->s, assign, &e);

@@ -39,9 +39,24 @@ static bool close_to(double a, double b)
 	return fabs(a - b) <= LIKE_TOLERANCE * fmax(fabs(a), fabs(b));
 }
 
+/* Capacities within 1 % (either unknown: alike). */
+static bool same_size(int64_t a, int64_t b)
+{
+	if (a <= 0 || b <= 0)
+		return true;
+	return llabs(a - b) <= (a > b ? a : b) / 100;
+}
+
+/*
+ * Like devices: the same model and size, sequential read and QD1 IOPS
+ * within LIKE_TOLERANCE.  The size matters: an array offers n × its
+ * smallest member, and one model name can cover several sizes (every
+ * emulated disk is "QEMU HARDDISK").
+ */
 static bool alike(const struct profile_device *a, const struct profile_device *b)
 {
 	return a->model && b->model && !strcmp(a->model, b->model) &&
+	       same_size(a->capacity_bytes, b->capacity_bytes) &&
 	       close_to(a->io[PROFILE_SEQ_READ].mbps, b->io[PROFILE_SEQ_READ].mbps) &&
 	       close_to(a->io[PROFILE_RAND_READ_QD1].iops, b->io[PROFILE_RAND_READ_QD1].iops);
 }

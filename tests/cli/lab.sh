@@ -166,7 +166,7 @@ while read -r name; do
 		cat "$b2/assemble.txt" "$b2/mdstat.txt"; fail=1
 	fi
 done < <(jq -r '.tiers[].raid | select(. != null) | .name' "$plan")
-[ "$n_arrays" -gt 0 ] || { echo "FAIL: the plan has no md array (NAND0 and NAND1 are alike)"; fail=1; }
+[ "$n_arrays" -gt 0 ] || { echo "FAIL: the plan has no md array (HDD0 and HDD1 are alike: the archive mirror)"; fail=1; }
 
 echo "lab: $n_mounts mounts, $n_arrays md array(s); wall time $(since "$t0") s; results in $results"
 [ "$fail" -eq 0 ] && echo "lab: all checks passed"

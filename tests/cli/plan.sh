@@ -90,6 +90,20 @@ jq_true "one mount for the array" '[.tiers[2].mounts[] | select(.source | test("
 jq_true "usable = the array, 80 %" '.tiers[2].usable_bytes == 19200000000000'
 jq_true "runner-up is not a twin swap" '[.runner_up.changes[] | select(.device | test("^iw"))] | length != 2'
 
+# --- like HDDs, not twins (hot and warm take the NVMe spares): the second
+# HDD mirrors the archive; a size apart: no array ---
+jq '.devices |= [.[] | select(.id == "pm9a1-1t" or .id == "970evoplus-a")] + [.[] | select(.id == "ironwolf12t")]
+	+ [.[] | select(.id == "ironwolf12t") | .id = "iw-b" | .results.rand_read_qd1.iops *= 0.96]' \
+	"$ex" >"$tmp/hddpair.json"
+check "like HDDs" 0 plan "$tmp/hddpair.json" --format json \
+	--need archive=5T,vector-db=0,logs-metadata=0,checkpoints=0,model-loading=0
+jq_true "one meets the need, the other mirrors it" \
+	'(.tiers[2].devices | sort) == ["ironwolf12t", "iw-b"] and .tiers[2].raid.level == "raid1"'
+jq '(.devices[] | select(.id == "iw-b") | .capacity_bytes) *= 2' "$tmp/hddpair.json" >"$tmp/hddsize.json"
+check "same model, twice the size" 0 plan "$tmp/hddsize.json" --format json \
+	--need archive=5T,vector-db=0,logs-metadata=0,checkpoints=0,model-loading=0
+jq_true "no array of unlike sizes" '.tiers[2].raid == null'
+
 # --- a disk with an existing filesystem: reused, never reformatted ---
 jq '.devices |= map(select(.id == "pm9a1-1t" or .id == "ironwolf12t") | if .id == "ironwolf12t" then .path = "/dev/sdz" else . end)' \
 	"$ex" >"$tmp/data.json"

@@ -180,12 +180,15 @@ static void brute_runner_up(const struct inst *x, const int *best_assign,
 	free(alt);
 }
 
-static bool has_twins(const struct advisor_opt_input *in)
+/* Could a device join after the optimum (a twin, or a like device)? */
+static bool has_joiners(const struct advisor_opt_input *in)
 {
 	for (size_t a = 0; a < in->n; a++)
 		for (size_t b = a + 1; b < in->n; b++)
-			if (in->capacity[a] == in->capacity[b] && in->group[a] == in->group[b] &&
-			    !memcmp(in->score[a], in->score[b], sizeof(in->score[a])))
+			if (in->group[a] == in->group[b] &&
+			    ((in->capacity[a] == in->capacity[b] &&
+			      !memcmp(in->score[a], in->score[b], sizeof(in->score[a]))) ||
+			     !isnan(in->score[a][ADVISOR_HOT]) || !isnan(in->score[a][ADVISOR_COLD])))
 				return true;
 	return false;
 }
@@ -209,8 +212,9 @@ static void check_against_brute(bool all_needs, int rounds)
 		if (best.valid) {
 			assert_int_equal(got.met, best.met);
 			assert_close(got.need_score, best.need_score, 1e-6);
-			/* identical devices join a tier when that loses nothing */
-			if (!has_twins(&x->in))
+			/* identical devices join a tier, like ones hot or cold,
+			 * when that loses nothing */
+			if (!has_joiners(&x->in))
 				assert_int_equal(got.used, best.used);
 			else
 				assert_true(got.used >= best.used);
@@ -360,6 +364,47 @@ static void test_raid_capacity(void **state)
 }
 
 /*
+ * Like devices join a redundant array at no loss: cold needs 100 GB; two
+ * like 190 GB HDDs (scores 41.1 and 41.0, not twins) — one meets the need,
+ * the other joins it as a mirror (usable stays 190 GB, the score too).  In
+ * warm (RAID0, no redundancy) a like device that adds nothing stays out.
+ */
+static void test_alike_join(void **state)
+{
+	struct inst *x = inst_new(3);
+	struct advisor_opt_result r;
+
+	(void)state;
+	for (int d = 0; d < 3; d++) {
+		x->score[d][ADVISOR_HOT] = x->score[d][ADVISOR_WARM] = NAN;
+		x->score[d][ADVISOR_COLD] = d == 0 ? 41.1 : d == 1 ? 41.0 : 33.0;
+		x->cap[d] = d < 2 ? 190e9 : 100e9;
+		x->group[d] = d < 2 ? 0 : 2;
+	}
+	x->in.need[ADVISOR_COLD] = 100e9;
+	assert_int_equal(advisor_optimize(&x->in, 0, &r), 0);
+	assert_true(r.exact);
+	assert_int_equal(r.best.e.met, 1);
+	assert_int_equal(r.best.tier[0], ADVISOR_COLD);
+	assert_int_equal(r.best.tier[1], ADVISOR_COLD);	/* the mirror */
+	assert_int_equal(r.best.tier[2], -1);		/* unlike: stays out */
+	assert_close(r.best.e.tier_usable[ADVISOR_COLD], 190e9, 1.0);
+	advisor_opt_result_clear(&r);
+	/* the same in warm: the second adds nothing and is no mirror */
+	for (int d = 0; d < 3; d++) {
+		x->score[d][ADVISOR_WARM] = x->score[d][ADVISOR_COLD];
+		x->score[d][ADVISOR_COLD] = NAN;
+	}
+	x->in.need[ADVISOR_WARM] = 100e9;
+	x->in.need[ADVISOR_COLD] = 0;
+	assert_int_equal(advisor_optimize(&x->in, 0, &r), 0);
+	assert_int_equal(r.best.tier[0], ADVISOR_WARM);
+	assert_int_equal(r.best.tier[1], -1);
+	advisor_opt_result_clear(&r);
+	free(x);
+}
+
+/*
  * Buying: 8 copies of a model A (warm 90, 1 TB, 100 each) and 8 of B (70,
  * 1 TB, 10 each), warm needs 2.5 TB.  The best plan buys 3 A; a budget of
  * 150 allows one A and two B (quality (90 + 70 × 1.5) / 2.5 = 78); the
@@ -466,6 +511,7 @@ int main(void)
 		cmocka_unit_test(test_obvious_plan),
 		cmocka_unit_test(test_needs_first),
 		cmocka_unit_test(test_raid_capacity),
+		cmocka_unit_test(test_alike_join),
 		cmocka_unit_test(test_buying),
 		cmocka_unit_test(test_thousand),
 		cmocka_unit_test(test_limits),
