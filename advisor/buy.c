@@ -34,7 +34,7 @@ static int unpriced_note(struct advisor_plan *plan, const struct profile_device 
 					       k++ ? ", " : "", devs[i]->id);
 	if (!k)
 		return 0;
-	return plan_strv_add(&plan->notes, &plan->n_notes,
+	return tw_strv_addf(&plan->notes, &plan->n_notes,
 			     "not for sale here (no price per TB or no capacity): %s", list);
 }
 
@@ -165,7 +165,7 @@ static int versus_note(struct advisor_plan *plan, struct advisor_plan_tier *t)
 		model_score_clear(&sl);
 		model_score_clear(&sa);
 	}
-	return plan_strv_add(&t->notes, &t->n_notes,
+	return tw_strv_addf(&t->notes, &t->n_notes,
 			     "%s rather than %s, the best cheaper model here (score %.1f against "
 			     "%.1f; %.0f against %.0f per TB): %s", lead->id, alt->id,
 			     t->scores[0], alt_score, lead->price_per_tb, alt->price_per_tb,

@@ -266,12 +266,12 @@ static int buy_optimize(struct advisor_plan *plan, const struct advisor_options 
 		in->margin = 1e9;	/* the cheapest plan meeting the most needs */
 		ret = advisor_optimize(in, opt->time_limit, &alt);
 		if (!ret && alt.best.e.met > r->best.e.met)
-			ret = plan_strv_add(&plan->notes, &plan->n_notes,
+			ret = tw_strv_addf(&plan->notes, &plan->n_notes,
 					    "the budget of %.0f meets %u of the needs; %u can be met, "
 					    "from a budget of %.0f", plan->budget, r->best.e.met,
 					    alt.best.e.met, alt.best.e.cost);
 		else if (!ret)
-			ret = plan_strv_add(&plan->notes, &plan->n_notes,
+			ret = tw_strv_addf(&plan->notes, &plan->n_notes,
 					    "budget %.0f: this plan costs %.0f", plan->budget,
 					    r->best.e.cost);
 		advisor_opt_result_clear(&alt);
@@ -284,7 +284,7 @@ static int buy_optimize(struct advisor_plan *plan, const struct advisor_options 
 	in->cheapest = true;
 	ret = advisor_optimize(in, opt->time_limit, r);
 	if (!ret)
-		ret = plan_strv_add(&plan->notes, &plan->n_notes,
+		ret = tw_strv_addf(&plan->notes, &plan->n_notes,
 				    "no budget: the cheapest plan within %.1f points of the best "
 				    "score: %.1f for %.0f, where the best scores %.1f for %.0f "
 				    "(--budget AMOUNT for the best within a budget)", margin,
@@ -330,12 +330,12 @@ static int share_tier(struct advisor_plan *plan, struct advisor_plan_tier *t)
 			best = (ptrdiff_t)i;
 	}
 	if (best < 0)
-		return plan_strv_add(&t->notes, &t->n_notes,
+		return tw_strv_addf(&t->notes, &t->n_notes,
 				     "no device can hold the %s tier: every candidate fails a "
 				     "constraint of its policies (see `tierwise explain`)", name);
 	t->shared = true;
 	t->shared_dev = best;
-	return plan_strv_add(&t->notes, &t->n_notes,
+	return tw_strv_addf(&t->notes, &t->n_notes,
 			     "no device left for the %s tier: a directory on %s (%s tier), "
 			     "score %.1f for %s", name, plan->devs[best].p->id,
 			     advisor_tier_name(plan->devs[best].tier),
@@ -358,7 +358,7 @@ static int need_note(struct advisor_plan *plan, struct advisor_plan_tier *t)
 		      "capacity of its devices, the rest kept free): the plan does not meet this "
 		      "need", advisor_tier_name(t->tier), names, need, have, plan->fill * 100) < 0)
 		return -ENOMEM;
-	return plan_strv_add(&t->notes, &t->n_notes,
+	return tw_strv_addf(&t->notes, &t->n_notes,
 			     "%s needs %s, %s available (%.0f %% of the capacity of its "
 			     "devices, the rest kept free)", names, need, have, plan->fill * 100);
 }
@@ -375,7 +375,7 @@ static int cold_note(struct advisor_plan *plan, struct advisor_plan_tier *t)
 			hdd = true;
 	if (hdd)
 		return 0;
-	return plan_strv_add(&t->notes, &t->n_notes,
+	return tw_strv_addf(&t->notes, &t->n_notes,
 			     "no HDD: the cold tier goes to %s, the best remaining device for "
 			     "cost per TB and capacity", plan->devs[t->devices[0]].p->id);
 }
@@ -667,7 +667,7 @@ static int make(struct ctx *c, char *err, size_t errlen)
 	if (!ret)
 		ret = advisor_warnings_make(plan);
 	if (!ret && !plan->exact)
-		ret = plan_strv_add(&plan->notes, &plan->n_notes,
+		ret = tw_strv_addf(&plan->notes, &plan->n_notes,
 				    "the search stopped at its time limit (%.1f s, %lu nodes): no plan "
 				    "scores more than %.2f above this one (score at most %.2f)%s",
 				    plan->seconds, plan->nodes, plan->bound - plan->score, plan->bound,
@@ -731,7 +731,7 @@ static void tier_clear(struct advisor_plan_tier *t)
 		free(t->est[i].label);
 	}
 	free(t->est);
-	plan_strv_free(t->notes, t->n_notes);
+	tw_strv_free(t->notes, t->n_notes);
 }
 
 void advisor_plan_free(struct advisor_plan *plan)
@@ -751,7 +751,7 @@ void advisor_plan_free(struct advisor_plan *plan)
 		free(plan->warnings[i].message);
 	free(plan->warnings);
 	free(plan->runner_up);
-	plan_strv_free(plan->notes, plan->n_notes);
+	tw_strv_free(plan->notes, plan->n_notes);
 	plan_buy_clear(plan);
 	free(plan);
 }
@@ -769,14 +769,14 @@ void advisor_disk_clear(struct advisor_disk *d)
 	free(d->pttype);
 	free(d->cls);
 	free(d->cls_why);
-	plan_strv_free(d->mounts, d->n_mounts);
-	plan_strv_free(d->holders, d->n_holders);
+	tw_strv_free(d->mounts, d->n_mounts);
+	tw_strv_free(d->holders, d->n_holders);
 	for (size_t i = 0; i < d->n_parts; i++) {
 		free(d->parts[i].name);
 		free(d->parts[i].fstype);
 		free(d->parts[i].uuid);
 		free(d->parts[i].label);
-		plan_strv_free(d->parts[i].mounts, d->parts[i].n_mounts);
+		tw_strv_free(d->parts[i].mounts, d->parts[i].n_mounts);
 	}
 	free(d->parts);
 	memset(d, 0, sizeof(*d));

@@ -7,10 +7,7 @@
 #include <stdbool.h>
 
 #include "plan.h"
-
-/* Append a printf-formatted string to (*v, *n).  Returns 0 or -ENOMEM. */
-int plan_strv_add(char ***v, size_t *n, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+#include "tw_util.h"
 
 /* Append a warning (message formatted).  Returns 0 or -ENOMEM. */
 int plan_warn(struct advisor_plan *plan, ptrdiff_t dev, const char *kind,
@@ -18,9 +15,6 @@ int plan_warn(struct advisor_plan *plan, ptrdiff_t dev, const char *kind,
 
 /* "12.0 TB", "894 GB": decimal units, for messages (tw_fmt_bytes). */
 void plan_fmt_bytes(char *buf, size_t len, double bytes);
-
-/* Free v[0..n) and v.  NULL-safe. */
-void plan_strv_free(char **v, size_t n);
 
 /* The default mount point of each tier: /srv/vector-db, /srv/models,
  * /srv/archive (under advisor_options.mount_base, the last component). */

@@ -16,24 +16,6 @@
 const char *const plan_default_point[ADVISOR_TIER_COUNT] = {
 	"/srv/vector-db", "/srv/models", "/srv/archive" };
 
-int plan_strv_add(char ***v, size_t *n, const char *fmt, ...)
-{
-	char **nv = realloc(*v, (*n + 1) * sizeof(**v));
-	va_list ap;
-	int ret;
-
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
-	va_start(ap, fmt);
-	ret = vasprintf(&nv[*n], fmt, ap);
-	va_end(ap);
-	if (ret < 0)
-		return -ENOMEM;
-	(*n)++;
-	return 0;
-}
-
 int plan_warn(struct advisor_plan *plan, ptrdiff_t dev, const char *kind,
 	      const char *fmt, ...)
 {
@@ -60,13 +42,6 @@ int plan_warn(struct advisor_plan *plan, ptrdiff_t dev, const char *kind,
 void plan_fmt_bytes(char *buf, size_t len, double bytes)
 {
 	tw_fmt_bytes(buf, len, bytes, TW_BYTES_DECIMAL);
-}
-
-void plan_strv_free(char **v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(v[i]);
-	free(v);
 }
 
 bool plan_is_filesystem(const char *fstype)

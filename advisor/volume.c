@@ -148,10 +148,10 @@ static int placement_note(struct advisor_plan *plan, struct advisor_plan_tier *t
 	if (!at)
 		return 0;
 	if (!differ)
-		return plan_strv_add(&t->notes, &t->n_notes,
+		return tw_strv_addf(&t->notes, &t->n_notes,
 				     "one volume for all its policies: the best device for each is "
 				     "the same (%s)", list);
-	return plan_strv_add(&t->notes, &t->n_notes,
+	return tw_strv_addf(&t->notes, &t->n_notes,
 			     "one volume for all its policies (simpler to fill and to grow), "
 			     "though their best devices differ: %s; to keep the first policy's "
 			     "files on its device, give it a logical volume of its own on that "
@@ -185,7 +185,7 @@ int plan_volume_make(struct advisor_plan *plan, struct advisor_plan_tier *t)
 	if (!ret)
 		ret = placement_note(plan, t);
 	if (!ret && t->tier != ADVISOR_WARM)	/* the trade-off a tier that keeps data makes */
-		ret = plan_strv_add(&t->notes, &t->n_notes,
+		ret = tw_strv_addf(&t->notes, &t->n_notes,
 				    "the volume %s has no redundancy of its own: a failed device "
 				    "loses the filesystem on it (an md array inside keeps its own); "
 				    "back it up, or mount the devices apart", v->vg);

@@ -1,6 +1,8 @@
 /* The shared toolbox (tw_util.h). */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tw_util.h"
@@ -58,4 +60,47 @@ size_t tw_edit_distance(const char *a, const char *b)
 		}
 	}
 	return row[lb];
+}
+
+int tw_strv_vaddf(char ***v, size_t *n, const char *fmt, va_list ap)
+{
+	char **nv = realloc(*v, (*n + 1) * sizeof(**v));
+
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	if (vasprintf(&nv[*n], fmt, ap) < 0)
+		return -ENOMEM;
+	(*n)++;
+	return 0;
+}
+
+int tw_strv_addf(char ***v, size_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = tw_strv_vaddf(v, n, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+void tw_strv_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void tw_shell_quote(FILE *out, const char *s)
+{
+	fputc('\'', out);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputs("'\\''", out);
+		else
+			fputc(*s, out);
+	}
+	fputc('\'', out);
 }

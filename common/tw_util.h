@@ -1,10 +1,13 @@
 /* tw_util.h — the small toolbox every stage shares (as util-linux's c.h and
- * strutils.c): array size, a monotonic clock, byte formatting. */
+ * strutils.c): array size, a monotonic clock, byte formatting, string
+ * lists, shell quoting. */
 #ifndef TW_UTIL_H
 #define TW_UTIL_H
 
 #include <stddef.h>
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -34,5 +37,18 @@ void tw_fmt_bytes(char *buf, size_t len, double bytes, enum tw_bytes_style style
 /* Levenshtein distance of a and b (names, keys: (size_t)-1 when either has
  * 64 characters or more), for "did you mean" suggestions. */
 size_t tw_edit_distance(const char *a, const char *b);
+
+/*
+ * String lists: (*v)[0 .. *n), each malloc'd.  Append a formatted string:
+ * 0, or -ENOMEM with the list unaltered.  Free every string and the array.
+ */
+int tw_strv_addf(char ***v, size_t *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int tw_strv_vaddf(char ***v, size_t *n, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+void tw_strv_free(char **v, size_t n);
+
+/* Write s as one POSIX shell word: in single quotes, each ' as '\''. */
+void tw_shell_quote(FILE *out, const char *s);
 
 #endif

@@ -15,30 +15,9 @@
 #include "sysroot.h"
 #include "tw_util.h"
 
-/* Append a formatted string.  Returns 0 or -ENOMEM (s unaltered). */
-int inv_strv_add(struct probe_strv *s, const char *fmt, ...)
-{
-	char **v = realloc(s->v, (s->n + 1) * sizeof(*v));
-	va_list ap;
-	int r;
-
-	if (!v)
-		return -ENOMEM;
-	s->v = v;
-	va_start(ap, fmt);
-	r = vasprintf(&v[s->n], fmt, ap);
-	va_end(ap);
-	if (r < 0)
-		return -ENOMEM;
-	s->n++;
-	return 0;
-}
-
 void inv_strv_free(struct probe_strv *s)
 {
-	for (size_t i = 0; i < s->n; i++)
-		free(s->v[i]);
-	free(s->v);
+	tw_strv_free(s->v, s->n);
 	s->v = NULL;
 	s->n = 0;
 }

@@ -21,12 +21,12 @@ static int why_sig(struct probe_strv *why, const char *who, const struct probe_s
 	const char *w = who ? who : "", *sep = who ? ": " : "";
 
 	if (!s->probed)
-		return inv_strv_add(why, "%s%ssignatures unknown (%s)", w, sep,
+		return tw_strv_addf(&why->v, &why->n, "%s%ssignatures unknown (%s)", w, sep,
 				s->error ? s->error : "not probed");
 	if (s->pttype)
-		return inv_strv_add(why, "%s%s%s partition table", w, sep, s->pttype);
+		return tw_strv_addf(&why->v, &why->n, "%s%s%s partition table", w, sep, s->pttype);
 	if (s->type)
-		return inv_strv_add(why, "%s%s%s signature", w, sep, s->type);
+		return tw_strv_addf(&why->v, &why->n, "%s%s%s signature", w, sep, s->type);
 	return 0;
 }
 
@@ -38,11 +38,11 @@ static int why_use(struct probe_strv *why, const char *who,
 	int r = 0;
 
 	for (size_t i = 0; !r && i < mounts->n; i++)
-		r = inv_strv_add(why, "%s%smounted at %s", w, sep, mounts->v[i]);
+		r = tw_strv_addf(&why->v, &why->n, "%s%smounted at %s", w, sep, mounts->v[i]);
 	for (size_t i = 0; !r && i < holders->n; i++)
-		r = inv_strv_add(why, "%s%sheld by %s", w, sep, holders->v[i]);
+		r = tw_strv_addf(&why->v, &why->n, "%s%sheld by %s", w, sep, holders->v[i]);
 	if (!r && swap)
-		r = inv_strv_add(why, "%s%sin use as swap", w, sep);
+		r = tw_strv_addf(&why->v, &why->n, "%s%sin use as swap", w, sep);
 	return r;
 }
 
@@ -53,17 +53,17 @@ int inv_judge(struct probe_dev *d)
 	int r = 0;
 
 	if (d->cls != PROBE_CLASS_DISK && d->cls != PROBE_CLASS_READONLY)
-		r |= inv_strv_add(rw, "not a fixed disk: %s", d->cls_why);
+		r |= tw_strv_addf(&rw->v, &rw->n, "not a fixed disk: %s", d->cls_why);
 	if (d->capacity_bytes <= 0) {
-		r |= inv_strv_add(ro, "size is 0 (no medium, or not set up)");
-		r |= inv_strv_add(rw, "size is 0 (no medium, or not set up)");
+		r |= tw_strv_addf(&ro->v, &ro->n, "size is 0 (no medium, or not set up)");
+		r |= tw_strv_addf(&rw->v, &rw->n, "size is 0 (no medium, or not set up)");
 	}
 	if (d->root)
-		r |= inv_strv_add(rw, "holds the running root filesystem");
+		r |= tw_strv_addf(&rw->v, &rw->n, "holds the running root filesystem");
 	if (d->readonly)
-		r |= inv_strv_add(rw, "device is read-only");
+		r |= tw_strv_addf(&rw->v, &rw->n, "device is read-only");
 	if (d->n_parts)
-		r |= inv_strv_add(rw, "has %zu partition%s", d->n_parts, d->n_parts > 1 ? "s" : "");
+		r |= tw_strv_addf(&rw->v, &rw->n, "has %zu partition%s", d->n_parts, d->n_parts > 1 ? "s" : "");
 	r |= why_sig(rw, NULL, &d->sig);
 	r |= why_use(rw, NULL, &d->mounts, &d->holders, d->swap);
 	for (size_t i = 0; i < d->n_parts; i++) {

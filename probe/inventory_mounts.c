@@ -135,7 +135,7 @@ int inv_find_mounts(const struct scan *sc, const char *name, const char *majmin,
 
 		if (!inv_same_dev(m, name, majmin))
 			continue;
-		if (inv_strv_add(mounts, "%s", m->point) < 0)
+		if (tw_strv_addf(&mounts->v, &mounts->n, "%s", m->point) < 0)
 			return -ENOMEM;
 		if (!sig->probed && !sig->type && !(sig->type = strdup(m->fstype)))
 			return -ENOMEM;

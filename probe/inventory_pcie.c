@@ -124,7 +124,7 @@ int inv_read_pcie(const struct scan *sc, struct probe_dev *d, const char *real)
 		while (b > real && b[-1] != '/')
 			b--;
 		if (is_pci_address(b, (size_t)(e - b)) &&
-		    inv_strv_add(&pc->upstream, "%.*s", (int)(e - b), b) < 0)
+		    tw_strv_addf(&pc->upstream.v, &pc->upstream.n, "%.*s", (int)(e - b), b) < 0)
 			return -ENOMEM;
 		q = b;
 	}

@@ -30,10 +30,6 @@ struct scan {
 	char root_majmin[16];
 };
 
-/* Append a formatted string to s.  Returns 0 or -ENOMEM (s unaltered). */
-int inv_strv_add(struct probe_strv *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
 /* Free every string of s; s is empty afterwards. */
 void inv_strv_free(struct probe_strv *s);
 

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tw_util.h"
 #include "render_plan.h"
 
 
@@ -22,26 +23,13 @@
 
 /* ---- quoting ------------------------------------------------------------ */
 
-/* Write s as one bash word: in single quotes, each ' as '\''. */
-static void sh_quote(FILE *out, const char *s)
-{
-	fputc('\'', out);
-	for (; *s; s++) {
-		if (*s == '\'')
-			fputs("'\\''", out);
-		else
-			fputc(*s, out);
-	}
-	fputc('\'', out);
-}
-
 /* Write " WORD" for each word (NULL ends the list), quoted, then a newline. */
 static void sh_words(FILE *out, const char *cmd, const char *const *words)
 {
 	fputs(cmd, out);
 	for (; *words; words++) {
 		fputc(' ', out);
-		sh_quote(out, *words);
+		tw_shell_quote(out, *words);
 	}
 	fputc('\n', out);
 }
@@ -420,11 +408,11 @@ static void script_array(FILE *out, const struct advisor_plan *plan,
 	fputs("# ", out);
 	plan_put_comment(out, tier->raid.tradeoff);
 	fprintf(out, "\nrun mdadm --create ");
-	sh_quote(out, md);
+	tw_shell_quote(out, md);
 	fprintf(out, " --run --level=%s --raid-devices=%zu", level ? level + 4 : "?", tier->raid.n);
 	for (size_t k = 0; k < tier->raid.n; k++) {
 		fputc(' ', out);
-		sh_quote(out, dev_path(plan, tier->raid.members[k]));
+		tw_shell_quote(out, dev_path(plan, tier->raid.members[k]));
 	}
 	fputc('\n', out);
 	sh_words(out, "md_conf", (const char *[]){ md, NULL });
@@ -455,18 +443,18 @@ static void script_volume(FILE *out, const struct advisor_plan *plan,
 	for (size_t k = 0; k < v->n; k++)
 		sh_words(out, "make_pv", (const char *[]){ pv_path(plan, tier, k, md), NULL });
 	fputs("run vgcreate ", out);
-	sh_quote(out, v->vg);
+	tw_shell_quote(out, v->vg);
 	for (size_t k = 0; k < v->n; k++) {
 		fputc(' ', out);
-		sh_quote(out, pv_path(plan, tier, k, md));
+		tw_shell_quote(out, pv_path(plan, tier, k, md));
 	}
 	fputs("\nrun lvcreate --yes --name ", out);
-	sh_quote(out, v->lv);
+	tw_shell_quote(out, v->lv);
 	fputs(" --extents 100%FREE", out);
 	if (v->striped)
 		fprintf(out, " --stripes %zu --stripesize 256k", v->n);
 	fputc(' ', out);
-	sh_quote(out, v->vg);
+	tw_shell_quote(out, v->vg);
 	fputc('\n', out);
 	free(md);
 }

@@ -177,6 +177,48 @@ static void test_bytes(void **state)
 	assert_string_equal(b, "-");
 }
 
+/* String lists grow one formatted string at a time; shell words round-trip. */
+static void test_strv_and_quote(void **state)
+{
+	char **v = NULL, *buf = NULL;
+	size_t n = 0, len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_int_equal(tw_strv_addf(&v, &n, "%s-%d", "md", 3), 0);
+	assert_int_equal(tw_strv_addf(&v, &n, "%.1f GB", 2.5), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(v[0], "md-3");
+	assert_string_equal(v[1], "2.5 GB");
+	tw_strv_free(v, n);
+	tw_strv_free(NULL, 0);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	tw_shell_quote(f, "/srv/it's here");
+	fputc(' ', f);
+	tw_shell_quote(f, "");
+	fclose(f);
+	assert_string_equal(buf, "'/srv/it'\\''s here' ''");
+	free(buf);
+	/* the shell reads it back as the one word it was */
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	fputs("printf %s ", f);
+	tw_shell_quote(f, "a 'b' $c \\d");
+	fclose(f);
+	{
+		FILE *p = popen(buf, "r");
+		char got[64] = "";
+
+		assert_non_null(p);
+		assert_non_null(fgets(got, sizeof(got), p));
+		assert_int_equal(pclose(p), 0);
+		assert_string_equal(got, "a 'b' $c \\d");
+	}
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -185,6 +227,7 @@ int main(void)
 		cmocka_unit_test(test_symlink_target_replaced),
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_bytes),
+		cmocka_unit_test(test_strv_and_quote),
 	};
 	int rc;
 
