@@ -522,9 +522,9 @@ int probe_inventory_scan(const char *sysroot, struct probe_inventory **out,
 		goto err;
 	}
 	if (!ret)
-		ret = inv_read_lines(&sc, "proc/self/mountinfo", inv_parse_mountinfo_line);
+		ret = inv_read_mounts(&sc, false);
 	if (!ret)
-		ret = inv_read_lines(&sc, "proc/swaps", inv_parse_swaps_line);
+		ret = inv_read_mounts(&sc, true);
 	if (!ret)
 		ret = scan_devices(&sc, inv);
 	if (ret)

@@ -1,36 +1,18 @@
-/* The inventory: mounts (proc/self/mountinfo) and swaps (proc/swaps). */
+/* The inventory: mounts (proc/self/mountinfo) and swaps (proc/swaps), read
+ * with libmount, util-linux's own parser (escapes, optional fields). */
 #include <blkid/blkid.h>
-#include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
+#include <libmount/libmount.h>
 #include <limits.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "inventory_priv.h"
 #include "sysroot.h"
 #include "tw_util.h"
-
-/* Decode mountinfo's octal escapes (\040 for a space) in place. */
-static void inv_unescape(char *s)
-{
-	char *o = s;
-
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' &&
-		    s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-			s += 3;
-		} else {
-			*o++ = *s;
-		}
-	}
-	*o = '\0';
-}
 
 static int inv_mnts_add(struct mnts *m, const char *majmin, const char *source,
 		    const char *point, const char *fstype)
@@ -64,53 +46,69 @@ void inv_mnts_free(struct mnts *m)
 	free(m->v);
 }
 
-/* Parse one mountinfo line: "36 35 98:0 / /mnt rw - ext3 /dev/root rw". */
-int inv_parse_mountinfo_line(struct scan *sc, char *line)
+/* libmount's parser: a line it cannot read is skipped, as before. */
+static int skip_bad_line(struct libmnt_table *tb, const char *file, int line)
 {
-	char majmin[16], point[PATH_MAX], source[PATH_MAX], fstype[64];
-	char *sep = strstr(line, " - ");
-
-	if (!sep || sscanf(line, "%*s %*s %15s %*s %4095s", majmin, point) != 2 ||
-	    sscanf(sep + 3, "%63s %4095s", fstype, source) != 2)
-		return 0;	/* not a mount line; ignore */
-	inv_unescape(point);
-	inv_unescape(source);
-	if (!strcmp(point, "/"))
-		snprintf(sc->root_majmin, sizeof(sc->root_majmin), "%s", majmin);
-	return inv_mnts_add(&sc->mounts, majmin, source, point, fstype);
+	(void)tb;
+	(void)file;
+	(void)line;
+	return 1;
 }
 
-int inv_read_lines(struct scan *sc, const char *rel,
-		      int (*fn)(struct scan *, char *))
+/* Each entry of the table into sc->mounts (swaps: sc->swaps). */
+static int take_table(struct scan *sc, struct libmnt_table *tb, bool swaps)
 {
-	char path[PATH_MAX], *line = NULL;
-	size_t cap = 0;
-	int ret = 0;
-	FILE *f;
+	struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);
+	struct libmnt_fs *fs;
+	int ret = 0, r;
 
-	if (probe_sys_path(sc->root, path, sizeof(path), "%s", rel) < 0)
-		return -ENAMETOOLONG;
-	f = fopen(path, "re");
-	if (!f)
-		return 0;	/* absent: nothing mounted that we can see */
-	while (!ret && getline(&line, &cap, f) > 0) {
-		line[strcspn(line, "\n")] = '\0';
-		ret = fn(sc, line);
+	if (!it)
+		return -ENOMEM;
+	while (!ret && (r = mnt_table_next_fs(tb, it, &fs)) == 0) {
+		const char *src = mnt_fs_get_source(fs), *point = mnt_fs_get_target(fs);
+		dev_t devno = mnt_fs_get_devno(fs);
+		char majmin[16] = "";
+
+		if (!src)
+			src = "none";
+		if (swaps) {
+			ret = inv_mnts_add(&sc->swaps, "", src, NULL, "swap");
+			continue;
+		}
+		if (!point)
+			continue;
+		if (devno)
+			snprintf(majmin, sizeof(majmin), "%u:%u", major(devno), minor(devno));
+		if (!strcmp(point, "/"))
+			snprintf(sc->root_majmin, sizeof(sc->root_majmin), "%s", majmin);
+		ret = inv_mnts_add(&sc->mounts, majmin, src, point, mnt_fs_get_fstype(fs));
 	}
-	free(line);
-	fclose(f);
+	mnt_free_iter(it);
 	return ret;
 }
 
-/* proc/swaps: "/dev/zram0  partition  4194300  0  100" after a header. */
-int inv_parse_swaps_line(struct scan *sc, char *line)
+int inv_read_mounts(struct scan *sc, bool swaps)
 {
-	char source[PATH_MAX];
+	const char *rel = swaps ? "proc/swaps" : "proc/self/mountinfo";
+	struct libmnt_table *tb;
+	char path[PATH_MAX];
+	int ret;
 
-	if (!strncmp(line, "Filename", 8) || sscanf(line, "%4095s", source) != 1)
-		return 0;
-	inv_unescape(source);
-	return inv_mnts_add(&sc->swaps, "", source, NULL, "swap");
+	if (probe_sys_path(sc->root, path, sizeof(path), "%s", rel) < 0)
+		return -ENAMETOOLONG;
+	if (access(path, R_OK) != 0)
+		return 0;	/* absent: nothing mounted that we can see */
+	tb = mnt_new_table();
+	if (!tb)
+		return -ENOMEM;
+	mnt_table_set_parser_errcb(tb, skip_bad_line);
+	ret = swaps ? mnt_table_parse_swaps(tb, path) : mnt_table_parse_file(tb, path);
+	if (ret == 0 || ret == 1)	/* 1: some lines skipped */
+		ret = take_table(sc, tb, swaps);
+	else
+		ret = 0;	/* unreadable as a whole: as if absent */
+	mnt_unref_table(tb);
+	return ret;
 }
 
 static bool inv_same_dev(const struct mnt *m, const char *name, const char *majmin)

@@ -38,13 +38,11 @@ void inv_strv_free(struct probe_strv *s);
 /* Free the mount list. */
 void inv_mnts_free(struct mnts *m);
 
-/* Parse one line of proc/self/mountinfo (resp. proc/swaps) into sc.
- * Returns 0, or -ENOMEM. */
-int inv_parse_mountinfo_line(struct scan *sc, char *line);
-int inv_parse_swaps_line(struct scan *sc, char *line);
-
-/* Feed each line of sysroot/rel to fn.  Returns 0 or -errno. */
-int inv_read_lines(struct scan *sc, const char *rel, int (*fn)(struct scan *, char *));
+/* Read sysroot's proc/self/mountinfo into sc->mounts (and root_majmin),
+ * or with swaps its proc/swaps into sc->swaps, with libmount; lines it
+ * cannot parse are skipped, an absent file is no mount.  Returns 0 or
+ * -ENOMEM. */
+int inv_read_mounts(struct scan *sc, bool swaps);
 
 /* The mount points of device name (majmin) into mounts, swap use into
  * *swap; a mounted filesystem also fills sig when libblkid could not.

@@ -11,7 +11,7 @@
 set -euo pipefail
 
 BUILD=(gcc libc6-dev make cmake pkg-config
-       liburing-dev libnvme-dev libyaml-dev libjansson-dev libblkid-dev libatasmart-dev
+       liburing-dev libnvme-dev libyaml-dev libjansson-dev libblkid-dev libmount-dev libatasmart-dev
        libjson-c-dev libssl-dev    # libnvme.pc requires json-c and openssl; libnvme-dev does not depend on them
        libglpk-dev)                # advisor/optimize.c: the plan's integer programme
 

@@ -128,6 +128,10 @@ static void test_laptop_swap(void **state)
 	assert_int_equal(d->n_parts, 3);
 	assert_true(d->parts[2].swap);
 	assert_true(has_reason(d, "nvme0n1p3: in use as swap"));
+	/* mountinfo through libmount: \040 is a space, a bad line is skipped */
+	assert_int_equal(d->parts[1].mounts.n, 2);
+	assert_string_equal(d->parts[1].mounts.v[0], "/");
+	assert_string_equal(d->parts[1].mounts.v[1], "/mnt/my disk");
 	probe_inventory_free(inv);
 }
 
