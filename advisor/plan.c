@@ -295,6 +295,91 @@ static int buy_optimize(struct advisor_plan *plan, const struct advisor_options 
 	return ret;
 }
 
+/* How many devices of tier t other than d and skip share a link with d. */
+static size_t link_mates(const struct advisor_plan *plan, const int *assign, int t,
+			 size_t d, size_t skip)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; t >= 0 && i < plan->n_devs; i++)
+		m += assign[i] == t && i != d && i != skip && plan_share_link(plan, d, i);
+	return m;
+}
+
+/* The note of a trade: c took b's place in tier t (b moved), at a cost. */
+static int spread_note(struct advisor_plan *plan, const int *a, size_t b, size_t c, int t,
+		       double cost)
+{
+	const char *mate = "?";
+	char price[64] = "at no cost in score";
+
+	for (size_t i = 0; i < plan->n_devs; i++)
+		if (a[i] == t && i != c && plan_share_link(plan, b, i)) {
+			mate = plan->devs[i].p->id;
+			break;
+		}
+	if (cost > 0.05)
+		snprintf(price, sizeof(price), "for %.1f points of score", cost);
+	return tw_strv_addf(&plan->notes, &plan->n_notes,
+			    "%s takes the place of %s in the %s tier, %s: %s shares a link "
+			    "with %s, and an array over both would get what the link carries",
+			    plan->devs[c].p->id, plan->devs[b].p->id, advisor_tier_name(t), price,
+			    plan->devs[b].p->id, mate);
+}
+
+/*
+ * Arrays off shared links: a device of a tier that shares a measured
+ * bottleneck with another there trades places with a like device (same
+ * model and size, raid.c) that shares less with that tier, when the trade
+ * leaves as many needs met and at least SPREAD_KEEP of the score and makes
+ * no other tier share more.  Like devices score alike, so this mostly costs
+ * nothing; where it does, the plan's score is the traded plan's.
+ * r->best is updated.  Returns 0 or -ENOMEM.
+ */
+#define SPREAD_KEEP 0.99
+static int spread_links(struct advisor_plan *plan, const struct advisor_opt_input *in,
+			struct advisor_opt_result *r)
+{
+	int *a = r->best.tier;
+	bool moved = plan->n_links > 0;
+
+	for (size_t pass = 0; moved && pass < plan->n_devs; pass++) {
+		moved = false;
+		for (size_t b = 0; b < plan->n_devs && !moved; b++) {
+			int t = a[b];
+			size_t now = link_mates(plan, a, t, b, b);
+
+			for (size_t c = 0; t >= 0 && now && c < plan->n_devs && !moved; c++) {
+				int u = a[c];
+				struct advisor_eval e;
+				int ret;
+
+				if (u == t || !plan_alike(&plan->devs[b], &plan->devs[c]) ||
+				    link_mates(plan, a, t, c, b) >= now ||
+				    (u >= 0 && link_mates(plan, a, u, b, c) > link_mates(plan, a, u, c, c)))
+					continue;
+				a[b] = u;
+				a[c] = t;
+				ret = advisor_evaluate(in, a, &e);
+				if (ret)
+					return ret;
+				if (e.valid && e.met == r->best.e.met &&
+				    e.score >= r->best.e.score * SPREAD_KEEP - 1e-9) {
+					ret = spread_note(plan, a, b, c, t, r->best.e.score - e.score);
+					r->best.e = e;
+					moved = true;
+					if (ret)
+						return ret;
+				} else {
+					a[b] = t;
+					a[c] = u;
+				}
+			}
+		}
+	}
+	return 0;
+}
+
 static int run_optimizer(struct advisor_plan *plan, const struct advisor_options *opt)
 {
 	struct advisor_opt_input in;
@@ -305,6 +390,11 @@ static int run_optimizer(struct advisor_plan *plan, const struct advisor_options
 		ret = buy_optimize(plan, opt, &in, &r);
 	else if (!ret)
 		ret = advisor_optimize(&in, opt ? opt->time_limit : 0.0, &r);
+	if (!ret && !plan->buying) {
+		ret = spread_links(plan, &in, &r);
+		if (ret)
+			advisor_opt_result_clear(&r);
+	}
 	opt_input_clear(&in);
 	if (ret)
 		return ret;

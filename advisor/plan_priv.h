@@ -46,6 +46,10 @@ int plan_raid_make(struct advisor_plan *plan, struct advisor_plan_tier *tier);
  * devices (same model, figures within raid.c's tolerance)? */
 bool plan_alike(const struct advisor_plan_device *a, const struct advisor_plan_device *b);
 
+/* Do devices a and b (plan->devs indices) share a measured bottleneck, one
+ * of the profiles' links?  (raid.c) */
+bool plan_share_link(const struct advisor_plan *plan, size_t a, size_t b);
+
 /* ---- one volume per tier (volume.c) ---- */
 
 /*

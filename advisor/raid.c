@@ -119,6 +119,22 @@ static const char *tradeoff(enum advisor_raid_level l)
 	}
 }
 
+bool plan_share_link(const struct advisor_plan *plan, size_t a, size_t b)
+{
+	for (size_t g = 0; g < plan->n_links; g++) {
+		const struct profile_shared *l = plan->links[g];
+		bool ia = false, ib = false;
+
+		for (size_t k = 0; k < l->n_ids; k++) {
+			ia = ia || !strcmp(plan->devs[a].p->id, l->ids[k]);
+			ib = ib || !strcmp(plan->devs[b].p->id, l->ids[k]);
+		}
+		if (ia && ib)
+			return true;
+	}
+	return false;
+}
+
 /* Largest group of like, raidable devices of the tier: members in *idx. */
 static size_t largest_group(const struct advisor_plan *plan,
 			    const struct advisor_plan_tier *t, size_t *idx)

@@ -74,6 +74,24 @@ jq_true "shared-link warning names the tier" '[.warnings[] | select(.kind == "sh
 	| contains("970evoplus-a and 970evoplus-twin share a bottleneck") and contains("3,600 MB/s, 52 % of the 6,902 MB/s")
 	  and contains("the warm tier uses them together")] == [true]' '.warnings'
 
+# --- arrays off shared links: three like drives, two on one link; hot takes
+# one, warm's array the other two: not the pair that shares (the optimiser,
+# by its twin order, would give warm exactly that pair) ---
+jq '.devices |= [.[] | select(.id == "970evoplus-a") | .id = "970evoplus-c"]
+	+ [.[] | select(.id == "970evoplus-a" or .id == "ironwolf12t")]
+	+ [.[] | select(.id == "970evoplus-a") | .id = "970evoplus-twin"]
+	| .links = [{devices: ["970evoplus-a", "970evoplus-twin"], solo_sum_mbps: 6902, together_mbps: 3600}]' \
+	"$ex" >"$tmp/three.json"
+check "plan three like, two sharing" 0 "$tw" plan "$tmp/three.json" --policies "$src/policies" \
+	--no-inventory --format json --need vector-db=300G,logs-metadata=0,checkpoints=0,archive=9T,model-loading=700G
+jq_true "warm's array avoids the shared pair" '(.tiers[1].raid.devices | sort) == ["970evoplus-c", "970evoplus-twin"]
+	and (.tiers[1].raid.seq_read_mbps | round) == 6902 and .tiers[0].devices == ["970evoplus-a"]' '.tiers'
+jq_true "the trade is explained" '[.notes[] | select(test("970evoplus-c takes the place of 970evoplus-a in the warm tier, at no cost"))] | length == 1' '.notes'
+jq '.links = []' "$tmp/three.json" >"$tmp/three-nolink.json"
+check "plan three like, no link" 0 "$tw" plan "$tmp/three-nolink.json" --policies "$src/policies" \
+	--no-inventory --format json --need vector-db=300G,logs-metadata=0,checkpoints=0,archive=9T,model-loading=700G
+jq_true "no link facts: no trade" '[.notes[] | select(test("takes the place"))] == []' '.notes'
+
 # a bad link is named with its key
 jq '(.devices[0].link) = {width: 0, upstream: "x"}' "$ex" >"$tmp/bad.json"
 check "bad link refused" 1 "$tw" validate "$tmp/bad.json"
