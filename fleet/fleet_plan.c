@@ -152,6 +152,8 @@ int fleet_plan_read(const char *path, struct fleet_plan **out, char *err, size_t
 	struct fleet_plan *p = calloc(1, sizeof(*p));
 	json_error_t je;
 	json_t *root;
+	char *text;
+	size_t tlen;
 	int ret;
 
 	*out = NULL;
@@ -159,14 +161,18 @@ int fleet_plan_read(const char *path, struct fleet_plan **out, char *err, size_t
 		free(p);
 		return -ENOMEM;
 	}
-	if (!(root = json_load_file(path, 0, &je))) {
-		ret = json_error_code(&je) == json_error_cannot_open_file ? -ENOENT : -EINVAL;
-		if (ret == -ENOENT)
-			snprintf(err, len, "cannot read it");
-		else
-			snprintf(err, len, "%d:%d: %s", je.line, je.column, je.text);
+	ret = profile_slurp(path, &text, &tlen);	/* one read: jansson's file loader reads by getc */
+	if (ret) {
+		snprintf(err, len, "cannot read it");
 		fleet_plan_free(p);
-		return ret;
+		return -ENOENT;
+	}
+	root = json_loadb(text, tlen, 0, &je);
+	free(text);
+	if (!root) {
+		snprintf(err, len, "%d:%d: %s", je.line, je.column, je.text);
+		fleet_plan_free(p);
+		return -EINVAL;
 	}
 	ret = read_root(p, root, err, len);
 	json_decref(root);

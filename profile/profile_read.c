@@ -16,7 +16,9 @@
 
 struct rctx {
 	const char *name;
-	struct tw_jsonpos *ix;
+	const char *text;	/* the document, for the position index */
+	size_t len;
+	struct tw_jsonpos *ix;	/* built at the first problem: most files have none */
 	struct tw_diags *d;
 	int err;		/* first -errno seen (-EINVAL for invalid data) */
 };
@@ -34,7 +36,10 @@ static void bad(struct rctx *c, const char *path, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	tw_jsonpos_find(c->ix, path, &line, &col);
+	if (!c->ix)
+		c->ix = tw_jsonpos_build(c->text, c->len);
+	if (c->ix)
+		tw_jsonpos_find(c->ix, path, &line, &col);
 	if (tw_diags_add(c->d, c->name, line, col, path, "%s", msg) < 0)
 		c->err = -ENOMEM;
 	else if (!c->err)
@@ -756,7 +761,7 @@ static void decode_top(struct rctx *c, const json_t *root, struct profile *pr)
 int profile_read_string(const char *text, size_t len, const char *name,
 			struct profile **out, struct tw_diags *diags)
 {
-	struct rctx c = { .name = name, .d = diags };
+	struct rctx c = { .name = name, .text = text, .len = len, .d = diags };
 	struct profile *pr;
 	json_error_t je;
 	json_t *root;
@@ -770,8 +775,7 @@ int profile_read_string(const char *text, size_t len, const char *name,
 		return -EINVAL;
 	}
 	pr = calloc(1, sizeof(*pr));
-	c.ix = tw_jsonpos_build(text, len);
-	if (!pr || !c.ix) {
+	if (!pr) {
 		c.err = -ENOMEM;
 	} else {
 		decode_top(&c, root, pr);
