@@ -110,7 +110,7 @@ static int64_t read_size(const struct probe_sysdev *h)
 	return (int64_t)(sectors * 512);
 }
 
-/* Partition name of a disk, h its directory (sys/block/DISK/NAME). */
+/* Read partition name of a disk into p; h is its directory, sys/block/DISK/NAME. */
 static int read_part(const struct scan *sc, const struct probe_sysdev *h,
 		     const char *name, struct probe_part *p)
 {
@@ -329,7 +329,7 @@ static void read_queue(const struct probe_sysdev *h, struct probe_dev *d)
 		(unsigned)v : d->logical_bs;
 }
 
-/* Device name, h its directory (sys/block/NAME), into d. */
+/* Read device name into d; h is its directory, sys/block/NAME. */
 static int read_dev(const struct scan *sc, const struct probe_sysdev *h,
 		    const char *name, struct probe_dev *d)
 {
