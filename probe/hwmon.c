@@ -11,20 +11,24 @@
 #include "hwmon.h"
 #include "sysroot.h"
 
-/* The first hwmonN entry of sys/block/NAME/SUB into rel: 0 or -ENOENT. */
-static int hwmon_under(const char *sysroot, const char *name, const char *sub,
-		       char *rel, size_t len)
+/* The first hwmonN entry of the device's directory sub into hw: 0,
+ * -ENOENT or -ENOMEM. */
+static int hwmon_under(const struct probe_sysdev *dev, const char *sub,
+		       struct probe_sysdev *hw)
 {
 	char **names;
 	size_t n;
 	int ret = -ENOENT;
 
-	if (probe_sys_list(sysroot, &names, &n, "sys/block/%s/%s", name, sub) < 0)
+	if (probe_sysdev_list(dev, sub, &names, &n) < 0)
 		return -ENOMEM;
 	for (size_t i = 0; i < n && ret; i++) {
+		char rel[NAME_MAX + 32];
+
 		if (strncmp(names[i], "hwmon", 5) || !names[i][5])
 			continue;
-		if (snprintf(rel, len, "sys/block/%s/%s/%s", name, sub, names[i]) < (int)len)
+		if (snprintf(rel, sizeof(rel), "%s/%s", sub, names[i]) < (int)sizeof(rel) &&
+		    probe_sysdev_sub(hw, dev, rel) == 0)
 			ret = 0;
 	}
 	probe_sys_names_free(names, n);
@@ -33,16 +37,16 @@ static int hwmon_under(const char *sysroot, const char *name, const char *sub,
 
 /* The hwmon directory of a device: <device>/hwmon/hwmonN (drivetemp) or
  * <device>/hwmonN (NVMe: the controller). */
-static int hwmon_dir(const char *sysroot, const char *name, char *rel, size_t len)
+static int hwmon_dir(const struct probe_sysdev *dev, struct probe_sysdev *hw)
 {
-	if (hwmon_under(sysroot, name, "device/hwmon", rel, len) == 0)
+	if (hwmon_under(dev, "device/hwmon", hw) == 0)
 		return 0;
-	return hwmon_under(sysroot, name, "device", rel, len);
+	return hwmon_under(dev, "device", hw);
 }
 
-static double millideg(const char *sysroot, const char *rel, const char *attr)
+static double millideg(const struct probe_sysdev *hw, const char *attr)
 {
-	char *s = probe_sys_str(sysroot, "%s/%s", rel, attr), *end;
+	char *s = probe_sysdev_str(hw, attr), *end;
 	double v;
 
 	if (!s)
@@ -61,17 +65,21 @@ static double millideg(const char *sysroot, const char *rel, const char *attr)
 
 int probe_hwmon_read(const char *sysroot, const char *name, struct probe_health *h)
 {
-	char rel[PATH_MAX], *chip;
-	int ret = hwmon_dir(sysroot, name, rel, sizeof(rel));
+	struct probe_sysdev dev, hw;
+	char *chip;
+	int ret;
 
+	if (probe_sysdev_init(&dev, sysroot, name) < 0)
+		return -ENOENT;	/* no such directory under sys/block */
+	ret = hwmon_dir(&dev, &hw);
 	if (ret < 0)
 		return ret;
-	h->temp_c = millideg(sysroot, rel, "temp1_input");
+	h->temp_c = millideg(&hw, "temp1_input");
 	if (isnan(h->temp_c))
 		return -ENODATA;
-	h->warning_c = millideg(sysroot, rel, "temp1_max");
-	h->critical_c = millideg(sysroot, rel, "temp1_crit");
-	chip = probe_sys_str(sysroot, "%s/name", rel);
+	h->warning_c = millideg(&hw, "temp1_max");
+	h->critical_c = millideg(&hw, "temp1_crit");
+	chip = probe_sysdev_str(&hw, "name");
 	snprintf(h->source, sizeof(h->source), "hwmon (%s)", chip ? chip : "unknown");
 	free(chip);
 	return 0;

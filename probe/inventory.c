@@ -22,13 +22,13 @@ void inv_strv_free(struct probe_strv *s)
 	s->n = 0;
 }
 
-/* The entries of sys/block/<rel>/<sub> (holders, slaves) into s. */
-static int strv_from_dir(const struct scan *sc, struct probe_strv *s,
-			 const char *rel, const char *sub)
+/* The entries of the device's directory sub (holders, slaves) into s. */
+static int strv_from_dir(const struct probe_sysdev *h, struct probe_strv *s,
+			 const char *sub)
 {
 	char **names;
 	size_t n;
-	int ret = probe_sys_list(sc->root, &names, &n, "sys/block/%s/%s", rel, sub);
+	int ret = probe_sysdev_list(h, sub, &names, &n);
 
 	if (ret < 0)
 		return ret;
@@ -101,51 +101,55 @@ out:
 	close(fd);
 }
 
-static int64_t read_size(const struct scan *sc, const char *rel)
+static int64_t read_size(const struct probe_sysdev *h)
 {
 	uint64_t sectors;
 
-	if (probe_sys_u64(sc->root, &sectors, "%s/size", rel) < 0)
+	if (probe_sysdev_u64(h, "size", &sectors) < 0)
 		return -1;
 	return (int64_t)(sectors * 512);
 }
 
-static int read_part(const struct scan *sc, const char *disk, const char *name,
-		     struct probe_part *p)
+/* Read partition name of a disk into p; h is its directory, sys/block/DISK/NAME. */
+static int read_part(const struct scan *sc, const struct probe_sysdev *h,
+		     const char *name, struct probe_part *p)
 {
-	char rel[PATH_MAX];
 	char *mm;
 
-	snprintf(rel, sizeof(rel), "sys/block/%s/%s", disk, name);
 	if (!(p->name = strdup(name)))
 		return -ENOMEM;
-	mm = probe_sys_str(sc->root, "%s/dev", rel);
+	mm = probe_sysdev_str(h, "dev");
 	snprintf(p->majmin, sizeof(p->majmin), "%s", mm ? mm : "");
 	free(mm);
-	p->size_bytes = read_size(sc, rel);
+	p->size_bytes = read_size(h);
 	read_sig(sc, name, &p->sig);
-	if (strv_from_dir(sc, &p->holders, rel + strlen("sys/block/"), "holders") < 0)
+	if (strv_from_dir(h, &p->holders, "holders") < 0)
 		return -ENOMEM;
 	return inv_find_mounts(sc, name, p->majmin, &p->mounts, &p->swap, &p->sig);
 }
 
-static bool is_partition_dir(const struct scan *sc, const char *disk, const char *e)
+/* The entry e of disk's directory when it is a partition's: 0 or -errno. */
+static int partition_dir(const struct probe_sysdev *disk, const char *e,
+			 struct probe_sysdev *part)
 {
 	uint64_t n;
+	int ret = probe_sysdev_sub(part, disk, e);
 
-	return probe_sys_u64(sc->root, &n, "sys/block/%s/%s/partition", disk, e) == 0;
+	return ret < 0 ? ret : probe_sysdev_u64(part, "partition", &n);
 }
 
-static int read_parts(const struct scan *sc, struct probe_dev *d)
+static int read_parts(const struct scan *sc, const struct probe_sysdev *h,
+		      struct probe_dev *d)
 {
 	char **names;
 	size_t n;
-	int ret = probe_sys_list(sc->root, &names, &n, "sys/block/%s", d->name);
+	int ret = probe_sysdev_list(h, NULL, &names, &n);
 
 	for (size_t i = 0; !ret && i < n; i++) {
+		struct probe_sysdev part;
 		struct probe_part *v;
 
-		if (!is_partition_dir(sc, d->name, names[i]))
+		if (partition_dir(h, names[i], &part) < 0)
 			continue;
 		v = realloc(d->parts, (d->n_parts + 1) * sizeof(*v));
 		if (!v) {
@@ -154,7 +158,7 @@ static int read_parts(const struct scan *sc, struct probe_dev *d)
 		}
 		d->parts = v;
 		memset(&v[d->n_parts], 0, sizeof(*v));
-		ret = read_part(sc, d->name, names[i], &v[d->n_parts++]);
+		ret = read_part(sc, &part, names[i], &v[d->n_parts++]);
 	}
 	probe_sys_names_free(names, n);
 	return ret;
@@ -209,10 +213,10 @@ enum profile_media probe_guess_media(enum profile_transport t, bool rotational,
 }
 
 /* SCSI unit serial number page 0x80: 4-byte header, then the serial. */
-static char *vpd80_serial(const struct scan *sc, const char *name)
+static char *vpd80_serial(const struct probe_sysdev *h)
 {
 	unsigned char buf[256];
-	long n = probe_sys_bin(sc->root, buf, sizeof(buf), "sys/block/%s/device/vpd_pg80", name);
+	long n = probe_sysdev_bin(h, "device/vpd_pg80", buf, sizeof(buf));
 	size_t len, b = 4, e;
 
 	if (n < 4 || buf[1] != 0x80)
@@ -231,12 +235,11 @@ static char *vpd80_serial(const struct scan *sc, const char *name)
  * which holds the full model (40 chars) where sysfs's model is cut at 16.
  * IDENTIFY data starts at byte 60; each 16-bit word is byte-swapped.
  */
-static char *vpd89_string(const struct scan *sc, const char *name, unsigned w0,
-			  unsigned nw)
+static char *vpd89_string(const struct probe_sysdev *h, unsigned w0, unsigned nw)
 {
 	unsigned char buf[572];
 	char out[96];
-	long n = probe_sys_bin(sc->root, buf, sizeof(buf), "sys/block/%s/device/vpd_pg89", name);
+	long n = probe_sysdev_bin(h, "device/vpd_pg89", buf, sizeof(buf));
 	size_t b = 0, e = 0;
 
 	if (n < 60 + 512 || buf[1] != 0x89 || nw * 2 >= sizeof(out))
@@ -254,10 +257,10 @@ static char *vpd89_string(const struct scan *sc, const char *name, unsigned w0,
 }
 
 /* Prefer the full ATA model to sysfs's 16-character SCSI INQUIRY one. */
-static void ata_identity(const struct scan *sc, struct probe_dev *d)
+static void ata_identity(const struct probe_sysdev *h, struct probe_dev *d)
 {
-	char *model = vpd89_string(sc, d->name, 27, 20);
-	char *fw = vpd89_string(sc, d->name, 23, 4);
+	char *model = vpd89_string(h, 27, 20);
+	char *fw = vpd89_string(h, 23, 4);
 
 	if (model) {
 		free(d->model);
@@ -270,12 +273,12 @@ static void ata_identity(const struct scan *sc, struct probe_dev *d)
 }
 
 /* nvme0n1 → nvme0: the controller the namespace's "device" link names. */
-static char *nvme_controller(const struct scan *sc, const char *name)
+static char *nvme_controller(const struct probe_sysdev *h)
 {
 	char real[PATH_MAX];
 	const char *base;
 
-	if (probe_sys_realpath(sc->root, real, sizeof(real), "sys/block/%s/device", name) < 0)
+	if (probe_sysdev_realpath(h, "device", real, sizeof(real)) < 0)
 		return NULL;
 	base = strrchr(real, '/');
 	base = base ? base + 1 : real;
@@ -284,78 +287,77 @@ static char *nvme_controller(const struct scan *sc, const char *name)
 	return NULL;
 }
 
-static void read_identity(const struct scan *sc, struct probe_dev *d)
+static void read_identity(const struct probe_sysdev *h, struct probe_dev *d)
 {
-	const char *n = d->name;
-
-	if (d->transport == PROFILE_TR_NVME && (d->controller = nvme_controller(sc, n))) {
-		d->model = probe_sys_str(sc->root, "sys/block/%s/device/model", n);
-		d->serial = probe_sys_str(sc->root, "sys/block/%s/device/serial", n);
-		d->firmware = probe_sys_str(sc->root, "sys/block/%s/device/firmware_rev", n);
+	if (d->transport == PROFILE_TR_NVME && (d->controller = nvme_controller(h))) {
+		d->model = probe_sysdev_str(h, "device/model");
+		d->serial = probe_sysdev_str(h, "device/serial");
+		d->firmware = probe_sysdev_str(h, "device/firmware_rev");
 		return;
 	}
 	if (d->transport == PROFILE_TR_MMC) {	/* the card's CID fields */
-		d->model = probe_sys_str(sc->root, "sys/block/%s/device/name", n);
-		d->serial = probe_sys_str(sc->root, "sys/block/%s/device/serial", n);
-		d->firmware = probe_sys_str(sc->root, "sys/block/%s/device/fwrev", n);
+		d->model = probe_sysdev_str(h, "device/name");
+		d->serial = probe_sysdev_str(h, "device/serial");
+		d->firmware = probe_sysdev_str(h, "device/fwrev");
 		return;
 	}
-	d->model = probe_sys_str(sc->root, "sys/block/%s/device/model", n);
-	d->firmware = probe_sys_str(sc->root, "sys/block/%s/device/rev", n);
-	d->serial = probe_sys_str(sc->root, "sys/block/%s/serial", n);
+	d->model = probe_sysdev_str(h, "device/model");
+	d->firmware = probe_sysdev_str(h, "device/rev");
+	d->serial = probe_sysdev_str(h, "serial");
 	if (!d->serial)
-		d->serial = vpd80_serial(sc, n);
+		d->serial = vpd80_serial(h);
 	if (d->transport == PROFILE_TR_SATA || d->transport == PROFILE_TR_SAS)
-		ata_identity(sc, d);
-	d->md_level = probe_sys_str(sc->root, "sys/block/%s/md/level", n);
-	d->dm_name = probe_sys_str(sc->root, "sys/block/%s/dm/name", n);
-	d->backing_file = probe_sys_str(sc->root, "sys/block/%s/loop/backing_file", n);
+		ata_identity(h, d);
+	d->md_level = probe_sysdev_str(h, "md/level");
+	d->dm_name = probe_sysdev_str(h, "dm/name");
+	d->backing_file = probe_sysdev_str(h, "loop/backing_file");
 }
 
-static void read_queue(const struct scan *sc, struct probe_dev *d)
+static void read_queue(const struct probe_sysdev *h, struct probe_dev *d)
 {
 	uint64_t v;
 
-	if (probe_sys_u64(sc->root, &v, "sys/block/%s/queue/rotational", d->name) == 0)
+	if (probe_sysdev_u64(h, "queue/rotational", &v) == 0)
 		d->rotational = v != 0;
-	if (probe_sys_u64(sc->root, &v, "sys/block/%s/removable", d->name) == 0)
+	if (probe_sysdev_u64(h, "removable", &v) == 0)
 		d->removable = v != 0;
-	if (probe_sys_u64(sc->root, &v, "sys/block/%s/ro", d->name) == 0)
+	if (probe_sysdev_u64(h, "ro", &v) == 0)
 		d->readonly = v != 0;
-	d->logical_bs = probe_sys_u64(sc->root, &v, "sys/block/%s/queue/logical_block_size",
-				      d->name) == 0 ? (unsigned)v : 512;
-	d->physical_bs = probe_sys_u64(sc->root, &v, "sys/block/%s/queue/physical_block_size",
-				       d->name) == 0 ? (unsigned)v : d->logical_bs;
+	d->logical_bs = probe_sysdev_u64(h, "queue/logical_block_size", &v) == 0 ?
+		(unsigned)v : 512;
+	d->physical_bs = probe_sysdev_u64(h, "queue/physical_block_size", &v) == 0 ?
+		(unsigned)v : d->logical_bs;
 }
 
-static int read_dev(const struct scan *sc, const char *name, struct probe_dev *d)
+/* Read device name into d; h is its directory, sys/block/NAME. */
+static int read_dev(const struct scan *sc, const struct probe_sysdev *h,
+		    const char *name, struct probe_dev *d)
 {
-	char real[PATH_MAX], rel[PATH_MAX], *mm;
+	char real[PATH_MAX], *mm;
 
 	if (!(d->name = strdup(name)) || asprintf(&d->path, "/dev/%s", name) < 0)
 		return -ENOMEM;
-	if (probe_sys_realpath(sc->root, real, sizeof(real), "sys/block/%s", name) < 0)
+	if (probe_sysdev_realpath(h, NULL, real, sizeof(real)) < 0)
 		real[0] = '\0';
 	d->transport = transport_of(name, real);
 	if (inv_read_pcie(sc, d, real) < 0)
 		return -ENOMEM;
-	mm = probe_sys_str(sc->root, "sys/block/%s/dev", name);
+	mm = probe_sysdev_str(h, "dev");
 	snprintf(d->majmin, sizeof(d->majmin), "%s", mm ? mm : "");
 	free(mm);
-	snprintf(rel, sizeof(rel), "sys/block/%s", name);
-	d->capacity_bytes = read_size(sc, rel);
-	read_queue(sc, d);
-	read_identity(sc, d);
+	d->capacity_bytes = read_size(h);
+	read_queue(h, d);
+	read_identity(h, d);
 	d->media = probe_guess_media(d->transport, d->rotational, d->model);
-	if (inv_classify(sc, d) < 0)
+	if (inv_classify(h, d) < 0)
 		return -ENOMEM;
 	d->temp_c = probe_hwmon_temp(sc->root, d);
 	read_sig(sc, name, &d->sig);
-	if (strv_from_dir(sc, &d->holders, name, "holders") < 0 ||
-	    strv_from_dir(sc, &d->slaves, name, "slaves") < 0 ||
+	if (strv_from_dir(h, &d->holders, "holders") < 0 ||
+	    strv_from_dir(h, &d->slaves, "slaves") < 0 ||
 	    inv_find_mounts(sc, name, d->majmin, &d->mounts, &d->swap, &d->sig) < 0)
 		return -ENOMEM;
-	return read_parts(sc, d);
+	return read_parts(sc, h, d);
 }
 
 static void part_free(struct probe_part *p)
@@ -471,12 +473,9 @@ static void media_from_slaves(struct probe_inventory *inv)
 	}
 }
 
-static bool skip_dev(const struct scan *sc, const char *name)
+static bool skip_dev(const struct probe_sysdev *h, const char *name)
 {
-	char rel[PATH_MAX];
-
-	snprintf(rel, sizeof(rel), "sys/block/%s", name);
-	return !strncmp(name, "loop", 4) && read_size(sc, rel) <= 0;
+	return !strncmp(name, "loop", 4) && read_size(h) <= 0;
 }
 
 static int scan_devices(struct scan *sc, struct probe_inventory *inv)
@@ -486,9 +485,11 @@ static int scan_devices(struct scan *sc, struct probe_inventory *inv)
 	int ret = probe_sys_list(sc->root, &names, &n, "sys/block");
 
 	for (size_t i = 0; !ret && i < n; i++) {
+		struct probe_sysdev h;
 		struct probe_dev *v;
 
-		if (skip_dev(sc, names[i]))
+		/* init cannot fail on a name read from sys/block */
+		if (probe_sysdev_init(&h, sc->root, names[i]) < 0 || skip_dev(&h, names[i]))
 			continue;
 		v = realloc(inv->v, (inv->n + 1) * sizeof(*v));
 		if (!v) {
@@ -497,7 +498,7 @@ static int scan_devices(struct scan *sc, struct probe_inventory *inv)
 		}
 		inv->v = v;
 		memset(&v[inv->n], 0, sizeof(*v));
-		ret = read_dev(sc, names[i], &v[inv->n++]);
+		ret = read_dev(sc, &h, names[i], &v[inv->n++]);
 	}
 	probe_sys_names_free(names, n);
 	return ret;

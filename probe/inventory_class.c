@@ -53,11 +53,11 @@ static int set_class(struct probe_dev *d, enum probe_class c, const char *fmt, .
 }
 
 /* The SCSI peripheral device type (device/type), -1 when there is none. */
-static int scsi_type(const struct scan *sc, const char *name)
+static int scsi_type(const struct probe_sysdev *h)
 {
 	uint64_t v;
 
-	if (probe_sys_u64(sc->root, &v, "sys/block/%s/device/type", name) < 0 || v > 31)
+	if (probe_sysdev_u64(h, "device/type", &v) < 0 || v > 31)
 		return -1;
 	return (int)v;
 }
@@ -101,10 +101,10 @@ static int class_from_scsi(struct probe_dev *d, int type)
 }
 
 /* Removable media: removable = 1, or an SD card (mmc leaves removable 0). */
-static int class_removable(const struct scan *sc, struct probe_dev *d)
+static int class_removable(const struct probe_sysdev *h, struct probe_dev *d)
 {
 	char *mmc = d->transport == PROFILE_TR_MMC ?
-		probe_sys_str(sc->root, "sys/block/%s/device/type", d->name) : NULL;
+		probe_sysdev_str(h, "device/type") : NULL;
 	bool sd = mmc && !strcmp(mmc, "SD");
 	int r = 1;
 
@@ -121,12 +121,13 @@ static int class_removable(const struct scan *sc, struct probe_dev *d)
 }
 
 /*
- * Decide what d is from sysfs facts (after its identity and queue were
- * read), and set optical or removable media.  Returns 0 or -ENOMEM.
+ * Decide what d is from sysfs facts read through h, d's directory (after
+ * its identity and queue were read), and set optical or removable media.
+ * Returns 0 or -ENOMEM.
  */
-int inv_classify(const struct scan *sc, struct probe_dev *d)
+int inv_classify(const struct probe_sysdev *h, struct probe_dev *d)
 {
-	int type = scsi_type(sc, d->name), r;
+	int type = scsi_type(h), r;
 	const char *area = emmc_area(d->name);
 
 	if (type < 0 && dev_major(d) == 11)
@@ -138,7 +139,7 @@ int inv_classify(const struct scan *sc, struct probe_dev *d)
 		return set_class(d, PROBE_CLASS_BOOT_AREA, "%s", area);
 	if (dev_major(d) == 31 || !strncmp(d->name, "mtdblock", 8))
 		return set_class(d, PROBE_CLASS_BOOT_AREA, "MTD flash (firmware, boot loader)");
-	r = class_removable(sc, d);
+	r = class_removable(h, d);
 	if (r <= 0)
 		return r;
 	if (d->readonly)

@@ -13,6 +13,8 @@
 
 #include "probe.h"
 
+struct probe_sysdev;	/* sysroot.h */
+
 /* One line of proc/self/mountinfo, or of proc/swaps (point = NULL). */
 struct mnt {
 	char majmin[16];
@@ -52,8 +54,9 @@ int inv_find_mounts(const struct scan *sc, const char *name, const char *majmin,
 
 /* ---- inventory_class.c ---- */
 
-/* What d is: d->cls and d->cls_why from sysfs facts.  Returns 0 or -ENOMEM. */
-int inv_classify(const struct scan *sc, struct probe_dev *d);
+/* What d is: d->cls and d->cls_why from sysfs facts read through h, d's
+ * sysfs directory.  Returns 0 or -ENOMEM. */
+int inv_classify(const struct probe_sysdev *h, struct probe_dev *d);
 
 /* md/dm devices built on a device that is no fixed disk take its class.
  * Returns 0 or -ENOMEM. */

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -237,4 +238,94 @@ int probe_sys_realpath(const char *sysroot, char *buf, size_t len, const char *f
 	if ((size_t)snprintf(buf, len, "%s", real + rl) >= len)
 		return -ENAMETOOLONG;
 	return 0;
+}
+
+/* "" for no attribute (the directory itself), else "/". */
+static const char *sep(const char *attr)
+{
+	return attr && *attr ? "/" : "";
+}
+
+static const char *or_empty(const char *attr)
+{
+	return attr ? attr : "";
+}
+
+/* Whether rel is a relative path without a ".." component. */
+static bool rel_ok(const char *rel)
+{
+	const char *p = rel;
+
+	if (!*rel || *rel == '/')
+		return false;
+	while (*p) {
+		size_t n = strcspn(p, "/");
+
+		if (n == 2 && p[0] == '.' && p[1] == '.')
+			return false;
+		p += n;
+		p += *p == '/';
+	}
+	return true;
+}
+
+int probe_sysdev_init(struct probe_sysdev *h, const char *sysroot, const char *name)
+{
+	int n;
+
+	h->sysroot = sysroot;
+	h->rel[0] = '\0';
+	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
+		return -EINVAL;
+	n = snprintf(h->rel, sizeof(h->rel), "sys/block/%s", name);
+	if (n < 0 || (size_t)n >= sizeof(h->rel))
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int probe_sysdev_sub(struct probe_sysdev *child, const struct probe_sysdev *parent,
+		     const char *sub)
+{
+	char rel[sizeof(child->rel)];
+	int n;
+
+	if (!rel_ok(sub))
+		return -EINVAL;
+	n = snprintf(rel, sizeof(rel), "%s/%s", parent->rel, sub);
+	if (n < 0 || (size_t)n >= sizeof(rel))
+		return -ENAMETOOLONG;
+	child->sysroot = parent->sysroot;
+	memcpy(child->rel, rel, (size_t)n + 1);
+	return 0;
+}
+
+char *probe_sysdev_str(const struct probe_sysdev *h, const char *attr)
+{
+	return probe_sys_str(h->sysroot, "%s%s%s", h->rel, sep(attr), or_empty(attr));
+}
+
+int probe_sysdev_u64(const struct probe_sysdev *h, const char *attr, uint64_t *val)
+{
+	return probe_sys_u64(h->sysroot, val, "%s%s%s", h->rel, sep(attr), or_empty(attr));
+}
+
+long probe_sysdev_bin(const struct probe_sysdev *h, const char *attr, void *buf,
+		      size_t len)
+{
+	return probe_sys_bin(h->sysroot, buf, len, "%s%s%s", h->rel, sep(attr),
+			     or_empty(attr));
+}
+
+int probe_sysdev_list(const struct probe_sysdev *h, const char *sub, char ***names,
+		      size_t *n)
+{
+	return probe_sys_list(h->sysroot, names, n, "%s%s%s", h->rel, sep(sub),
+			      or_empty(sub));
+}
+
+int probe_sysdev_realpath(const struct probe_sysdev *h, const char *attr, char *buf,
+			  size_t len)
+{
+	return probe_sys_realpath(h->sysroot, buf, len, "%s%s%s", h->rel, sep(attr),
+				  or_empty(attr));
 }
