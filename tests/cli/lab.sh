@@ -22,58 +22,12 @@
 set -u
 tw=$(readlink -f "$1")
 srcdir=${TW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
-qemu=${QEMU:-qemu-system-x86_64}
-builddir=$(cd "$(dirname "$tw")/.." && pwd)
-results=$builddir/lab-results/ai-server
-
-if [ "$(id -u)" -ne 0 ]; then
-	echo "SKIP: not root (the lab fetches the guest kernel and builds its root filesystem as root)"
-	exit 77
-fi
-if ! command -v "$qemu" >/dev/null 2>&1; then
-	echo "SKIP: $qemu not installed (scripts/deps.sh installs it)"
-	exit 77
-fi
-if ! "$qemu" -accel help 2>/dev/null | grep -qx tcg; then
-	echo "SKIP: $qemu cannot run here (no TCG accelerator)"
-	exit 77
-fi
-if ! /usr/bin/python3 -c 'import yaml' 2>/dev/null; then
-	echo "SKIP: python3-yaml not installed (scripts/deps.sh installs it)"
-	exit 77
-fi
-command -v jq >/dev/null || { echo "FAIL: jq not installed"; exit 1; }
-[ -f "$builddir/CMakeCache.txt" ] || { echo "FAIL: $builddir is not a build folder"; exit 1; }
-
-now() { date +%s.%N; }
-since() { echo "$(now) $1" | awk '{printf "%.1f", $1 - $2}'; }
+# shellcheck source=tests/cli/lib_lab.sh
+. "$srcdir/tests/cli/lib_lab.sh"
 t0=$(now)
-
-# QEMU 7.2's NVMe emulation under TCG now and then loses a command
-# (scripts/qemu/README.md): the guest's driver times out and resets, and
-# the probe loses a test.  Not tierwise's doing: one more run then.
-lost_command() { grep -qs 'nvme nvme[0-9]*: I/O [0-9]* .*timeout' "$results"/boot-*/dmesg.txt; }
-mkdir -p "$builddir/lab-results"
-for try in 1 2; do
-	start=$(now)
-	TW_LAB_BUILD=$builddir "$srcdir/scripts/lab/run" "$srcdir/tests/lab/ai-server.yaml" "$results" \
-		>"$builddir/lab-results/ai-server.log" 2>&1
-	rc=$?
-	echo "lab: run $try: exit $rc after $(since "$start") s"
-	if [ "$rc" -eq 2 ] || { [ "$rc" -eq 0 ] && lost_command; }; then
-		tail -n 20 "$builddir/lab-results/ai-server.log"
-		if lost_command; then echo "NOTE: QEMU's NVMe emulation lost a command (nvme I/O timeout in dmesg)"; fi
-		if [ "$try" -eq 1 ]; then echo "NOTE: running the lab once more"; continue; fi
-	fi
-	break
-done
+lab_run ai-server
 cat "$results/times.txt" 2>/dev/null
-fail=0
-if [ "$rc" -ne 0 ]; then
-	tail -n 30 "$builddir/lab-results/ai-server.log"
-	echo "FAIL: scripts/lab/run exited $rc (2: a boot failed, 3: the data disk's files changed)"
-	fail=1
-fi
+fail=$((rc != 0))
 b1=$results/boot-1 b2=$results/boot-2
 
 # ok DESCRIPTION FILE JQ-FILTER: the filter is true on FILE.
