@@ -62,9 +62,10 @@ static void probe_usage(FILE *out)
 	      "                         more when one keeps a core busy)\n"
 	      "  --engine NAME          io_uring (default; psync fallback), psync, null\n"
 	      "  --jobs N               devices probed side by side, never two on one PCI\n"
-	      "                         port, at most one per CPU; QD1 one at a time, then\n"
-	      "                         a solo spot check (default: the CPUs with no\n"
-	      "                         TARGET, 1 with targets; 1 = one after another)\n"
+	      "                         port; one per CPU, more while the running ones\n"
+	      "                         leave a core idle (slow disks); QD1 one at a time,\n"
+	      "                         then a solo spot check (default: as the CPUs allow\n"
+	      "                         with no TARGET, 1 with targets; 1 = one after another)\n"
 	      "  --no-links             side by side: skip the link pass (devices read\n"
 	      "                         together against alone to find shared bottlenecks)\n"
 	      "  --size SIZE            scratch file size, e.g. 4G (default 2G or 1/4 free)\n"
@@ -334,7 +335,7 @@ static void probe_dir(struct probe_cli *c, const char *dir)
  */
 static void probe_side_by_side(struct probe_cli *c, const char **names, size_t n)
 {
-	struct probe_jobs_opts jo = { .jobs = c->jobs ? c->jobs : probe_jobs_cpus(),
+	struct probe_jobs_opts jo = { .jobs = c->jobs ? c->jobs : PROBE_JOBS_AUTO,
 				      .serial_qd1 = true, .spot_check = true, .quiet = c->quiet };
 	struct probe_job *v = calloc(n ? n : 1, sizeof(*v));
 	size_t m = 0;

@@ -9,9 +9,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#include "tw_util.h"
 
 /* Measured seconds of each test of the spot check's solo run. */
 #define SPOT_SECONDS 2.0
+/* Beyond one job per CPU, another starts only when the process used at most
+ * CPU_FREE_SHARE of the CPUs less one whole core over the last window of at
+ * least WINDOW_S seconds, and not sooner than WINDOW_S after the last such
+ * start (its own use must show first). */
+#define WINDOW_S 1.0
+#define CPU_FREE_SHARE 0.9
 
 struct sched {
 	pthread_mutex_t mu;
@@ -19,6 +28,11 @@ struct sched {
 	struct probe_job *v;
 	size_t n;
 	bool *started, *running;
+	size_t n_running;
+	unsigned cpus;		/* jobs at once without asking the CPU load */
+	double win_wall, win_cpu;	/* the start of the current window, s */
+	double util;		/* CPUs used over the last window; NAN unknown */
+	double extra_at;	/* when the last job beyond cpus started */
 	const struct probe_options *o;
 	unsigned tests;		/* what the concurrent phase runs */
 	bool quiet;
@@ -112,28 +126,74 @@ static ptrdiff_t next_job(const struct sched *s)
 	return all ? -2 : -1;
 }
 
+static double cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * May one more job start now (s->mu held)?  Up to one per CPU, always; past
+ * that only while the running jobs leave a whole core idle — throughput-
+ * capped disks, an HDD, a USB stick need little CPU, so more of them run
+ * together; fast devices keep a core each.  Updates the load window.
+ */
+static bool cpu_allows(struct sched *s)
+{
+	double now = (double)tw_now_ns() / 1e9, cpu;
+
+	if (s->n_running < s->cpus)
+		return true;
+	if (now - s->win_wall >= WINDOW_S) {
+		cpu = cpu_s();
+		s->util = (cpu - s->win_cpu) / (now - s->win_wall);
+		s->win_wall = now;
+		s->win_cpu = cpu;
+	}
+	if (isnan(s->util) || now - s->extra_at < 2 * WINDOW_S ||
+	    s->util + 1.0 > (double)s->cpus * CPU_FREE_SHARE)
+		return false;
+	s->extra_at = now;
+	s->util = NAN;		/* the next window, with the new job in it, decides */
+	return true;
+}
+
 static void *worker(void *arg)
 {
 	struct sched *s = arg;
+	size_t running;
 	ptrdiff_t i;
 
 	pthread_mutex_lock(&s->mu);
 	while ((i = next_job(s)) != -2) {
 		struct probe_job *j;
 
-		if (i < 0) {
-			pthread_cond_wait(&s->cv, &s->mu);
+		if (i < 0 || !cpu_allows(s)) {	/* a port busy, or the CPUs: look again */
+			struct timespec until;
+
+			clock_gettime(CLOCK_REALTIME, &until);
+			until.tv_nsec += 250000000;
+			if (until.tv_nsec >= 1000000000) {
+				until.tv_sec++;
+				until.tv_nsec -= 1000000000;
+			}
+			pthread_cond_timedwait(&s->cv, &s->mu, &until);
 			continue;
 		}
 		j = &s->v[i];
 		s->started[i] = s->running[i] = true;
+		running = ++s->n_running;
 		pthread_mutex_unlock(&s->mu);
 		if (!s->quiet)
-			fprintf(stderr, "probing %s (%s) side by side\n", j->t.id, j->t.path);
+			fprintf(stderr, "probing %s (%s) side by side, %zu running\n", j->t.id,
+				j->t.path, running);
 		pin(s, j);
 		j->ret = run_into(j, s->o, s->tests, false, &j->prof, j->err, sizeof(j->err));
 		pthread_mutex_lock(&s->mu);
 		s->running[i] = false;
+		s->n_running--;
 		pthread_cond_broadcast(&s->cv);
 	}
 	pthread_mutex_unlock(&s->mu);
@@ -304,12 +364,16 @@ int probe_jobs_run(struct probe_job *v, size_t n, const struct probe_options *o,
 {
 	unsigned mask = o->tests ? o->tests : PROBE_TESTS_DEFAULT;
 	unsigned workers = jo->jobs, cpus = probe_jobs_cpus();
-	struct sched s = { .v = v, .n = n, .o = o, .tests = mask, .quiet = jo->quiet };
+	struct sched s = { .v = v, .n = n, .o = o, .tests = mask, .quiet = jo->quiet,
+			   .cpus = cpus, .util = NAN, .win_wall = (double)tw_now_ns() / 1e9,
+			   .win_cpu = cpu_s(), .extra_at = -1e9 };
 	bool split, qd1 = mask & (1u << PROBE_TEST_RAND_READ_QD1);
 	int ret;
 
-	if (workers > cpus)
-		workers = cpus;
+	if (workers > 64)
+		workers = 64;
+	if (cpus < 2)
+		workers = 1;	/* one CPU: nothing runs beside anything */
 	if (jo->serial_qd1 && mask == 1u << PROBE_TEST_RAND_READ_QD1)
 		workers = 1;	/* nothing to run side by side */
 	if (workers > n)

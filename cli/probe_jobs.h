@@ -1,6 +1,8 @@
 /* probe_jobs.h — device probes side by side (`tierwise probe --jobs N`).
  *
- * A small scheduler over probe_run(): up to N devices at once, never two on
+ * A small scheduler over probe_run(): up to N devices at once — one per CPU,
+ * and more while the running jobs leave a whole core idle (capped disks, HDDs
+ * need little CPU) — never two on
  * the same PCI port (root port or controller), each job's thread pinned to
  * the CPUs local to its device; QD1 latency tests one device at a time; then
  * a spot check against a short solo run re-measures alone a device whose
@@ -21,11 +23,15 @@ struct probe_job {
 };
 
 struct probe_jobs_opts {
-	unsigned jobs;		/* devices at once: >= 1, capped by the CPUs */
+	unsigned jobs;		/* devices at once at most: >= 1 (PROBE_JOBS_AUTO: as the
+				 * CPUs allow); past one per CPU only while a core is idle */
 	bool serial_qd1;	/* rand_read_qd1 one device at a time */
 	bool spot_check;	/* compare with a short solo run (jobs > 1) */
 	bool quiet;		/* no "probing" lines */
 };
+
+/* --jobs not given: as many as the CPUs allow (the scheduler's limit). */
+#define PROBE_JOBS_AUTO 64
 
 /* Differences above this share between a concurrent figure and a solo one
  * send the device back to be measured alone. */

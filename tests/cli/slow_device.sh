@@ -10,6 +10,10 @@
 #              seq_read, rand_read_qd1, rand_read_qd32, the sweep to QD128:
 #              0.85 s to drain, mixed_70_30)
 #   20 MB/s    --destructive, every default test
+# And side by side: four loop devices capped at 10 MB/s, --jobs 4 on this
+# machine's CPUs: slow disks need little CPU, so more of them run at once than
+# there are CPUs (the "probing ... side by side, N running" lines), and every
+# figure is there.
 # Root only (loop devices, cgroups); SKIP without blk-throttle.
 tw=$1
 fail=0
@@ -22,8 +26,10 @@ done
 tmp=$(mktemp -d)
 cg=""
 loop=""
+more=()
 cleanup() {
 	[ -n "$loop" ] && detach_loops "$loop"
+	[ ${#more[@]} -gt 0 ] && detach_loops "${more[@]}"
 	[ -n "$cg" ] && rmdir "$cg" 2>/dev/null
 	rm -rf "$tmp"
 }
@@ -120,6 +126,32 @@ probe bps-wr --destructive --yes
 within bps-wr .devices[0].results.seq_write.mbps 14 24
 within bps-wr .devices[0].results.seq_read.mbps 14 24
 show bps-wr
+
+# side by side beyond one job per CPU: four capped devices, little CPU each
+cpus=$(nproc)
+want=$((cpus + 1))
+if [ "$want" -le 4 ]; then
+	for i in 1 2 3; do
+		head -c 64M /dev/urandom >"$tmp/more$i.img"
+		more+=("$(losetup -f --show "$tmp/more$i.img")") || break
+	done
+	first=$loop
+	for l in "$first" "${more[@]}"; do loop=$l; limit 10000000 10000000 0 0; done
+	loop=$first
+	throttled probe "$loop" "${more[@]}" --jobs 4 --tests seq_read --seconds 4 --no-links \
+		-o "$tmp/side.json" >/dev/null 2>"$tmp/side.err"
+	rc=$?
+	[ "$rc" -eq 0 ] || { echo "FAIL: side by side: exit $rc"; cat "$tmp/side.err"; fail=1; }
+	peak=$(sed -n 's/.* side by side, \([0-9]*\) running$/\1/p' "$tmp/side.err" | sort -n | tail -n 1)
+	echo "side by side: at most ${peak:-0} of 4 running at once on $cpus CPUs"
+	grep 'side by side' "$tmp/side.err"
+	[ "${peak:-0}" -ge "$want" ] ||
+		{ echo "FAIL: side by side: at most ${peak:-0} running, wanted $want or more"; fail=1; }
+	jq -e '[.devices[] | .results.seq_read.mbps > 6] == [true, true, true, true]' \
+		"$tmp/side.json" >/dev/null || { echo "FAIL: side by side: a figure missing"; fail=1; }
+else
+	echo "note: $cpus CPUs: four devices run one per CPU; the check beyond that is skipped"
+fi
 
 [ "$fail" -eq 0 ] && echo "PASS"
 exit "$fail"
