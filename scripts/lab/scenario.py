@@ -287,7 +287,10 @@ def qemu_args(sc, workdir):
                 dev += f',rotation_rate={d["rotation_rate"]}'
             sata += 1
         else:
-            dev = f'virtio-blk-pci,drive={top},serial={d["name"]}'
+            # an I/O thread of its own: the disk's requests are not served
+            # in QEMU's main loop behind every other disk's
+            args += ['-object', f'iothread,id={n}io']
+            dev = f'virtio-blk-pci,drive={top},serial={d["name"]},iothread={n}io'
         args += ['-device', dev]
     return args
 

@@ -150,7 +150,7 @@ else
 		"-device ahci,id=ahci0 -device ide-hd,bus=ahci0.0,drive=d1g,serial=S0,rotation_rate=7200 " \
 		"x-bps-write=30000000,x-bps-write-max=120000000,x-bps-write-max-length=4 " \
 		"-blockdev driver=throttle,node-name=d2g,throttle-group=grp0,file=d2t " \
-		"-device virtio-blk-pci,drive=d2g,serial=V0 " \
+		"-object iothread,id=d2io -device virtio-blk-pci,drive=d2g,serial=V0,iothread=d2io " \
 		"filename=$tmp/w/disks/V0.img"; do
 		case $args in
 		*"$want"*) ;;
