@@ -93,8 +93,15 @@ mkdir "$tmp/dir"
 # under valgrind's single big lock its worker starves the controller thread
 # (a run of two 1 s tests did not end in 100 s of CPU).  The unit tests run
 # it under ASan instead (tests/unit/test_job.c, test_run.c).
+# io_uring is left out too (--engine psync): valgrind 3.19 (Debian 12) does
+# not count io_uring_enter as a system call that may block, so a worker
+# waiting in it for its last completion keeps valgrind's big lock, and the
+# controller thread, which ends the test, never runs: seen once, a probe
+# stuck for 15 min in io_cqring_wait with the main thread waiting on
+# valgrind's lock pipe.  The io_uring engine runs under ASan in the device
+# tests (test_engine_dev, cli.probe_safety, cli.outputs ...).
 vg 0 probe "$tmp/dir" --size 64Mi --tests seq_write,rand_read_qd1,mixed_70_30 --seconds 1 --ramp 0.2 \
-	--quiet -o "$tmp/real.json"
+	--engine psync --quiet -o "$tmp/real.json"
 jq -e '.devices[0].results.seq_write.mbps > 0' "$tmp/real.json" >/dev/null ||
 	bad "real probe under valgrind: no seq_write figure"
 [ -z "$(ls -A "$tmp/dir")" ] || bad "probe left files: $(ls -A "$tmp/dir")"
@@ -105,7 +112,7 @@ if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null; then
 	truncate -s 256M "$shm"
 	if loop=$(losetup --find --show "$shm"); then
 		trap 'losetup -d "$loop"; rm -rf "$tmp" "$shm"' EXIT
-		vg 0 probe "$loop" --tests seq_read,rand_read_qd1,qd_sweep --seconds 1 --ramp 0.1 --quiet \
+		vg 0 probe "$loop" --tests seq_read,rand_read_qd1,qd_sweep --seconds 1 --ramp 0.1 --quiet --engine psync \
 			-o "$tmp/loop.json"
 		mkfs.ext4 -q -F "$loop" 2>/dev/null &&
 			vg 3 probe "$loop" --destructive --yes --seconds 1 --quiet
