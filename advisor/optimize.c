@@ -905,7 +905,7 @@ static bool twins(const struct advisor_opt_input *in, size_t a, size_t b)
  * then form or widen its mirror or parity array — redundancy for the only
  * copy of a database or an archive, from a disk that would stand idle.
  */
-static void join_twins(struct run *r, int *assign)
+static void join_idle(struct run *r, int *assign)
 {
 	const struct advisor_opt_input *in = r->in;
 	struct advisor_eval cur, e;
@@ -936,7 +936,7 @@ static int solve_all(struct run *r, int *assign)
 	if (r->in->price)	/* buying: no spares to buy, no twins to add */
 		return 0;
 	spares(r->in, assign);
-	join_twins(r, assign);
+	join_idle(r, assign);
 	return 0;
 }
 

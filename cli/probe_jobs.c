@@ -126,14 +126,6 @@ static ptrdiff_t next_job(const struct sched *s)
 	return all ? -2 : -1;
 }
 
-static double cpu_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /*
  * May one more job start now (s->mu held)?  Up to one per CPU, always; past
  * that only while the running jobs leave a whole core idle — throughput-
@@ -147,7 +139,7 @@ static bool cpu_allows(struct sched *s)
 	if (s->n_running < s->cpus)
 		return true;
 	if (now - s->win_wall >= WINDOW_S) {
-		cpu = cpu_s();
+		cpu = tw_cpu_s();
 		s->util = (cpu - s->win_cpu) / (now - s->win_wall);
 		s->win_wall = now;
 		s->win_cpu = cpu;
@@ -366,7 +358,7 @@ int probe_jobs_run(struct probe_job *v, size_t n, const struct probe_options *o,
 	unsigned workers = jo->jobs, cpus = probe_jobs_cpus();
 	struct sched s = { .v = v, .n = n, .o = o, .tests = mask, .quiet = jo->quiet,
 			   .cpus = cpus, .util = NAN, .win_wall = (double)tw_now_ns() / 1e9,
-			   .win_cpu = cpu_s(), .extra_at = -1e9 };
+			   .win_cpu = tw_cpu_s(), .extra_at = -1e9 };
 	bool split, qd1 = mask & (1u << PROBE_TEST_RAND_READ_QD1);
 	int ret;
 

@@ -1,5 +1,5 @@
 /* tw_util.h — the small toolbox every stage shares (as util-linux's c.h and
- * strutils.c): array size, a monotonic clock, byte formatting, string
+ * strutils.c): array size, a monotonic clock, CPU time, byte formatting, string
  * lists, shell quoting. */
 #ifndef TW_UTIL_H
 #define TW_UTIL_H
@@ -19,6 +19,15 @@ static inline uint64_t tw_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* CPU seconds this process has used, all threads (CLOCK_PROCESS_CPUTIME_ID). */
+static inline double tw_cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 enum tw_bytes_style {

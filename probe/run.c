@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
@@ -310,16 +309,6 @@ static void fill_io(struct profile_io *io, const struct test_def *def,
 	io->label = strdup(label_for(res->seconds));
 }
 
-/* CPU seconds this process has used (all threads). */
-static double cpu_s(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
-	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-}
-
 /*
  * The first run of a threaded test kept one core busy: try more rings
  * (like fio's numjobs), the same depth in total, and keep the better one.
@@ -356,12 +345,12 @@ static int io_test(struct run *r, enum probe_test t)
 	const struct test_def *def = &tests[t];
 	struct probe_job_result res;
 	struct probe_job job;
-	double c0 = cpu_s(), w0 = (tw_now_ns() / 1e9), busy;
+	double c0 = tw_cpu_s(), w0 = (tw_now_ns() / 1e9), busy;
 	int ret;
 
 	job_for(r, def, def->qd, &job);
 	ret = run_job(r, def, &job, &res);
-	busy = (cpu_s() - c0) / ((tw_now_ns() / 1e9) - w0);
+	busy = (tw_cpu_s() - c0) / ((tw_now_ns() / 1e9) - w0);
 	if (ret == 0 && res.ios) {
 		fill_io(&r->dev->io[def->slot], def, &job, &res);
 		if (def->threaded && !r->o->threads &&
