@@ -336,7 +336,7 @@ static void probe_dir(struct probe_cli *c, const char *dir)
 static void probe_side_by_side(struct probe_cli *c, const char **names, size_t n)
 {
 	struct probe_jobs_opts jo = { .jobs = c->jobs ? c->jobs : PROBE_JOBS_AUTO,
-				      .serial_qd1 = true, .spot_check = true, .quiet = c->quiet };
+				      .serial_qd1 = false, .spot_check = true, .quiet = c->quiet };
 	struct probe_job *v = calloc(n ? n : 1, sizeof(*v));
 	size_t m = 0;
 

@@ -14,7 +14,7 @@
 #include "tw_util.h"
 
 /* Measured seconds of each test of the spot check's solo run. */
-#define SPOT_SECONDS 2.0
+#define SPOT_SECONDS 1.0
 /* Beyond one job per CPU, another starts only when the process used at most
  * CPU_FREE_SHARE of the CPUs less one whole core over the last window of at
  * least WINDOW_S seconds, and not sooner than WINDOW_S after the last such
@@ -231,8 +231,9 @@ static void take_io(struct profile_device *a, struct profile_device *b, int slot
 	b->io[slot] = tmp;
 }
 
-/* QD1 alone: run it for j now and put its figures in j's device. */
-static int qd1_alone(struct probe_job *j, const struct probe_options *o)
+/* QD1 alone: run it for j now and put its figures in j's device, with
+ * note (why) on it. */
+static int qd1_alone(struct probe_job *j, const struct probe_options *o, const char *note)
 {
 	struct profile *p = NULL;
 	char err[512];
@@ -247,8 +248,7 @@ static int qd1_alone(struct probe_job *j, const struct probe_options *o)
 			j->ret = ret;
 			snprintf(j->err, sizeof(j->err), "%s", err);
 		}
-		ret = profile_device_add_notef(d, "rand_read_qd1 measured alone, after the other tests ran "
-			       "side by side with other devices");
+		ret = profile_device_add_note(d, note);
 	}
 	profile_free(p);
 	return ret == -ENOMEM ? -ENOMEM : 0;
@@ -294,8 +294,8 @@ static double rel_diff(double a, double b)
 
 /*
  * Compare j's concurrent seq_read (and QD1 when it ran concurrently) with a
- * short solo run; re-measure j alone when one differs by more than the
- * tolerance.  Notes say which.
+ * short solo run.  QD1 alone off: QD1 is measured again alone; seq_read
+ * off (or both): the whole device.  Notes say which.
  */
 static int spot_check(struct probe_job *j, const struct probe_options *o, unsigned mask,
 		      bool qd1_concurrent)
@@ -305,8 +305,8 @@ static int spot_check(struct probe_job *j, const struct probe_options *o, unsign
 				 (qd1_concurrent ? 1u << PROBE_TEST_RAND_READ_QD1 : 0));
 	struct profile *p = NULL, *again = NULL;
 	struct profile_device *d, *s;
-	double dseq, dqd1;
-	char err[512];
+	bool seq_off, qd1_off;
+	char err[512], why[512];
 	int ret, rr;
 
 	if (!smask || !j->prof || !j->prof->n_devices)
@@ -319,11 +319,15 @@ static int spot_check(struct probe_job *j, const struct probe_options *o, unsign
 	}
 	d = &j->prof->devices[0];
 	s = &p->devices[0];
-	dseq = rel_diff(d->io[PROFILE_SEQ_READ].mbps, s->io[PROFILE_SEQ_READ].mbps);
-	dqd1 = rel_diff(d->io[PROFILE_RAND_READ_QD1].iops, s->io[PROFILE_RAND_READ_QD1].iops);
-	if (!(dseq > PROBE_JOBS_SPOT_TOLERANCE) && !(dqd1 > PROBE_JOBS_SPOT_TOLERANCE) &&
-	    !missing(d, s, PROFILE_SEQ_READ) &&
-	    !(qd1_concurrent && missing(d, s, PROFILE_RAND_READ_QD1))) {
+	seq_off = rel_diff(d->io[PROFILE_SEQ_READ].mbps, s->io[PROFILE_SEQ_READ].mbps) >
+		PROBE_JOBS_SPOT_TOLERANCE || missing(d, s, PROFILE_SEQ_READ);
+	qd1_off = qd1_concurrent &&
+		(rel_diff(d->io[PROFILE_RAND_READ_QD1].iops, s->io[PROFILE_RAND_READ_QD1].iops) >
+		 PROBE_JOBS_SPOT_TOLERANCE || missing(d, s, PROFILE_RAND_READ_QD1));
+	snprintf(why, sizeof(why), "side by side with other devices %s, a %.0f s solo run %s "
+		 "(missing, or more than %.0f %% apart)", figures(d, qd1_concurrent).s,
+		 SPOT_SECONDS, figures(s, qd1_concurrent).s, 100 * PROBE_JOBS_SPOT_TOLERANCE);
+	if (!seq_off && !qd1_off) {
 		ret = profile_device_add_notef(d, "spot check: measured side by side with other devices, "
 			       "%s; a %.0f s solo run %s (within %.0f %%)",
 			       figures(d, qd1_concurrent).s, SPOT_SECONDS,
@@ -331,15 +335,17 @@ static int spot_check(struct probe_job *j, const struct probe_options *o, unsign
 		profile_free(p);
 		return ret;
 	}
+	profile_free(p);
+	if (!seq_off) {	/* only the latency test was disturbed: it again, alone */
+		char note[640];
+
+		snprintf(note, sizeof(note), "rand_read_qd1 measured again alone: %s", why);
+		return qd1_alone(j, o, note);
+	}
 	rr = run_into(j, o, mask, true, &again, err, sizeof(err));
 	ret = 0;
 	if (again && again->n_devices) {
-		struct profile_device *a = &again->devices[0];
-
-		ret = profile_device_add_notef(a, "measured again alone: side by side with other devices "
-			       "%s, a %.0f s solo run %s (missing, or more than %.0f %% apart)",
-			       figures(d, qd1_concurrent).s, SPOT_SECONDS,
-			       figures(s, qd1_concurrent).s, 100 * PROBE_JOBS_SPOT_TOLERANCE);
+		ret = profile_device_add_notef(&again->devices[0], "measured again alone: %s", why);
 		profile_free(j->prof);
 		j->prof = again;
 		j->ret = rr;
@@ -347,7 +353,6 @@ static int spot_check(struct probe_job *j, const struct probe_options *o, unsign
 		again = NULL;
 	}
 	profile_free(again);
-	profile_free(p);
 	return ret == -ENOMEM ? -ENOMEM : 0;
 }
 
@@ -391,7 +396,8 @@ int probe_jobs_run(struct probe_job *v, size_t n, const struct probe_options *o,
 	pthread_cond_destroy(&s.cv);
 	pthread_setaffinity_np(pthread_self(), sizeof(s.all), &s.all);
 	for (size_t i = 0; !ret && split && i < n; i++)
-		ret = qd1_alone(&v[i], o);
+		ret = qd1_alone(&v[i], o, "rand_read_qd1 measured alone, after the other tests ran "
+				"side by side with other devices");
 	for (size_t i = 0; !ret && jo->spot_check && i < n; i++)
 		ret = spot_check(&v[i], o, mask, qd1 && !split);
 	return ret;

@@ -25,7 +25,8 @@ struct probe_job {
 struct probe_jobs_opts {
 	unsigned jobs;		/* devices at once at most: >= 1 (PROBE_JOBS_AUTO: as the
 				 * CPUs allow); past one per CPU only while a core is idle */
-	bool serial_qd1;	/* rand_read_qd1 one device at a time */
+	bool serial_qd1;	/* rand_read_qd1 one device at a time (else side by side,
+				 * the spot check guarding it) */
 	bool spot_check;	/* compare with a short solo run (jobs > 1) */
 	bool quiet;		/* no "probing" lines */
 };

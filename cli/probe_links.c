@@ -53,8 +53,10 @@ static void *read_one(void *arg)
 	return NULL;
 }
 
-/* Sequential read of set[0..k) at once: the sum of their MB/s (NAN: failed). */
-static double read_together(struct probe_job **set, size_t k, const struct probe_options *o)
+/* Sequential read of set[0..k) at once: the sum of their MB/s (NAN: failed);
+ * each one's MB/s in each[0..k) when each is not NULL. */
+static double read_together_each(struct probe_job **set, size_t k, const struct probe_options *o,
+				 double *each)
 {
 	struct reader r[LINK_MAX];
 	pthread_t th[LINK_MAX];
@@ -77,9 +79,17 @@ static double read_together(struct probe_job **set, size_t k, const struct probe
 	pthread_mutex_unlock(&start.mu);
 	for (size_t i = 0; i < started; i++)
 		pthread_join(th[i], NULL);
-	for (size_t i = 0; i < k; i++)
+	for (size_t i = 0; i < k; i++) {
 		sum += r[i].mbps;
+		if (each)
+			each[i] = r[i].mbps;
+	}
 	return sum;
+}
+
+static double read_together(struct probe_job **set, size_t k, const struct probe_options *o)
+{
+	return read_together_each(set, k, o, NULL);
 }
 
 static double solo_of(const struct probe_job *j)
@@ -147,6 +157,33 @@ static int record(struct probe_job **e, const double *solo, size_t m, size_t *pa
 	return 0;
 }
 
+/*
+ * All of e[0..m) read at once.  When each keeps PROBE_LINKS_SHARED of its
+ * solo read, no set of them can fall below that share of its solo sum:
+ * nothing is shared, and one read answered (notes say so; true).  Else
+ * false: the pass goes on one device at a time.
+ */
+static bool all_kept_up(struct probe_job **e, const double *solo, size_t m,
+			const struct probe_options *o, int *ret)
+{
+	double each[LINK_MAX], sum = 0, t = read_together_each(e, m, o, each), worst = INFINITY;
+
+	*ret = 0;
+	for (size_t i = 0; i < m; i++) {
+		double share = each[i] / solo[i];
+
+		if (!(share >= PROBE_LINKS_SHARED))
+			return false;
+		worst = share < worst ? share : worst;
+		sum += solo[i];
+	}
+	for (size_t i = 0; i < m && !*ret; i++)
+		*ret = profile_device_add_notef(&e[i]->prof->devices[0], "link pass: the %zu devices "
+				"read at once reached %.0f of their solo %.0f MB/s, each at least %.0f %% of its "
+				"own: no shared bottleneck", m, t, sum, 100 * worst);
+	return true;
+}
+
 /* k does not raise the set's total: pair it with each member of set. */
 static void pair_up(struct probe_job **e, const double *solo, const size_t *set,
 		    size_t ns, size_t k, size_t *parent, const struct probe_options *o)
@@ -166,12 +203,17 @@ int probe_links_find(struct probe_job *v, size_t n, const struct probe_options *
 	struct probe_job *e[LINK_MAX], *cur[LINK_MAX];
 	double solo[LINK_MAX], total;
 	size_t parent[LINK_MAX], set[LINK_MAX], m = 0, ns = 1;
+	int ret;
 
 	for (size_t i = 0; i < n && m < LINK_MAX; i++)
 		if (!isnan(solo[m] = solo_of(&v[i])))
 			e[m++] = &v[i];
 	if (m < 2)
 		return 0;
+	if (!quiet)
+		fprintf(stderr, "checking links: reading %zu devices at once\n", m);
+	if (all_kept_up(e, solo, m, o, &ret))
+		return ret;
 	if (!quiet)
 		fprintf(stderr, "checking links: adding %zu devices one at a time\n", m);
 	for (size_t i = 0; i < m; i++)

@@ -15,7 +15,9 @@
 
 /*
  * Among the jobs v[0..n) whose profiles hold a solo seq_read (RAM-backed
- * devices left out: their bottleneck is the CPU), add devices one at a time
+ * devices left out: their bottleneck is the CPU), read all at once: when
+ * each keeps PROBE_LINKS_SHARED of its solo read nothing is shared (one
+ * read, noted on each).  Else add devices one at a time
  * to a set read at once; a device whose addition does not raise the total
  * is read in pairs with each member to name exactly whom it shares with.
  * Each group found (together < PROBE_LINKS_SHARED × the solo sum) is added

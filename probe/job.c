@@ -107,6 +107,7 @@ struct worker {
 	uint64_t ios, bytes, rios, wios, nreads, zero_samples, zero_reads;
 	uint64_t reaped;	/* every reaped I/O, ramp and drain included */
 	uint64_t end_ns;	/* last counted reap */
+	double cpu_s, wall_s;	/* this thread's CPU and wall time in run_loop */
 	struct probe_hist rlat, wlat;
 };
 
@@ -577,8 +578,16 @@ static void *worker_main(void *arg)
 	struct shared *sh = w->sh;
 
 	w->init_err = worker_setup(w);
-	if (worker_ready(w) && !w->init_err)
+	if (worker_ready(w) && !w->init_err) {
+		struct timespec c0, c1;
+		uint64_t w0 = tw_now_ns();
+
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
 		run_loop(w);
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+		w->wall_s = (double)(tw_now_ns() - w0) / NS;
+		w->cpu_s = (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) / NS;
+	}
 	worker_teardown(w);
 	pthread_mutex_lock(&sh->lock);
 	sh->done++;
@@ -888,6 +897,7 @@ static void finish(struct probe_job_result *res, struct shared *sh,
 {
 	struct probe_steady st;
 	uint64_t last = 0;
+	double cpu = 0, wall = 0;
 
 	pthread_mutex_lock(&sh->lock);
 	for (unsigned i = 0; i < sh->threads; i++) {
@@ -898,7 +908,10 @@ static void finish(struct probe_job_result *res, struct shared *sh,
 		merge_worker(res, &w[i]);
 		if (w[i].end_ns > last)
 			last = w[i].end_ns;
+		cpu += w[i].cpu_s;
+		wall = w[i].wall_s > wall ? w[i].wall_s : wall;
 	}
+	res->busy_cores = wall > 0 ? cpu / wall : NAN;
 	probe_hist_merge(&res->lat, &res->read_lat);
 	probe_hist_merge(&res->lat, &res->write_lat);
 	if (done && last && last < stop)

@@ -98,6 +98,9 @@ struct probe_job_result {
 	double spread_pct, slope_pct;
 	bool stopped_steady;		/* stop_on_steady ended the job early */
 	bool cancelled;			/* *cancel ended the job */
+	/* The workers' own CPU time over their wall time (thread clocks: other
+	 * jobs of the process do not count); NAN when unknown. */
+	double busy_cores;
 	/* The first failed I/O: -errno (-EIO for a short transfer), or 0. */
 	int error;
 	enum probe_io_op error_op;

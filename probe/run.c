@@ -345,12 +345,12 @@ static int io_test(struct run *r, enum probe_test t)
 	const struct test_def *def = &tests[t];
 	struct probe_job_result res;
 	struct probe_job job;
-	double c0 = tw_cpu_s(), w0 = (tw_now_ns() / 1e9), busy;
+	double busy;
 	int ret;
 
 	job_for(r, def, def->qd, &job);
 	ret = run_job(r, def, &job, &res);
-	busy = (tw_cpu_s() - c0) / ((tw_now_ns() / 1e9) - w0);
+	busy = res.busy_cores;	/* this job's threads only, not its neighbours' */
 	if (ret == 0 && res.ios) {
 		fill_io(&r->dev->io[def->slot], def, &job, &res);
 		if (def->threaded && !r->o->threads &&

@@ -16,6 +16,8 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -287,6 +289,47 @@ static void test_paced_open_loop(void **state)
 	assert_true(p50 > 50000000);	/* half-way, ~125 ms behind schedule */
 	assert_true(p99 > 200000000);
 	result_del(res);
+}
+
+static atomic_bool spin_stop;
+
+static void *spin_main(void *arg)
+{
+	(void)arg;
+	while (!atomic_load(&spin_stop))
+		;
+	return NULL;
+}
+
+/*
+ * busy_cores counts the job's own threads: a paced job that sleeps between
+ * I/Os reads idle while another thread of the process spins a core (the
+ * process's CPU clock would read a whole core), and a job that spins reads
+ * busy.
+ */
+static void test_busy_cores_own_threads(void **state)
+{
+	struct probe_null_opts o = { .lat_ns = 0 };
+	struct probe_job job = null_job(&o);
+	struct probe_job_result *res;
+	pthread_t spinner;
+
+	(void)state;
+	atomic_store(&spin_stop, false);
+	assert_int_equal(pthread_create(&spinner, NULL, spin_main, NULL), 0);
+	job.qd = 1;
+	job.max_s = job.min_s = 0.5;
+	job.rate_iops = 200;
+	res = run_ok(&job);
+	assert_true(res->busy_cores >= 0 && res->busy_cores < 0.3);
+	result_del(res);
+	job.rate_iops = 0;
+	job.max_s = job.min_s = 0.3;
+	res = run_ok(&job);
+	assert_true(res->busy_cores > 0.2 && res->busy_cores < 1.5);
+	result_del(res);
+	atomic_store(&spin_stop, true);
+	pthread_join(spinner, NULL);
 }
 
 /* ---- windows, steady, cancel ----------------------------------------- */
@@ -844,6 +887,7 @@ int main(void)
 		cmocka_unit_test(test_fallback_option),
 		cmocka_unit_test(test_fallback_seccomp),
 		cmocka_unit_test(test_stall_s),
+		cmocka_unit_test(test_busy_cores_own_threads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
