@@ -24,6 +24,7 @@ struct probe_cli {
 	char *textfile;		/* DIR/tierwise.prom, checked before the run */
 	bool destructive, yes, quiet, format_json;
 	bool no_links;		/* --no-links: no link pass */
+	bool qd1_side;		/* --qd1-side-by-side: QD1 too, the spot check guarding it */
 	unsigned jobs;		/* --jobs; 0 = auto: the CPUs for the whole
 				 * machine, one at a time for named targets */
 	uint64_t size;
@@ -68,6 +69,9 @@ static void probe_usage(FILE *out)
 	      "                         with no TARGET, 1 with targets; 1 = one after another)\n"
 	      "  --no-links             side by side: skip the link pass (devices read\n"
 	      "                         together against alone to find shared bottlenecks)\n"
+	      "  --qd1-side-by-side     side by side: QD1 too; the spot check compares it\n"
+	      "                         with a solo run and measures it again alone when\n"
+	      "                         more than 10 % apart (for many cores, a core each)\n"
 	      "  --size SIZE            scratch file size, e.g. 4G (default 2G or 1/4 free)\n"
 	      "  --destructive          write tests on a raw device (refused if `list`\n"
 	      "                         marks it unsafe; asks for its name to be typed)\n"
@@ -123,6 +127,7 @@ static int parse_opts(int argc, char **argv, struct probe_cli *c)
 		{ "engine", required_argument, NULL, 'e' },
 		{ "jobs", required_argument, NULL, 'J' },
 		{ "no-links", no_argument, NULL, 'N' },
+		{ "qd1-side-by-side", no_argument, NULL, 'Q' },
 		{ "size", required_argument, NULL, 'z' },
 		{ "destructive", no_argument, NULL, 'D' },
 		{ "yes", no_argument, NULL, 'y' },
@@ -182,6 +187,7 @@ static int parse_opts(int argc, char **argv, struct probe_cli *c)
 						       "are written %s", optarg, TW_SIZE_FORMS);
 			break;
 		case 'N': c->no_links = true; break;
+		case 'Q': c->qd1_side = true; break;
 		case 'D': c->destructive = true; break;
 		case 'y': c->yes = true; break;
 		case 'q': c->quiet = true; break;
@@ -336,7 +342,7 @@ static void probe_dir(struct probe_cli *c, const char *dir)
 static void probe_side_by_side(struct probe_cli *c, const char **names, size_t n)
 {
 	struct probe_jobs_opts jo = { .jobs = c->jobs ? c->jobs : PROBE_JOBS_AUTO,
-				      .serial_qd1 = false, .spot_check = true, .quiet = c->quiet };
+				      .serial_qd1 = !c->qd1_side, .spot_check = true, .quiet = c->quiet };
 	struct probe_job *v = calloc(n ? n : 1, sizeof(*v));
 	size_t m = 0;
 

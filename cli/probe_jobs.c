@@ -14,7 +14,7 @@
 #include "tw_util.h"
 
 /* Measured seconds of each test of the spot check's solo run. */
-#define SPOT_SECONDS 1.0
+#define SPOT_SECONDS 2.0
 /* Beyond one job per CPU, another starts only when the process used at most
  * CPU_FREE_SHARE of the CPUs less one whole core over the last window of at
  * least WINDOW_S seconds, and not sooner than WINDOW_S after the last such

@@ -32,13 +32,20 @@ cp "$tmp/j2.json" "$tmp/out"
 jq_true "both, in the order named" "[.devices[].id] == [\"$b\", \"$a\"]" '[.devices[].id]'
 jq_true "figures measured" '[.devices[].results | .seq_read.mbps > 0 and .rand_read_qd1.iops > 0 and .rand_read_qd32.iops > 0] | all'
 # QD1 alone: noted, unless the spot check had the whole device measured again alone
-# QD1 runs side by side too; the spot check compares it with a solo run and
-# either passes it (noted with its figures) or measures it again alone
-# (QD1 only, or the whole device when seq_read is off as well)
-jq_true "spot check noted on each, QD1 included" '[.devices[] | [.notes[] | select((startswith("spot check: measured side by side") and contains("rand_read_qd1"))
-	or startswith("rand_read_qd1 measured again alone: side by side") or startswith("measured again alone: side by side"))] | length == 1] | all' '[.devices[].notes]'
+jq_true "QD1 alone, noted" '[.devices[] | ([.notes[] | select(startswith("rand_read_qd1 measured alone"))] | length == 1)
+	or ([.notes[] | select(startswith("measured again alone"))] | length == 1)] | all' '[.devices[].notes]'
+jq_true "spot check noted on each" '[.devices[] | [.notes[] | select(startswith("spot check: measured side by side") or startswith("measured again alone: side by side"))] | length == 1] | all' '[.devices[].notes]'
 jq_true "no nan in the notes" '[.devices[].notes[] | test("nan|inf") | not] | all'
 check "validate" 0 "$tw" validate "$tmp/j2.json"
+
+# --qd1-side-by-side: QD1 runs side by side too; the spot check compares it
+# with a solo run and either passes it (noted with its figures) or measures
+# it again alone (QD1 only, or the whole device when seq_read is off too)
+check "--qd1-side-by-side" 0 "$tw" probe "$a" "$b" --jobs 2 --qd1-side-by-side "${quick[@]}" -o "$tmp/q.json"
+cp "$tmp/q.json" "$tmp/out"
+jq_true "QD1 checked: passed or measured again" '[.devices[] | [.notes[] | select((startswith("spot check: measured side by side") and contains("rand_read_qd1"))
+	or startswith("rand_read_qd1 measured again alone: side by side") or startswith("measured again alone: side by side"))] | length == 1] | all' '[.devices[].notes]'
+jq_true "QD1 not run alone first" '[.devices[].notes[] | startswith("rand_read_qd1 measured alone") | not] | all' '[.devices[].notes]'
 
 check "--jobs 1" 0 "$tw" probe "$a" "$b" --jobs 1 "${quick[@]}" -o "$tmp/j1.json"
 cp "$tmp/j1.json" "$tmp/out"

@@ -67,10 +67,10 @@ check "--no-links" 0 "$tw" probe "$la" "$lb" --jobs 2 --no-links --tests seq_rea
 cp "$tmp/n.json" "$tmp/out"
 jq_true "no link pass" '.links == null'
 
-# QD1 side by side, guarded by the spot check: the two on one "link" halve
+# QD1 side by side (--qd1-side-by-side), guarded by the spot check: the two on one "link" halve
 # each other's QD1 (the cap is shared), so each is measured again alone and
 # keeps its solo figure; the two on links of their own pass the check
-check "QD1 side by side, shared" 0 "$tw" probe "$da" "$db" --jobs 2 --tests rand_read_qd1 \
+check "QD1 side by side, shared" 0 "$tw" probe "$da" "$db" --jobs 2 --qd1-side-by-side --tests rand_read_qd1 \
 	--seconds 1 --ramp 0.2 --quiet -o "$tmp/q.json"
 cp "$tmp/q.json" "$tmp/out"
 jq_true "QD1 measured again alone on both" '[.devices[] | [.notes[] | select(startswith("rand_read_qd1 measured again alone: side by side"))] | length == 1] | all' '[.devices[] | {id, notes}]'
@@ -78,7 +78,7 @@ check "QD1 solo" 0 "$tw" probe "$da" --tests rand_read_qd1 --seconds 1 --ramp 0.
 solo=$(jq '.devices[0].results.rand_read_qd1.iops' "$tmp/q1.json")
 cp "$tmp/q.json" "$tmp/out"
 jq_true "the solo figure kept (within 20 % of a solo run, $solo IOPS)" "[.devices[].results.rand_read_qd1.iops | . > 0.8 * $solo and . < 1.2 * $solo] | all" '[.devices[].results.rand_read_qd1.iops]'
-check "QD1 side by side, own links" 0 "$tw" probe "$la" "$lb" --jobs 2 --tests rand_read_qd1 \
+check "QD1 side by side, own links" 0 "$tw" probe "$la" "$lb" --jobs 2 --qd1-side-by-side --tests rand_read_qd1 \
 	--seconds 1 --ramp 0.2 --quiet -o "$tmp/q2.json"
 cp "$tmp/q2.json" "$tmp/out"
 jq_true "spot check passed, QD1 included" '[.devices[] | [.notes[] | select(startswith("spot check: measured side by side") and contains("rand_read_qd1"))] | length == 1] | all' '[.devices[] | {id, notes}]'
