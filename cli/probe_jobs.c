@@ -231,18 +231,37 @@ static void take_io(struct profile_device *a, struct profile_device *b, int slot
 	b->io[slot] = tmp;
 }
 
-/* QD1 alone: run it for j now and put its figures in j's device, with
- * note (why) on it. */
-static int qd1_alone(struct probe_job *j, const struct probe_options *o, const char *note)
+/* What the spot check compares: a test, its figure's slot, MB/s or IOPS. */
+static const struct spot_test {
+	int test, slot;
+	bool mbps;
+	const char *name;
+} spot_tests[] = {
+	{ PROBE_TEST_SEQ_READ, PROFILE_SEQ_READ, true, "seq_read" },
+	{ PROBE_TEST_RAND_READ_QD1, PROFILE_RAND_READ_QD1, false, "rand_read_qd1" },
+	{ PROBE_TEST_RAND_READ_QD32, PROFILE_RAND_READ_QD32, false, "rand_read_qd32" },
+};
+
+static double figure(const struct profile_device *d, const struct spot_test *t)
+{
+	return t->mbps ? d->io[t->slot].mbps : d->io[t->slot].iops;
+}
+
+/* The tests of tmask (spot_tests only) alone now: their figures replace
+ * j's, with note (why) on j's device. */
+static int tests_alone(struct probe_job *j, const struct probe_options *o, unsigned tmask,
+		       const char *note)
 {
 	struct profile *p = NULL;
 	char err[512];
-	int ret = run_into(j, o, 1u << PROBE_TEST_RAND_READ_QD1, true, &p, err, sizeof(err));
+	int ret = run_into(j, o, tmask, true, &p, err, sizeof(err));
 
 	if (p && p->n_devices && j->prof && j->prof->n_devices) {
 		struct profile_device *d = &j->prof->devices[0];
 
-		take_io(d, &p->devices[0], PROFILE_RAND_READ_QD1);
+		for (size_t i = 0; i < sizeof(spot_tests) / sizeof(spot_tests[0]); i++)
+			if (tmask & (1u << spot_tests[i].test))
+				take_io(d, &p->devices[0], spot_tests[i].slot);
 		d->probe.seconds += p->devices[0].probe.seconds;
 		if (ret < 0 && j->ret >= 0) {
 			j->ret = ret;
@@ -255,20 +274,29 @@ static int qd1_alone(struct probe_job *j, const struct probe_options *o, const c
 }
 
 struct figs {
-	char s[160];
+	char s[200];
+	char names[64];		/* "rand_read_qd1 and rand_read_qd32" */
 };
 
-/* "seq_read 872 MB/s, rand_read_qd1 72,289 IOPS": what was measured only. */
-static struct figs figures(const struct profile_device *d, bool qd1)
+/* "seq_read 872 MB/s, rand_read_qd1 72289 IOPS": the tests of smask that
+ * were measured. */
+static struct figs figures(const struct profile_device *d, unsigned smask)
 {
-	struct figs f = { "" };
-	double seq = d->io[PROFILE_SEQ_READ].mbps, iops = d->io[PROFILE_RAND_READ_QD1].iops;
+	struct figs f = { "", "" };
 	size_t o = 0;
 
-	if (!isnan(seq))
-		o += (size_t)snprintf(f.s, sizeof(f.s), "seq_read %.0f MB/s", seq);
-	if (qd1 && !isnan(iops) && o < sizeof(f.s))
-		snprintf(f.s + o, sizeof(f.s) - o, "%srand_read_qd1 %.0f IOPS", o ? ", " : "", iops);
+	for (size_t i = 0; i < sizeof(spot_tests) / sizeof(spot_tests[0]) && o < sizeof(f.s); i++) {
+		const struct spot_test *t = &spot_tests[i];
+
+		if (smask & (1u << t->test) && !isnan(figure(d, t)))
+			o += (size_t)snprintf(f.s + o, sizeof(f.s) - o, "%s%s %.0f %s", o ? ", " : "",
+					      t->name, figure(d, t), t->mbps ? "MB/s" : "IOPS");
+		if (smask & (1u << t->test)) {
+			size_t n = strlen(f.names);
+
+			snprintf(f.names + n, sizeof(f.names) - n, "%s%s", n ? " and " : "", t->name);
+		}
+	}
 	if (!f.s[0])
 		snprintf(f.s, sizeof(f.s), "no figure");
 	return f;
@@ -276,14 +304,11 @@ static struct figs figures(const struct profile_device *d, bool qd1)
 
 /* A figure the solo run s has and the side-by-side run d lacks (the test
  * failed there, a device starved by a neighbour on its link). */
-static bool missing(const struct profile_device *d, const struct profile_device *s, int slot)
+static bool missing(const struct profile_device *d, const struct profile_device *s,
+		    const struct spot_test *t)
 {
-	bool had = d->io[slot].present && !isnan(slot == PROFILE_SEQ_READ ? d->io[slot].mbps :
-						 d->io[slot].iops);
-	bool has = s->io[slot].present && !isnan(slot == PROFILE_SEQ_READ ? s->io[slot].mbps :
-						 s->io[slot].iops);
-
-	return has && !had;
+	return s->io[t->slot].present && !isnan(figure(s, t)) &&
+	       !(d->io[t->slot].present && !isnan(figure(d, t)));
 }
 
 /* |a - b| / b, NAN when either is unknown. */
@@ -292,44 +317,53 @@ static double rel_diff(double a, double b)
 	return isnan(a) || isnan(b) || b <= 0 ? NAN : fabs(a - b) / b;
 }
 
-/* Whether d's figure in slot is off s's (missing, or past the tolerance). */
-static bool off(const struct profile_device *d, const struct profile_device *s, int slot)
+/* The tests of smask whose figure in d is off s's (missing, or past the
+ * tolerance). */
+static unsigned off(const struct profile_device *d, const struct profile_device *s, unsigned smask)
 {
-	double a = slot == PROFILE_SEQ_READ ? d->io[slot].mbps : d->io[slot].iops;
-	double b = slot == PROFILE_SEQ_READ ? s->io[slot].mbps : s->io[slot].iops;
+	unsigned m = 0;
 
-	return rel_diff(a, b) > PROBE_JOBS_SPOT_TOLERANCE || missing(d, s, slot);
+	for (size_t i = 0; i < sizeof(spot_tests) / sizeof(spot_tests[0]); i++) {
+		const struct spot_test *t = &spot_tests[i];
+
+		if (smask & (1u << t->test) &&
+		    (rel_diff(figure(d, t), figure(s, t)) > PROBE_JOBS_SPOT_TOLERANCE ||
+		     missing(d, s, t)))
+			m |= 1u << t->test;
+	}
+	return m;
 }
 
-/* The longest the side-by-side run measured the tests of smask, s. */
+/* The longest the side-by-side run measured a test of smask, s. */
 static double longest(const struct profile_device *d, unsigned smask)
 {
 	double t = 0;
 
-	if (smask & (1u << PROBE_TEST_SEQ_READ) && d->io[PROFILE_SEQ_READ].seconds > t)
-		t = d->io[PROFILE_SEQ_READ].seconds;
-	if (smask & (1u << PROBE_TEST_RAND_READ_QD1) && d->io[PROFILE_RAND_READ_QD1].seconds > t)
-		t = d->io[PROFILE_RAND_READ_QD1].seconds;
+	for (size_t i = 0; i < sizeof(spot_tests) / sizeof(spot_tests[0]); i++)
+		if (smask & (1u << spot_tests[i].test) && d->io[spot_tests[i].slot].seconds > t)
+			t = d->io[spot_tests[i].slot].seconds;
 	return t;
 }
 
 /*
- * Compare j's concurrent seq_read (and QD1 when it ran concurrently) with a
- * short solo run.  When one is off and the side-by-side test ran longer, a
- * solo run of that length confirms (a short read of a throttled or bursty
- * disk is off by its length alone).  Still off: QD1 alone off, QD1 is
- * measured again alone; seq_read off (or both), the whole device.  Notes
- * say which, with the figures.
+ * Compare j's concurrent seq_read and rand_read_qd32 (and QD1 when it ran
+ * concurrently) with a short solo run of each.  When one is off and the
+ * side-by-side tests ran longer, a solo run that long confirms (a short
+ * read of a throttled or bursty disk is off by its length alone).  Still
+ * off: seq_read, the whole device is measured again alone (what disturbs a
+ * sequential read disturbs everything); only the random reads, those tests
+ * again alone.  Notes say which, with the figures.
  */
 static int spot_check(struct probe_job *j, const struct probe_options *o, unsigned mask,
 		      bool qd1_concurrent)
 {
 	struct probe_options so = *o;
-	unsigned smask = mask & ((1u << PROBE_TEST_SEQ_READ) |
+	unsigned smask = mask & ((1u << PROBE_TEST_SEQ_READ) | (1u << PROBE_TEST_RAND_READ_QD32) |
 				 (qd1_concurrent ? 1u << PROBE_TEST_RAND_READ_QD1 : 0));
 	struct profile *p = NULL, *again = NULL;
+	const unsigned checked = smask;
 	struct profile_device *d;
-	bool seq_off, qd1_off;
+	unsigned bad;
 	char err[512], solo[400] = "", why[640];
 	size_t len = 0;
 	int ret, rr;
@@ -337,36 +371,34 @@ static int spot_check(struct probe_job *j, const struct probe_options *o, unsign
 	if (!smask || !j->prof || !j->prof->n_devices)
 		return 0;
 	d = &j->prof->devices[0];
-	for (so.seconds = SPOT_SECONDS;; so.seconds = longest(d, smask)) {
+	for (so.seconds = SPOT_SECONDS;; so.seconds = longest(d, bad)) {
 		profile_free(p);
 		ret = run_into(j, &so, smask, true, &p, err, sizeof(err));
 		if (ret == -ENOMEM || !p->n_devices) {
 			profile_free(p);
 			return ret == -ENOMEM ? ret : 0;
 		}
-		seq_off = off(d, &p->devices[0], PROFILE_SEQ_READ);
-		qd1_off = qd1_concurrent && off(d, &p->devices[0], PROFILE_RAND_READ_QD1);
+		bad = off(d, &p->devices[0], smask);
 		if (len < sizeof(solo))
 			len += (size_t)snprintf(solo + len, sizeof(solo) - len, "%sa %.1f s solo run %s",
 						len ? ", then " : "", so.seconds,
-						figures(&p->devices[0], qd1_concurrent).s);
-		if ((!seq_off && !qd1_off) || so.seconds > SPOT_SECONDS ||
-		    !(longest(d, smask) > 1.25 * SPOT_SECONDS))
+						figures(&p->devices[0], smask).s);
+		if (!bad || so.seconds > SPOT_SECONDS || !(longest(d, bad) > 1.25 * SPOT_SECONDS))
 			break;
+		smask = bad;	/* confirm what was off, as long as it ran */
 	}
 	profile_free(p);
-	if (!seq_off && !qd1_off)
+	if (!bad)
 		return profile_device_add_notef(d, "spot check: measured side by side with other devices, "
-				"%s; %s (within %.0f %%)", figures(d, qd1_concurrent).s, solo,
+				"%s; %s (within %.0f %%)", figures(d, checked).s, solo,
 				100 * PROBE_JOBS_SPOT_TOLERANCE);
 	snprintf(why, sizeof(why), "side by side with other devices %s, %s (missing, or more "
-		 "than %.0f %% apart)", figures(d, qd1_concurrent).s, solo,
-		 100 * PROBE_JOBS_SPOT_TOLERANCE);
-	if (!seq_off) {	/* only the latency test was disturbed: it again, alone */
-		char note[700];
+		 "than %.0f %% apart)", figures(d, bad).s, solo, 100 * PROBE_JOBS_SPOT_TOLERANCE);
+	if (!(bad & (1u << PROBE_TEST_SEQ_READ))) {	/* random reads only: those again */
+		char note[800];
 
-		snprintf(note, sizeof(note), "rand_read_qd1 measured again alone: %s", why);
-		return qd1_alone(j, o, note);
+		snprintf(note, sizeof(note), "%s measured again alone: %s", figures(d, bad).names, why);
+		return tests_alone(j, o, bad, note);
 	}
 	rr = run_into(j, o, mask, true, &again, err, sizeof(err));
 	ret = 0;
@@ -422,8 +454,8 @@ int probe_jobs_run(struct probe_job *v, size_t n, const struct probe_options *o,
 	pthread_cond_destroy(&s.cv);
 	pthread_setaffinity_np(pthread_self(), sizeof(s.all), &s.all);
 	for (size_t i = 0; !ret && split && i < n; i++)
-		ret = qd1_alone(&v[i], o, "rand_read_qd1 measured alone, after the other tests ran "
-				"side by side with other devices");
+		ret = tests_alone(&v[i], o, 1u << PROBE_TEST_RAND_READ_QD1, "rand_read_qd1 measured "
+				  "alone, after the other tests ran side by side with other devices");
 	for (size_t i = 0; !ret && jo->spot_check && i < n; i++)
 		ret = spot_check(&v[i], o, mask, qd1 && !split);
 	return ret;

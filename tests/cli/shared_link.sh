@@ -62,6 +62,12 @@ jq_true "one group: the two dm devices" "[.links[].devices | sort] == [[\"$da\",
 jq_true "together below 80 % of the solo sum" '.links[0].together_mbps < 0.8 * .links[0].solo_sum_mbps' '.links'
 jq_true "noted on the dm devices only" "[.devices[] | select(any(.notes[]; startswith(\"link: shares\"))) | .id] | sort == ([\"$da\", \"$db\"] | sort)" '[.devices[] | {id, notes}]'
 check "validate" 0 "$tw" validate "$tmp/p.json"
+# links of their own only: the first read, all at once, settles it
+check "own links only" 0 "$tw" probe "$la" "$lb" --jobs 2 --tests seq_read \
+	--seconds 1 --ramp 0.2 --quiet -o "$tmp/o.json"
+cp "$tmp/o.json" "$tmp/out"
+jq_true "no group" '(.links // []) == []' '.links'
+jq_true "one read at once, noted on both" '[.devices[] | [.notes[] | select(startswith("link pass: the 2 devices read at once"))] | length == 1] | all' '[.devices[] | {id, notes}]'
 check "--no-links" 0 "$tw" probe "$la" "$lb" --jobs 2 --no-links --tests seq_read \
 	--seconds 1 --ramp 0.2 --quiet -o "$tmp/n.json"
 cp "$tmp/n.json" "$tmp/out"
@@ -70,14 +76,16 @@ jq_true "no link pass" '.links == null'
 # QD1 side by side (--qd1-side-by-side), guarded by the spot check: the two on one "link" halve
 # each other's QD1 (the cap is shared), so each is measured again alone and
 # keeps its solo figure; the two on links of their own pass the check
-check "QD1 side by side, shared" 0 "$tw" probe "$da" "$db" --jobs 2 --qd1-side-by-side --tests rand_read_qd1 \
-	--seconds 1 --ramp 0.2 --quiet -o "$tmp/q.json"
+check "QD1 and QD32 side by side, shared" 0 "$tw" probe "$da" "$db" --jobs 2 --qd1-side-by-side \
+	--tests rand_read_qd1,rand_read_qd32 --seconds 1 --ramp 0.2 --quiet -o "$tmp/q.json"
 cp "$tmp/q.json" "$tmp/out"
-jq_true "QD1 measured again alone on both" '[.devices[] | [.notes[] | select(startswith("rand_read_qd1 measured again alone: side by side"))] | length == 1] | all' '[.devices[] | {id, notes}]'
-check "QD1 solo" 0 "$tw" probe "$da" --tests rand_read_qd1 --seconds 1 --ramp 0.2 --quiet -o "$tmp/q1.json"
+jq_true "QD1 and QD32 measured again alone on both" '[.devices[] | [.notes[] | select(startswith("rand_read_qd1 and rand_read_qd32 measured again alone: side by side"))] | length == 1] | all' '[.devices[] | {id, notes}]'
+check "QD1 and QD32 solo" 0 "$tw" probe "$da" --tests rand_read_qd1,rand_read_qd32 --seconds 1 --ramp 0.2 --quiet -o "$tmp/q1.json"
 solo=$(jq '.devices[0].results.rand_read_qd1.iops' "$tmp/q1.json")
+solo32=$(jq '.devices[0].results.rand_read_qd32.iops' "$tmp/q1.json")
 cp "$tmp/q.json" "$tmp/out"
-jq_true "the solo figure kept (within 20 % of a solo run, $solo IOPS)" "[.devices[].results.rand_read_qd1.iops | . > 0.8 * $solo and . < 1.2 * $solo] | all" '[.devices[].results.rand_read_qd1.iops]'
+jq_true "the solo QD1 kept (within 20 % of a solo run, $solo IOPS)" "[.devices[].results.rand_read_qd1.iops | . > 0.8 * $solo and . < 1.2 * $solo] | all" '[.devices[].results.rand_read_qd1.iops]'
+jq_true "the solo QD32 kept (within 20 % of a solo run, $solo32 IOPS)" "[.devices[].results.rand_read_qd32.iops | . > 0.8 * $solo32 and . < 1.2 * $solo32] | all" '[.devices[].results.rand_read_qd32.iops]'
 check "QD1 side by side, own links" 0 "$tw" probe "$la" "$lb" --jobs 2 --qd1-side-by-side --tests rand_read_qd1 \
 	--seconds 1 --ramp 0.2 --quiet -o "$tmp/q2.json"
 cp "$tmp/q2.json" "$tmp/out"
