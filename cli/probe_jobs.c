@@ -351,8 +351,9 @@ static double longest(const struct profile_device *d, unsigned smask)
  * side-by-side tests ran longer, a solo run that long confirms (a short
  * read of a throttled or bursty disk is off by its length alone).  Still
  * off: seq_read, the whole device is measured again alone (what disturbs a
- * sequential read disturbs everything); only the random reads, those tests
- * again alone.  Notes say which, with the figures.
+ * sequential read disturbs everything); only the random reads, their
+ * figures are the confirming run's (or, with no confirming run, those
+ * tests run again alone).  Notes say which, with the figures.
  */
 static int spot_check(struct probe_job *j, const struct probe_options *o, unsigned mask,
 		      bool qd1_concurrent)
@@ -362,6 +363,7 @@ static int spot_check(struct probe_job *j, const struct probe_options *o, unsign
 				 (qd1_concurrent ? 1u << PROBE_TEST_RAND_READ_QD1 : 0));
 	struct profile *p = NULL, *again = NULL;
 	const unsigned checked = smask;
+	double spot_s = o->seconds;
 	struct profile_device *d;
 	unsigned bad;
 	char err[512], solo[400] = "", why[640];
@@ -371,7 +373,9 @@ static int spot_check(struct probe_job *j, const struct probe_options *o, unsign
 	if (!smask || !j->prof || !j->prof->n_devices)
 		return 0;
 	d = &j->prof->devices[0];
-	for (so.seconds = SPOT_SECONDS;; so.seconds = longest(d, bad)) {
+	if (!(spot_s > 0 && spot_s < SPOT_SECONDS))
+		spot_s = SPOT_SECONDS;	/* --seconds shorter: no longer than the tests */
+	for (so.seconds = spot_s;; so.seconds = longest(d, bad)) {
 		profile_free(p);
 		ret = run_into(j, &so, smask, true, &p, err, sizeof(err));
 		if (ret == -ENOMEM || !p->n_devices) {
@@ -383,9 +387,21 @@ static int spot_check(struct probe_job *j, const struct probe_options *o, unsign
 			len += (size_t)snprintf(solo + len, sizeof(solo) - len, "%sa %.1f s solo run %s",
 						len ? ", then " : "", so.seconds,
 						figures(&p->devices[0], smask).s);
-		if (!bad || so.seconds > SPOT_SECONDS || !(longest(d, bad) > 1.25 * SPOT_SECONDS))
+		if (!bad || so.seconds > spot_s || !(longest(d, bad) > 1.25 * spot_s))
 			break;
 		smask = bad;	/* confirm what was off, as long as it ran */
+	}
+	if (bad && so.seconds > spot_s && !(bad & (1u << PROBE_TEST_SEQ_READ))) {
+		/* the confirming run measured the random reads alone, as long as
+		 * side by side: its figures are the device's */
+		snprintf(why, sizeof(why), "%s measured again alone (the confirming run's figures): "
+			 "side by side with other devices %s, %s (more than %.0f %% apart)",
+			 figures(d, bad).names, figures(d, bad).s, solo, 100 * PROBE_JOBS_SPOT_TOLERANCE);
+		for (size_t i = 0; i < sizeof(spot_tests) / sizeof(spot_tests[0]); i++)
+			if (bad & (1u << spot_tests[i].test))
+				take_io(d, &p->devices[0], spot_tests[i].slot);
+		profile_free(p);
+		return profile_device_add_note(d, why);
 	}
 	profile_free(p);
 	if (!bad)
