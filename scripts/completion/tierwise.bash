@@ -14,7 +14,7 @@ _tierwise_options()
 	'') echo '--sysroot --help --version --output -o --json --format --full --quiet --destructive --yes' ;;
 	list) echo '--format --output -o --json --sysroot --help' ;;
 	probe) echo '--output -o --format --json --tests --full --seconds --ramp --sustained-seconds
-		--latency-target --threads --engine --size --destructive --yes --quiet --textfile --jobs --no-links
+		--latency-target --threads --engine --size --destructive --yes --quiet --textfile --jobs --no-links --qd1-side-by-side
 		--help' ;;
 	validate) echo '--help' ;;
 	score) echo '--policy --policies --prices --format --output -o --json --help' ;;

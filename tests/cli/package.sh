@@ -108,7 +108,7 @@ for f in "$src"/cli/cmd_*.c; do
 	else
 		got=$(completes tierwise "$c" --)
 	fi
-	for o in $(grep -oE '\{ "[a-z-]+", (no|required|optional)_argument' "$f" | cut -d'"' -f2); do
+	for o in $(grep -oE '\{ "[a-z0-9-]+", (no|required|optional)_argument' "$f" | cut -d'"' -f2); do
 		[[ " $got " == *" --$o "* ]] || bad "completion of '$c --' lacks --$o"
 	done
 done
