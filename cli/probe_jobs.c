@@ -366,7 +366,7 @@ static int spot_check(struct probe_job *j, const struct probe_options *o, unsign
 	double spot_s = o->seconds;
 	struct profile_device *d;
 	unsigned bad;
-	char err[512], solo[400] = "", why[640];
+	char err[512], solo[400] = "", why[1024];
 	size_t len = 0;
 	int ret, rr;
 
@@ -411,7 +411,7 @@ static int spot_check(struct probe_job *j, const struct probe_options *o, unsign
 	snprintf(why, sizeof(why), "side by side with other devices %s, %s (missing, or more "
 		 "than %.0f %% apart)", figures(d, bad).s, solo, 100 * PROBE_JOBS_SPOT_TOLERANCE);
 	if (!(bad & (1u << PROBE_TEST_SEQ_READ))) {	/* random reads only: those again */
-		char note[800];
+		char note[1200];
 
 		snprintf(note, sizeof(note), "%s measured again alone: %s", figures(d, bad).names, why);
 		return tests_alone(j, o, bad, note);
