@@ -242,6 +242,7 @@ static const struct spot_test {
 	{ PROBE_TEST_RAND_READ_QD32, PROFILE_RAND_READ_QD32, false, "rand_read_qd32" },
 };
 
+/* d's figure for test t: MB/s or IOPS (NAN when not measured). */
 static double figure(const struct profile_device *d, const struct spot_test *t)
 {
 	return t->mbps ? d->io[t->slot].mbps : d->io[t->slot].iops;
@@ -259,7 +260,7 @@ static int tests_alone(struct probe_job *j, const struct probe_options *o, unsig
 	if (p && p->n_devices && j->prof && j->prof->n_devices) {
 		struct profile_device *d = &j->prof->devices[0];
 
-		for (size_t i = 0; i < sizeof(spot_tests) / sizeof(spot_tests[0]); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(spot_tests); i++)
 			if (tmask & (1u << spot_tests[i].test))
 				take_io(d, &p->devices[0], spot_tests[i].slot);
 		d->probe.seconds += p->devices[0].probe.seconds;
@@ -285,7 +286,7 @@ static struct figs figures(const struct profile_device *d, unsigned smask)
 	struct figs f = { "", "" };
 	size_t o = 0;
 
-	for (size_t i = 0; i < sizeof(spot_tests) / sizeof(spot_tests[0]) && o < sizeof(f.s); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(spot_tests) && o < sizeof(f.s); i++) {
 		const struct spot_test *t = &spot_tests[i];
 
 		if (smask & (1u << t->test) && !isnan(figure(d, t)))
@@ -323,7 +324,7 @@ static unsigned off(const struct profile_device *d, const struct profile_device 
 {
 	unsigned m = 0;
 
-	for (size_t i = 0; i < sizeof(spot_tests) / sizeof(spot_tests[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(spot_tests); i++) {
 		const struct spot_test *t = &spot_tests[i];
 
 		if (smask & (1u << t->test) &&
@@ -339,10 +340,31 @@ static double longest(const struct profile_device *d, unsigned smask)
 {
 	double t = 0;
 
-	for (size_t i = 0; i < sizeof(spot_tests) / sizeof(spot_tests[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(spot_tests); i++)
 		if (smask & (1u << spot_tests[i].test) && d->io[spot_tests[i].slot].seconds > t)
 			t = d->io[spot_tests[i].slot].seconds;
 	return t;
+}
+
+/* Every test of mask again for j alone: the new profile replaces j's, with
+ * "measured again alone: why" on it.  Returns 0 or -ENOMEM. */
+static int device_alone(struct probe_job *j, const struct probe_options *o, unsigned mask,
+			const char *why)
+{
+	struct profile *again = NULL;
+	char err[512];
+	int rr = run_into(j, o, mask, true, &again, err, sizeof(err)), ret = 0;
+
+	if (again && again->n_devices) {
+		ret = profile_device_add_notef(&again->devices[0], "measured again alone: %s", why);
+		profile_free(j->prof);
+		j->prof = again;
+		j->ret = rr;
+		snprintf(j->err, sizeof(j->err), "%s", rr < 0 ? err : "");
+		again = NULL;
+	}
+	profile_free(again);
+	return ret == -ENOMEM ? -ENOMEM : 0;
 }
 
 /*
@@ -361,14 +383,14 @@ static int spot_check(struct probe_job *j, const struct probe_options *o, unsign
 	struct probe_options so = *o;
 	unsigned smask = mask & ((1u << PROBE_TEST_SEQ_READ) | (1u << PROBE_TEST_RAND_READ_QD32) |
 				 (qd1_concurrent ? 1u << PROBE_TEST_RAND_READ_QD1 : 0));
-	struct profile *p = NULL, *again = NULL;
+	struct profile *p = NULL;
 	const unsigned checked = smask;
 	double spot_s = o->seconds;
 	struct profile_device *d;
 	unsigned bad;
 	char err[512], solo[400] = "", why[1024];
 	size_t len = 0;
-	int ret, rr;
+	int ret;
 
 	if (!smask || !j->prof || !j->prof->n_devices)
 		return 0;
@@ -397,7 +419,7 @@ static int spot_check(struct probe_job *j, const struct probe_options *o, unsign
 		snprintf(why, sizeof(why), "%s measured again alone (the confirming run's figures): "
 			 "side by side with other devices %s, %s (more than %.0f %% apart)",
 			 figures(d, bad).names, figures(d, bad).s, solo, 100 * PROBE_JOBS_SPOT_TOLERANCE);
-		for (size_t i = 0; i < sizeof(spot_tests) / sizeof(spot_tests[0]); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(spot_tests); i++)
 			if (bad & (1u << spot_tests[i].test))
 				take_io(d, &p->devices[0], spot_tests[i].slot);
 		profile_free(p);
@@ -416,18 +438,7 @@ static int spot_check(struct probe_job *j, const struct probe_options *o, unsign
 		snprintf(note, sizeof(note), "%s measured again alone: %s", figures(d, bad).names, why);
 		return tests_alone(j, o, bad, note);
 	}
-	rr = run_into(j, o, mask, true, &again, err, sizeof(err));
-	ret = 0;
-	if (again && again->n_devices) {
-		ret = profile_device_add_notef(&again->devices[0], "measured again alone: %s", why);
-		profile_free(j->prof);
-		j->prof = again;
-		j->ret = rr;
-		snprintf(j->err, sizeof(j->err), "%s", rr < 0 ? err : "");
-		again = NULL;
-	}
-	profile_free(again);
-	return ret == -ENOMEM ? -ENOMEM : 0;
+	return device_alone(j, o, mask, why);
 }
 
 int probe_jobs_run(struct probe_job *v, size_t n, const struct probe_options *o,

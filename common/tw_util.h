@@ -21,13 +21,20 @@ static inline uint64_t tw_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-/* CPU seconds this process has used, all threads (CLOCK_PROCESS_CPUTIME_ID). */
-static inline double tw_cpu_s(void)
+/* CPU seconds on a CPU-time clock: CLOCK_PROCESS_CPUTIME_ID (every thread of
+ * the process) or CLOCK_THREAD_CPUTIME_ID (the calling thread). */
+static inline double tw_cpu_clock_s(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	clock_gettime(id, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* CPU seconds this process has used, all threads. */
+static inline double tw_cpu_s(void)
+{
+	return tw_cpu_clock_s(CLOCK_PROCESS_CPUTIME_ID);
 }
 
 enum tw_bytes_style {

@@ -579,14 +579,12 @@ static void *worker_main(void *arg)
 
 	w->init_err = worker_setup(w);
 	if (worker_ready(w) && !w->init_err) {
-		struct timespec c0, c1;
+		double c0 = tw_cpu_clock_s(CLOCK_THREAD_CPUTIME_ID);
 		uint64_t w0 = tw_now_ns();
 
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
 		run_loop(w);
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
 		w->wall_s = (double)(tw_now_ns() - w0) / NS;
-		w->cpu_s = (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) / NS;
+		w->cpu_s = tw_cpu_clock_s(CLOCK_THREAD_CPUTIME_ID) - c0;
 	}
 	worker_teardown(w);
 	pthread_mutex_lock(&sh->lock);
