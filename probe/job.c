@@ -22,8 +22,8 @@
  * of the job, the worker array and a duplicate of the caller's fd (the
  * caller may close its own and reuse the number) — is reference-counted
  * and freed by whoever leaves last.  The job then fails with -ETIMEDOUT;
- * a left-behind worker's counts are taken from its published totals (I/Os
- * and bytes, no latencies).
+ * a left-behind worker's counts are taken from its published total (I/Os;
+ * bytes are I/Os times bs, no latencies).
  */
 #include "job.h"
 
@@ -82,7 +82,7 @@ struct shared {
 
 struct worker {
 	/* Written by the worker only, read by the controller: own line. */
-	_Alignas(64) _Atomic uint64_t live_ios, live_bytes;
+	_Alignas(64) _Atomic uint64_t live_ios;	/* bytes: live_ios * bs */
 	_Atomic uint64_t live_reaped;	/* every reap, counted or not */
 	_Alignas(64) struct shared *sh;
 	unsigned id;
@@ -420,8 +420,6 @@ static void reap(struct worker *w, unsigned n, uint64_t now)
 	if (counting) {
 		w->end_ns = now;
 		atomic_store_explicit(&w->live_ios, w->ios, memory_order_relaxed);
-		atomic_store_explicit(&w->live_bytes, w->bytes,
-				      memory_order_relaxed);
 	}
 }
 
@@ -767,12 +765,10 @@ static struct sample take_sample(const struct shared *sh,
 {
 	struct sample s = { .ns = tw_now_ns() };
 
-	for (unsigned i = 0; i < sh->threads; i++) {
+	for (unsigned i = 0; i < sh->threads; i++)
 		s.ios += atomic_load_explicit(&w[i].live_ios,
 					      memory_order_relaxed);
-		s.bytes += atomic_load_explicit(&w[i].live_bytes,
-						memory_order_relaxed);
-	}
+	s.bytes = s.ios * sh->job->bs;	/* every I/O is bs: no torn pair */
 	return s;
 }
 
@@ -860,8 +856,10 @@ static void merge_worker(struct probe_job_result *res, const struct worker *w)
 /* A worker left behind still runs: only its published totals are read. */
 static void merge_left(struct probe_job_result *res, struct worker *w)
 {
-	res->ios += atomic_load_explicit(&w->live_ios, memory_order_relaxed);
-	res->bytes += atomic_load_explicit(&w->live_bytes, memory_order_relaxed);
+	uint64_t ios = atomic_load_explicit(&w->live_ios, memory_order_relaxed);
+
+	res->ios += ios;
+	res->bytes += ios * w->sh->job->bs;
 }
 
 /*
