@@ -50,6 +50,18 @@ bool plan_alike(const struct advisor_plan_device *a, const struct advisor_plan_d
  * of the profiles' links?  (raid.c) */
 bool plan_share_link(const struct advisor_plan *plan, size_t a, size_t b);
 
+/* ---- the optimiser bridge (plan_opt.c) ---- */
+
+/* Usable bytes of device i: its capacity × plan->fill (1 when unknown). */
+double plan_usable(const struct advisor_plan *plan, size_t i);
+
+/*
+ * Solve the assignment for plan->devs (tier scores set, excluded judged):
+ * every device's tier, the plan's score, bounds, runner-up and the notes of
+ * what was traded or placed despite a warning.  Returns 0 or -ENOMEM.
+ */
+int plan_run_optimizer(struct advisor_plan *plan, const struct advisor_options *opt);
+
 /* ---- one volume per tier (volume.c) ---- */
 
 /*

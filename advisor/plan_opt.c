@@ -1,0 +1,254 @@
+/* plan_opt.c — the bridge from a plan to the optimiser (optimize.c): its
+ * input (scores, usable capacities, like groups, media classes, what the
+ * warnings keep each device off), the buying runs, the trades off shared
+ * links, and the optimum taken back into the plan (see plan_priv.h).
+ */
+#include "plan_priv.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+double plan_usable(const struct advisor_plan *plan, size_t i)
+{
+	int64_t cap = plan->devs[i].p->capacity_bytes;
+
+	return cap > 0 ? (double)cap * plan->fill : 1.0;
+}
+
+/* The optimiser's input: scores, usable capacities, like groups, needs. */
+static int opt_input(const struct advisor_plan *plan, struct advisor_opt_input *in)
+{
+	size_t n = plan->n_devs ? plan->n_devs : 1;
+	double (*score)[ADVISOR_TIER_COUNT] = calloc(n, sizeof(*score));
+	double *cap = calloc(n, sizeof(*cap));
+	int *group = calloc(n, sizeof(*group));
+	double *price = plan->buying ? calloc(n, sizeof(*price)) : NULL;
+
+	memset(in, 0, sizeof(*in));
+	in->score = (const double (*)[ADVISOR_TIER_COUNT])score;
+	in->capacity = cap;
+	in->group = group;
+	in->price = price;
+	if (!score || !cap || !group || (plan->buying && !price))
+		return -ENOMEM;
+	for (size_t i = 0; price && i < plan->n_devs; i++)
+		price[i] = plan_buy_price(plan->devs[i].p);
+	in->n = plan->n_devs;
+	for (size_t i = 0; i < plan->n_devs; i++) {
+		for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+			score[i][t] = plan->devs[i].excluded ? NAN : plan->devs[i].tier_score[t];
+		cap[i] = plan_usable(plan, i);
+		group[i] = (int)i;	/* its own group, or the first like device's */
+		for (size_t j = 0; j < i; j++)
+			if (group[j] == (int)j && plan_alike(&plan->devs[j], &plan->devs[i])) {
+				group[i] = (int)j;
+				break;
+			}
+	}
+	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+		in->need[t] = plan->tiers[t].need_bytes > 0 ? (double)plan->tiers[t].need_bytes : 0.0;
+	return 0;
+}
+
+static void opt_input_clear(struct advisor_opt_input *in)
+{
+	free((void *)in->score);
+	free((void *)in->capacity);
+	free((void *)in->group);
+	free((void *)in->price);
+}
+
+static int take_result(struct advisor_plan *plan, const struct advisor_opt_result *r)
+{
+	plan->score = r->best.e.score;
+	plan->coverage = r->best.e.coverage;
+	plan->exact = r->exact;
+	plan->bound = r->bound;
+	plan->met_bound = r->met_bound;
+	plan->needs_met = r->best.e.met;
+	plan->nodes = r->nodes;
+	plan->seconds = r->seconds;
+	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+		plan->n_needs += plan->tiers[t].need_bytes > 0;
+	for (size_t i = 0; i < plan->n_devs; i++)
+		plan->devs[i].tier = r->best.tier[i];
+	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+		plan->tiers[t].score = r->best.e.tier_quality[t];
+	if (r->runner_up.valid) {
+		plan->runner_up = calloc(plan->n_devs ? plan->n_devs : 1, sizeof(int));
+		if (!plan->runner_up)
+			return -ENOMEM;
+		for (size_t i = 0; i < plan->n_devs; i++)
+			plan->runner_up[i] = r->runner_up.tier[i];
+		plan->has_runner_up = true;
+		plan->runner_up_score = r->runner_up.e.score;
+		plan->gap = fmax(0.0, r->best.e.score - r->runner_up.e.score);
+	}
+	return 0;
+}
+
+/*
+ * Buying: with a budget, the best plan within it (and, when it meets fewer
+ * needs than the catalog could, the least budget that would); without, the
+ * best plan first, then the cheapest within opt->margin points of it.
+ */
+static int buy_optimize(struct advisor_plan *plan, const struct advisor_options *opt,
+			struct advisor_opt_input *in, struct advisor_opt_result *r)
+{
+	double margin = opt->margin >= 0 ? opt->margin : ADVISOR_BUY_MARGIN;
+	struct advisor_opt_result alt;
+	int ret;
+
+	in->budget = plan->budget;
+	in->cheapest = !(plan->budget > 0);
+	in->margin = margin;
+	if (plan->budget > 0) {
+		ret = advisor_optimize(in, opt->time_limit, r);
+		if (ret)
+			return ret;
+		in->budget = 0;
+		in->cheapest = true;
+		in->margin = 1e9;	/* the cheapest plan meeting the most needs */
+		ret = advisor_optimize(in, opt->time_limit, &alt);
+		if (!ret && alt.best.e.met > r->best.e.met)
+			ret = tw_strv_addf(&plan->notes, &plan->n_notes,
+					    "the budget of %.0f meets %u of the needs; %u can be met, "
+					    "from a budget of %.0f", plan->budget, r->best.e.met,
+					    alt.best.e.met, alt.best.e.cost);
+		else if (!ret)
+			ret = tw_strv_addf(&plan->notes, &plan->n_notes,
+					    "budget %.0f: this plan costs %.0f", plan->budget,
+					    r->best.e.cost);
+		advisor_opt_result_clear(&alt);
+		return ret;
+	}
+	in->cheapest = false;
+	ret = advisor_optimize(in, opt->time_limit, &alt);
+	if (ret)
+		return ret;
+	in->cheapest = true;
+	ret = advisor_optimize(in, opt->time_limit, r);
+	if (!ret)
+		ret = tw_strv_addf(&plan->notes, &plan->n_notes,
+				    "no budget: the cheapest plan within %.1f points of the best "
+				    "score: %.1f for %.0f, where the best scores %.1f for %.0f "
+				    "(--budget AMOUNT for the best within a budget)", margin,
+				    r->best.e.score, r->best.e.cost, alt.best.e.score, alt.best.e.cost);
+	advisor_opt_result_clear(&alt);
+	if (ret)
+		advisor_opt_result_clear(r);
+	return ret;
+}
+
+/* How many devices of tier t other than d and skip share a link with d. */
+static size_t link_mates(const struct advisor_plan *plan, const int *assign, int t,
+			 size_t d, size_t skip)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; t >= 0 && i < plan->n_devs; i++)
+		m += assign[i] == t && i != d && i != skip && plan_share_link(plan, d, i);
+	return m;
+}
+
+/* The note of a trade: c took b's place in tier t (b moved), at a cost. */
+static int spread_note(struct advisor_plan *plan, const int *a, size_t b, size_t c, int t,
+		       double cost)
+{
+	const char *mate = "?";
+	char price[64] = "at no cost in score";
+
+	for (size_t i = 0; i < plan->n_devs; i++)
+		if (a[i] == t && i != c && plan_share_link(plan, b, i)) {
+			mate = plan->devs[i].p->id;
+			break;
+		}
+	if (cost > 0.05)
+		snprintf(price, sizeof(price), "for %.1f points of score", cost);
+	return tw_strv_addf(&plan->notes, &plan->n_notes,
+			    "%s takes the place of %s in the %s tier, %s: %s shares a link "
+			    "with %s, and an array over both would get what the link carries",
+			    plan->devs[c].p->id, plan->devs[b].p->id, advisor_tier_name(t), price,
+			    plan->devs[b].p->id, mate);
+}
+
+/*
+ * Arrays off shared links: a device of a tier that shares a measured
+ * bottleneck with another there trades places with a like device (same
+ * model and size, raid.c) that shares less with that tier, when the trade
+ * leaves as many needs met and at least SPREAD_KEEP of the score and makes
+ * no other tier share more.  Like devices score alike, so this mostly costs
+ * nothing; where it does, the plan's score is the traded plan's.
+ * r->best is updated.  Returns 0 or -ENOMEM.
+ */
+#define SPREAD_KEEP 0.99
+static int spread_links(struct advisor_plan *plan, const struct advisor_opt_input *in,
+			struct advisor_opt_result *r)
+{
+	int *a = r->best.tier;
+	bool moved = plan->n_links > 0;
+
+	for (size_t pass = 0; moved && pass < plan->n_devs; pass++) {
+		moved = false;
+		for (size_t b = 0; b < plan->n_devs && !moved; b++) {
+			int t = a[b];
+			size_t now = link_mates(plan, a, t, b, b);
+
+			for (size_t c = 0; t >= 0 && now && c < plan->n_devs && !moved; c++) {
+				int u = a[c];
+				struct advisor_eval e;
+				int ret;
+
+				if (u == t || !plan_alike(&plan->devs[b], &plan->devs[c]) ||
+				    link_mates(plan, a, t, c, b) >= now ||
+				    (u >= 0 && link_mates(plan, a, u, b, c) > link_mates(plan, a, u, c, c)))
+					continue;
+				a[b] = u;
+				a[c] = t;
+				ret = advisor_evaluate(in, a, &e);
+				if (ret)
+					return ret;
+				if (e.valid && e.met == r->best.e.met &&
+				    e.score >= r->best.e.score * SPREAD_KEEP - 1e-9) {
+					ret = spread_note(plan, a, b, c, t, r->best.e.score - e.score);
+					r->best.e = e;
+					moved = true;
+					if (ret)
+						return ret;
+				} else {
+					a[b] = t;
+					a[c] = u;
+				}
+			}
+		}
+	}
+	return 0;
+}
+
+int plan_run_optimizer(struct advisor_plan *plan, const struct advisor_options *opt)
+{
+	struct advisor_opt_input in;
+	struct advisor_opt_result r;
+	int ret = opt_input(plan, &in);
+
+	if (!ret && plan->buying)
+		ret = buy_optimize(plan, opt, &in, &r);
+	else if (!ret)
+		ret = advisor_optimize(&in, opt ? opt->time_limit : 0.0, &r);
+	if (!ret && !plan->buying) {
+		ret = spread_links(plan, &in, &r);
+		if (ret)
+			advisor_opt_result_clear(&r);
+	}
+	opt_input_clear(&in);
+	if (ret)
+		return ret;
+	ret = take_result(plan, &r);
+	advisor_opt_result_clear(&r);
+	return ret;
+}
+
