@@ -56,9 +56,30 @@ static bool eligible(const struct advisor_opt_input *in, size_t d, int t)
 	return !isnan(in->score[d][t]);
 }
 
-static bool redundant(int t)
+static enum advisor_array_rule rule(const struct advisor_opt_input *in, int t)
 {
-	return t == ADVISOR_HOT || t == ADVISOR_COLD;
+	return advisor_array_rule_of(in->rule[t], t);
+}
+
+/* Do like devices of tier t form an array that counts less than their sum? */
+static bool redundant(const struct advisor_opt_input *in, int t)
+{
+	return in->required[t] || rule(in, t) != ADVISOR_ARRAY_STRIPE;
+}
+
+/* Do a and b belong to one media class in tier t (or may classes mix)? */
+static bool same_class(const struct advisor_opt_input *in, size_t a, size_t b, int t)
+{
+	return !in->cls || in->cls[a][t] == in->cls[b][t];
+}
+
+/* May d join tier t of assign: no device of another class is there. */
+static bool class_fits(const struct advisor_opt_input *in, const int *assign, size_t d, int t)
+{
+	for (size_t j = 0; in->cls && j < in->n; j++)
+		if (assign[j] == t && !same_class(in, d, j, t))
+			return false;
+	return true;
 }
 
 /* ---- groups of like devices ------------------------------------------- */
@@ -98,9 +119,27 @@ static int group_of(const struct advisor_opt_input *in, const struct groups *g,
 {
 	int id = in->group ? in->group[d] : -1;
 
-	if (!redundant(t) || id < 0 || (size_t)id >= in->n || g->size[id] < 2)
+	if (!redundant(in, t) || id < 0 || (size_t)id >= in->n || g->size[id] < 2)
 		return -1;
 	return id;
+}
+
+/* The rule of tier t's arrays: a required tier's lone device holds nothing. */
+static size_t data_disks(const struct advisor_opt_input *in, int t, size_t count)
+{
+	enum advisor_array_rule r = rule(in, t);
+
+	if (in->required[t] && count < 2)
+		return 0;
+	if (in->required[t] && r == ADVISOR_ARRAY_STRIPE)
+		r = ADVISOR_ARRAY_MIRROR;
+	return advisor_array_data_disks(r, t, count);
+}
+
+/* Can device d hold any of tier t's need?  Not alone in a required tier. */
+static bool holds(const struct advisor_opt_input *in, const struct groups *g, size_t d, int t)
+{
+	return !in->required[t] || group_of(in, g, d, t) >= 0;
 }
 
 /* ---- exact evaluation ------------------------------------------------- */
@@ -143,7 +182,7 @@ static void eval_tier(const struct advisor_opt_input *in, const struct groups *g
 		int id = group_of(in, g, s->list[k], t);
 
 		if (id >= 0 && s->count[id]) {
-			s->rem[id] = g->capmin[id] * (double)advisor_raid_data_disks(t, s->count[id]);
+			s->rem[id] = g->capmin[id] * (double)data_disks(in, t, s->count[id]);
 			s->count[id] = 0;
 		}
 	}
@@ -157,7 +196,7 @@ static void eval_tier(const struct advisor_opt_input *in, const struct groups *g
 	for (size_t k = 0; k < m; k++) {
 		size_t d = s->list[k];
 		int id = group_of(in, g, d, t);
-		double avail = in->capacity[d], take;
+		double avail = holds(in, g, d, t) ? in->capacity[d] : 0.0, take;
 
 		if (id >= 0) {
 			avail = fmin(avail, fmax(s->rem[id], 0.0));
@@ -211,7 +250,8 @@ static void evaluate(const struct advisor_opt_input *in, const struct groups *g,
 			continue;
 		out->used++;
 		out->cost += in->price ? in->price[d] : 0.0;
-		if (assign[d] >= NT || !eligible(in, d, assign[d]))
+		if (assign[d] >= NT || !eligible(in, d, assign[d]) ||
+		    !class_fits(in, assign, d, assign[d]))
 			out->valid = false;
 	}
 	if (in->budget > 0 && out->cost > in->budget * (1.0 + 1e-12))
@@ -311,14 +351,16 @@ static void group_rows(struct milp *p, const struct advisor_opt_input *in,
 	size_t m = 0;
 	int D, p2 = 0, w = 0, b2 = 0, b4 = 0;
 
+	const bool mirror = rule(in, t) != ADVISOR_ARRAY_PARITY;
+
 	for (size_t d = 0; d < in->n; d++)
 		m += group_of(in, g, d, t) == id && p->x[d * NT + t];
 	if (m < 2)
 		return;
 	D = add_col(p->lp, GLP_CV, 0.0, (double)m, 0.0);
-	if (t == ADVISOR_HOT) {
+	if (mirror) {	/* a required tier: no lone device (w = 0) */
 		p2 = add_col(p->lp, GLP_IV, 0.0, (double)(m / 2), 0.0);
-		w = add_col(p->lp, GLP_BV, 0.0, 1.0, 0.0);
+		w = add_col(p->lp, GLP_BV, 0.0, in->required[t] ? 0.0 : 1.0, 0.0);
 	} else {
 		b2 = add_col(p->lp, GLP_BV, 0.0, 1.0, 0.0);
 		if (m >= 4)
@@ -335,17 +377,17 @@ static void group_rows(struct milp *p, const struct advisor_opt_input *in,
 	rb_put(rb, D, -cmin / need);
 	add_row_le(p->lp, rb->len, rb->ind, rb->val, 0.0);
 	/* the count rows: y = Σ x */
-	for (int r = 0; r < (t == ADVISOR_HOT ? 3 : b4 ? 3 : 2); r++) {
+	for (int r = 0; r < (mirror ? 3 : b4 ? 3 : 2); r++) {
 		double cy = 0.0, hi = 0.0;
 
 		rb->len = 0;
-		if (t == ADVISOR_HOT && r == 0) {	/* 2p − y ≤ 0 */
+		if (mirror && r == 0) {	/* 2p − y ≤ 0 */
 			rb_put(rb, p2, 2.0);
 			cy = -1.0;
-		} else if (t == ADVISOR_HOT && r == 1) {	/* D − y ≤ 0 */
+		} else if (mirror && r == 1) {	/* D − y ≤ 0 */
 			rb_put(rb, D, 1.0);
 			cy = -1.0;
-		} else if (t == ADVISOR_HOT) {	/* y + (m−1) w ≤ m */
+		} else if (mirror) {	/* y + (m−1) w ≤ m */
 			rb_put(rb, w, (double)(m - 1));
 			cy = 1.0;
 			hi = (double)m;
@@ -369,11 +411,16 @@ static void group_rows(struct milp *p, const struct advisor_opt_input *in,
 				rb_put(rb, p->x[d * NT + t], cy);
 		add_row_le(p->lp, rb->len, rb->ind, rb->val, hi);
 	}
-	if (t == ADVISOR_HOT) {	/* D − p − w ≤ 0 */
+	if (mirror) {	/* D − p − w ≤ 0 */
 		rb->len = 0;
 		rb_put(rb, D, 1.0);
 		rb_put(rb, p2, -1.0);
 		rb_put(rb, w, -1.0);
+		add_row_le(p->lp, rb->len, rb->ind, rb->val, 0.0);
+	} else if (in->required[t]) {	/* D − m b2 ≤ 0: no lone device */
+		rb->len = 0;
+		rb_put(rb, D, 1.0);
+		rb_put(rb, b2, -(double)m);
 		add_row_le(p->lp, rb->len, rb->ind, rb->val, 0.0);
 	}
 }
@@ -408,6 +455,46 @@ static void twin_rows(struct milp *p, const struct advisor_opt_input *in, struct
 	}
 }
 
+/*
+ * One media class per tier: per class c present in tier t a binary z,
+ * Σ_{d of c} x_dt − |c| z ≤ 0, and Σ_c z ≤ 1.  The classes are the
+ * distinct values of in->cls[·][t] among the tier's columns.
+ */
+static void class_rows(struct milp *p, const struct advisor_opt_input *in, struct rowbuf *rb)
+{
+	for (int t = 0; in->cls && t < NT; t++) {
+		int zs[64], nz = 0;
+
+		for (size_t d = 0; d < in->n; d++) {
+			size_t j;
+
+			if (!p->x[d * NT + t])
+				continue;
+			for (j = 0; j < d; j++)	/* first of its class in t */
+				if (p->x[j * NT + t] && in->cls[j][t] == in->cls[d][t])
+					break;
+			if (j < d)
+				continue;
+			if (nz == (int)ARRAY_SIZE(zs))
+				break;	/* more classes than that: evaluate() still checks */
+			zs[nz] = add_col(p->lp, GLP_BV, 0.0, 1.0, 0.0);
+			rb->len = 0;
+			for (size_t k = d; k < in->n; k++)
+				if (p->x[k * NT + t] && in->cls[k][t] == in->cls[d][t])
+					rb_put(rb, p->x[k * NT + t], 1.0);
+			rb_put(rb, zs[nz], -(double)rb->len);
+			add_row_le(p->lp, rb->len, rb->ind, rb->val, 0.0);
+			nz++;
+		}
+		if (nz > 1) {
+			rb->len = 0;
+			for (int k = 0; k < nz; k++)
+				rb_put(rb, zs[k], 1.0);
+			add_row_le(p->lp, rb->len, rb->ind, rb->val, 1.0);
+		}
+	}
+}
+
 static int milp_build(struct milp *p, const struct advisor_opt_input *in,
 		      const struct groups *g)
 {
@@ -429,7 +516,8 @@ static int milp_build(struct milp *p, const struct advisor_opt_input *in,
 		for (int t = 0; t < NT; t++) {
 			double share;
 
-			if (!(in->need[t] > 0) || !eligible(in, d, t) || !(in->capacity[d] > 0))
+			if (!(in->need[t] > 0) || !eligible(in, d, t) || !(in->capacity[d] > 0) ||
+			    !holds(in, g, d, t))
 				continue;
 			share = fmin(in->capacity[d] / in->need[t], 1.0);	/* tight: a ≤ 1 anyway */
 			p->x[d * NT + t] = add_col(p->lp, GLP_BV, 0.0, 1.0, 0.0);
@@ -471,6 +559,7 @@ static int milp_build(struct milp *p, const struct advisor_opt_input *in,
 			add_row_le(p->lp, rb.len, rb.ind, rb.val, in->budget);
 	}
 	twin_rows(p, in, &rb);
+	class_rows(p, in, &rb);
 	for (int t = 0; t < NT; t++)	/* each group once: its id is a member's index */
 		for (size_t d = 0; d < in->n; d++)
 			if (group_of(in, g, d, t) == (int)d)
@@ -641,7 +730,8 @@ static void greedy(struct run *r, int *assign)
 		for (size_t d = 0; d < in->n; d++)
 			for (int t = 0; t < NT && assign[d] < 0; t++)
 				if (open[t] && eligible(in, d, t) && in->score[d][t] > best &&
-				    affordable(in, &e, d)) {
+				    affordable(in, &e, d) && class_fits(in, assign, d, t) &&
+				    holds(in, r->g, d, t)) {
 					best = in->score[d][t];
 					bd = d;
 					bt = t;
@@ -890,6 +980,9 @@ static bool twins(const struct advisor_opt_input *in, size_t a, size_t b)
 		return false;
 	if (in->group && in->group[a] != in->group[b])
 		return false;
+	for (int t = 0; t < NT; t++)
+		if (!same_class(in, a, b, t))
+			return false;
 	for (int t = 0; t < NT; t++) {
 		double x = in->score[a][t], y = in->score[b][t];
 

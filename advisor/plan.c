@@ -77,6 +77,45 @@ static int resolve_needs(struct ctx *c, char *err, size_t errlen)
 	return 0;
 }
 
+/* Does policy p score a write figure (the workload writes)? */
+static bool policy_writes(const struct model_policy *p)
+{
+	static const char *const prefixes[] = { "seq_write.", "sustained_write.", "mixed_70_30." };
+
+	for (size_t k = 0; k < p->n_metrics; k++)
+		for (size_t j = 0; j < ARRAY_SIZE(prefixes); j++)
+			if (p->metrics[k].weight > 0 &&
+			    !strncmp(p->metrics[k].desc->path, prefixes[j], strlen(prefixes[j])))
+				return true;
+	return false;
+}
+
+/*
+ * What the tier's policies want: the most redundancy any asks, whether all
+ * their data can be fetched again, whether any writes; and so how its like
+ * devices form an array: striped when none wants redundancy, else mirrored
+ * (hot, warm) or with parity (cold).
+ */
+static void tier_redundancy(struct advisor_plan_tier *t)
+{
+	t->refetchable = t->n_policies > 0;
+	t->redundancy = MODEL_REDUNDANCY_NONE;
+	for (size_t k = 0; k < t->n_policies; k++) {
+		const struct model_policy *p = t->policies[k];
+
+		t->refetchable = t->refetchable && p->refetchable;
+		if (p->redundancy > t->redundancy)
+			t->redundancy = p->redundancy;
+		t->writes = t->writes || policy_writes(p);
+	}
+	if (t->redundancy == MODEL_REDUNDANCY_NONE)
+		t->rule = ADVISOR_ARRAY_STRIPE;
+	else if (advisor_array_rule_of(ADVISOR_ARRAY_BY_TIER, (int)t->tier) == ADVISOR_ARRAY_STRIPE)
+		t->rule = ADVISOR_ARRAY_MIRROR;
+	else
+		t->rule = ADVISOR_ARRAY_BY_TIER;
+}
+
 static int collect_policies(struct ctx *c, struct advisor_plan_tier *t)
 {
 	const char *name = advisor_tier_name(t->tier);
@@ -94,6 +133,7 @@ static int collect_policies(struct ctx *c, struct advisor_plan_tier *t)
 		if (c->need[i] >= 0)
 			t->need_bytes = (t->need_bytes < 0 ? 0 : t->need_bytes) + c->need[i];
 	}
+	tier_redundancy(t);
 	return 0;
 }
 
@@ -280,36 +320,156 @@ static int data_warnings(struct advisor_plan *plan)
 
 /* ---- estimates -------------------------------------------------------- */
 
-static double array_mbps(const struct advisor_raid *r, enum model_estimate_kind k)
+/* Members differing by more than this show their best and worst. */
+#define EST_SPREAD 1.2
+
+/*
+ * A unit of a tier's storage: its md array (dev -1) or one device outside
+ * it; cap its usable bytes, v its value of the estimate being made.
+ */
+struct unit {
+	ptrdiff_t dev;
+	double cap, v;
+};
+
+/* The tier's units: the array first, then each device not in it. */
+static size_t tier_units(const struct advisor_plan *plan, const struct advisor_plan_tier *t,
+			 struct unit *u)
 {
-	return k == MODEL_EST_LOAD ? r->seq_read_mbps : r->seq_write_mbps;
+	size_t n = 0;
+
+	if (t->raid.level != ADVISOR_RAID_NONE)
+		u[n++] = (struct unit){ -1, t->raid.capacity_bytes > 0 ?
+					(double)t->raid.capacity_bytes : NAN, NAN };
+	for (size_t k = 0; k < t->n_devices; k++) {
+		size_t d = t->devices[k];
+		bool in = false;
+
+		for (size_t j = 0; t->raid.level != ADVISOR_RAID_NONE && j < t->raid.n; j++)
+			in = in || t->raid.members[j] == d;
+		if (!in)
+			u[n++] = (struct unit){ (ptrdiff_t)d, plan_usable(plan, d) / plan->fill, NAN };
+	}
+	return n;
 }
 
-static int add_estimate(struct advisor_plan_tier *t, const struct model_score_estimate *e,
-			const struct advisor_plan *plan, const char *policy)
+/* Estimate j of policy p on device d alone: NAN when not measured. */
+static double dev_value(const struct model_policy *p, const struct profile_device *d, size_t j,
+			int *err)
+{
+	struct model_score s;
+	double v = NAN;
+
+	if (model_score_device(p, d, &s)) {
+		*err = -ENOMEM;
+		return NAN;
+	}
+	if (j < s.n_est)
+		v = s.est[j].value;
+	model_score_clear(&s);
+	return v;
+}
+
+/* The array's value: size ÷ its rate for loads and backups; its first
+ * member's for searches (one read at a time: a member's latency). */
+static double array_value(const struct advisor_plan *plan, const struct advisor_plan_tier *t,
+			  const struct model_policy *p, size_t j, int *err)
+{
+	const struct model_policy_estimate *pe = &p->estimates[j];
+	const struct advisor_raid *r = &t->raid;
+
+	if (pe->kind == MODEL_EST_LOAD)
+		return pe->size_gb * 1000.0 / r->seq_read_mbps;
+	if (pe->kind == MODEL_EST_BACKUP)
+		return pe->size_tb * 1e6 / r->seq_write_mbps / 3600.0;
+	return dev_value(p, plan->devs[r->members[0]].p, j, err);
+}
+
+/* The id a unit goes by: the device's, or the array's name. */
+static const char *unit_name(const struct advisor_plan *plan, const struct advisor_plan_tier *t,
+			     const struct unit *u)
+{
+	return u->dev < 0 ? t->raid.name : plan->devs[u->dev].p->id;
+}
+
+/*
+ * Combine the units' values as the tier is built: one unit, its own; a
+ * striped volume, n × the slowest for streams (its time ÷ n) and the mean
+ * for searches; else (a linear volume, separate mounts) each unit by its
+ * share of the capacity, where uniform reads and files land.
+ */
+static double combine(const struct advisor_plan_tier *t, const struct unit *u, size_t n,
+		      enum model_estimate_kind kind, const char **layout)
+{
+	double sum = 0.0, cap = 0.0, worst = 0.0;
+
+	if (n == 1) {
+		*layout = u[0].dev < 0 ? advisor_raid_name(t->raid.level) : "device";
+		return u[0].v;
+	}
+	for (size_t k = 0; k < n; k++) {
+		if (isnan(u[k].v) || isnan(u[k].cap))
+			return NAN;
+		worst = fmax(worst, u[k].v);
+		sum += u[k].v;
+		cap += u[k].cap;
+	}
+	if (t->volume.n && t->volume.striped && t->volume.n == n) {
+		*layout = "striped";
+		return kind == MODEL_EST_SEARCH ? sum / (double)n : worst / (double)n;
+	}
+	*layout = t->volume.n == n ? "linear" : "mounts";
+	sum = 0.0;
+	for (size_t k = 0; k < n; k++)
+		sum += u[k].v * u[k].cap / cap;
+	return sum;
+}
+
+/* Best and worst member (a device, or the array as one) when they differ
+ * by more than EST_SPREAD. */
+static void spread(const struct advisor_plan *plan, const struct advisor_plan_tier *t,
+		   const struct unit *u, size_t n, struct advisor_plan_estimate *e)
+{
+	size_t lo = 0, hi = 0;
+
+	e->best = e->worst = NAN;
+	e->best_device = e->worst_device = NULL;
+	for (size_t k = 1; k < n; k++) {
+		lo = u[k].v < u[lo].v ? k : lo;
+		hi = u[k].v > u[hi].v ? k : hi;
+	}
+	if (n < 2 || isnan(u[lo].v) || isnan(u[hi].v) || !(u[hi].v > u[lo].v * EST_SPREAD))
+		return;
+	e->best = u[lo].v;
+	e->worst = u[hi].v;
+	e->best_device = unit_name(plan, t, &u[lo]);
+	e->worst_device = unit_name(plan, t, &u[hi]);
+}
+
+static int add_estimate(struct advisor_plan *plan, struct advisor_plan_tier *t,
+			const struct model_policy *p, size_t j, struct unit *u, size_t n)
 {
 	struct advisor_plan_estimate *nv = realloc(t->est, (t->n_est + 1) * sizeof(*nv));
-	const struct advisor_raid *r = &t->raid;
-	const char *dev = plan->devs[t->devices[0]].p->id;
-	double v = e->value;
+	const struct model_policy_estimate *pe = &p->estimates[j];
+	int err = 0;
 
 	if (!nv)
 		return -ENOMEM;
 	t->est = nv;
 	nv += t->n_est;
-	if (r->level != ADVISOR_RAID_NONE && e->pe->kind != MODEL_EST_SEARCH &&
-	    !isnan(array_mbps(r, e->pe->kind))) {
-		double mbps = array_mbps(r, e->pe->kind);
-
-		v = e->pe->kind == MODEL_EST_LOAD ? e->pe->size_gb * 1000.0 / mbps
-						  : e->pe->size_tb * 1e6 / mbps / 3600.0;
-		dev = r->name;
-	}
-	nv->policy = strdup(policy);
-	nv->label = strdup(e->pe->label ? e->pe->label : model_estimate_kind_name(e->pe->kind));
-	nv->value = v;
-	nv->unit = e->unit;
-	nv->device = dev;
+	memset(nv, 0, sizeof(*nv));
+	for (size_t k = 0; k < n && !err; k++)
+		u[k].v = u[k].dev < 0 ? array_value(plan, t, p, j, &err)
+				      : dev_value(p, plan->devs[u[k].dev].p, j, &err);
+	if (err)
+		return err;
+	nv->value = combine(t, u, n, pe->kind, &nv->layout);
+	spread(plan, t, u, n, nv);
+	nv->device = n == 1 ? unit_name(plan, t, &u[0]) : t->volume.n == n ? t->volume.vg
+		     : advisor_tier_name(t->tier);
+	nv->unit = pe->kind == MODEL_EST_BACKUP ? "h" : "s";
+	nv->policy = strdup(p->name);
+	nv->label = strdup(pe->label ? pe->label : model_estimate_kind_name(pe->kind));
 	if (!nv->policy || !nv->label) {
 		free(nv->policy);
 		free(nv->label);
@@ -319,23 +479,24 @@ static int add_estimate(struct advisor_plan_tier *t, const struct model_score_es
 	return 0;
 }
 
+/* The tier's estimates, of what is built: its array, volume or devices. */
 static int tier_estimates(struct advisor_plan *plan, struct advisor_plan_tier *t)
 {
+	struct unit *u;
+	size_t n;
+	int ret = 0;
+
 	if (!t->n_devices)
 		return 0;
-	for (size_t k = 0; k < t->n_policies; k++) {
-		struct model_score s;
-		int ret = 0;
-
-		if (model_score_device(t->policies[k], plan->devs[t->devices[0]].p, &s))
-			return -ENOMEM;
-		for (size_t j = 0; j < s.n_est && !ret; j++)
-			ret = add_estimate(t, &s.est[j], plan, t->policies[k]->name);
-		model_score_clear(&s);
-		if (ret)
-			return ret;
-	}
-	return 0;
+	u = calloc(t->n_devices + 1, sizeof(*u));
+	if (!u)
+		return -ENOMEM;
+	n = tier_units(plan, t, u);
+	for (size_t k = 0; k < t->n_policies && !ret; k++)
+		for (size_t j = 0; j < t->policies[k]->n_estimates && !ret; j++)
+			ret = add_estimate(plan, t, t->policies[k], j, u, n);
+	free(u);
+	return ret;
 }
 
 /* ---- make / free ------------------------------------------------------ */

@@ -30,6 +30,17 @@
 /* Default wall-clock limit of one optimisation, seconds. */
 #define ADVISOR_OPT_DEFAULT_SECONDS 10.0
 
+/* How like devices of a tier form an md array (raid.c's levels). */
+enum advisor_array_rule {
+	ADVISOR_ARRAY_BY_TIER,	/* the tier's own: hot MIRROR, warm STRIPE, cold PARITY */
+	ADVISOR_ARRAY_STRIPE,	/* RAID0: every member holds data, no redundancy */
+	ADVISOR_ARRAY_MIRROR,	/* RAID1 of two or three, RAID10 from four */
+	ADVISOR_ARRAY_PARITY,	/* RAID1 of two, RAID5 of three, RAID6 from four */
+};
+
+/* The rule r stands for in tier t: BY_TIER resolved, others as they are. */
+enum advisor_array_rule advisor_array_rule_of(enum advisor_array_rule r, int tier);
+
 struct advisor_opt_input {
 	size_t n;			/* devices, any number */
 	const double (*score)[ADVISOR_TIER_COUNT];
@@ -39,6 +50,14 @@ struct advisor_opt_input {
 					   of the group's first device (group[id] == id),
 					   -1 = none; NULL = no groups */
 	double need[ADVISOR_TIER_COUNT];	/* bytes; 0 = no need */
+	const int (*cls)[ADVISOR_TIER_COUNT];
+					/* n rows: device d's media class in tier t
+					   (any int); a tier holds one class only;
+					   NULL = classes may mix */
+	enum advisor_array_rule rule[ADVISOR_TIER_COUNT];	/* arrays per tier */
+	bool required[ADVISOR_TIER_COUNT];	/* redundancy required: only a
+					   mirror or parity array of two or more
+					   like devices holds the need */
 	/* buying (tierwise plan --buy): NULL price = the devices are there */
 	const double *price;		/* n: what device d costs to buy */
 	double budget;			/* > 0: Σ price of the devices used ≤ budget */
@@ -57,7 +76,8 @@ struct advisor_eval {
 	double tier_usable[ADVISOR_TIER_COUNT];	/* usable bytes after arrays */
 	unsigned used;		/* devices assigned */
 	double cost;		/* Σ price of the devices assigned (0 without prices) */
-	bool valid;		/* no device in a tier it is ineligible for, within budget */
+	bool valid;		/* no device in a tier it is ineligible for, one media
+				   class per tier, within budget */
 };
 
 struct advisor_assignment {
@@ -82,6 +102,9 @@ struct advisor_opt_result {
  * n for n ≤ 1 (no array).
  */
 size_t advisor_raid_data_disks(int tier, size_t n);
+
+/* The same for an array of n like devices built by rule r in tier t. */
+size_t advisor_array_data_disks(enum advisor_array_rule r, int tier, size_t n);
 
 /*
  * Evaluate a complete assignment (tier per device, -1 = none).  A tier with
@@ -236,7 +259,14 @@ struct advisor_plan_estimate {
 	char *label;		/* "an 18 GB model" */
 	double value;		/* NAN = unknown */
 	const char *unit;	/* "s" or "h" */
-	const char *device;	/* id it was computed for, or the array name */
+	const char *device;	/* id it was computed for, the array's or the volume's name */
+	const char *layout;	/* how: "device", "linear" (each member by its
+				   share of the capacity), "striped" (n × the
+				   slowest), "raid0", "raid1", …, "mounts" (separate
+				   mounts, by share) — static string */
+	double best, worst;	/* the fastest and slowest member's own value when
+				   they differ by more than 20 %; NAN otherwise */
+	const char *best_device, *worst_device;	/* their ids, or NULL */
 };
 
 struct advisor_plan_tier {
@@ -248,6 +278,14 @@ struct advisor_plan_tier {
 	double *scores;		/* tier score per device, same order */
 	double score;		/* the tier value (capacity-weighted mean) */
 	int64_t need_bytes;	/* Σ needs of its policies, -1 = none */
+	enum model_redundancy redundancy;	/* the most any of its policies wants */
+	bool refetchable;	/* every policy's data can be fetched again */
+	enum advisor_array_rule rule;	/* how its like devices form an array:
+				   STRIPE when it wants no redundancy,
+				   else its tier's (hot MIRROR, cold PARITY,
+				   warm MIRROR) */
+	bool writes;		/* a policy of it scores write figures (the tier
+				   writes: checkpoints, logs, backups) */
 	int64_t usable_bytes;	/* Σ usable capacity of its devices */
 	double cost;		/* Σ price per TB × capacity of its devices; 0 with
 				   no device; NAN when a device has no price */

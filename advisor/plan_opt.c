@@ -19,10 +19,30 @@ double plan_usable(const struct advisor_plan *plan, size_t i)
 	return cap > 0 ? (double)cap * plan->fill : 1.0;
 }
 
-/* The optimiser's input: scores, usable capacities, like groups, needs. */
-static int opt_input(const struct advisor_plan *plan, struct advisor_opt_input *in)
+/*
+ * The media class of a device in tier t: a volume never mixes hard disks
+ * with solid state, and in the latency tier (hot) never storage-class
+ * memory (3D XPoint) with NAND: its reads would run at either speed by
+ * chance.  0 solid state (NAND, unknown), 1 hard disk, 2 storage-class
+ * memory in the hot tier.
+ */
+static int media_class(const struct profile_device *p, int t)
+{
+	if (p->rotational || p->media == PROFILE_MEDIA_HDD)
+		return 1;
+	if (t == ADVISOR_HOT && p->media == PROFILE_MEDIA_3DXPOINT)
+		return 2;
+	return 0;
+}
+
+/* The optimiser's input: scores (after the warnings' soft costs; pairs
+ * their objections bar are NAN), usable capacities, like groups, media
+ * classes, array rules, needs.  *objected: some pair was barred. */
+static int opt_input(const struct advisor_plan *plan, struct advisor_opt_input *in,
+		     bool *objected)
 {
 	size_t n = plan->n_devs ? plan->n_devs : 1;
+	int (*cls)[ADVISOR_TIER_COUNT] = calloc(n, sizeof(*cls));
 	double (*score)[ADVISOR_TIER_COUNT] = calloc(n, sizeof(*score));
 	double *cap = calloc(n, sizeof(*cap));
 	int *group = calloc(n, sizeof(*group));
@@ -33,14 +53,23 @@ static int opt_input(const struct advisor_plan *plan, struct advisor_opt_input *
 	in->capacity = cap;
 	in->group = group;
 	in->price = price;
-	if (!score || !cap || !group || (plan->buying && !price))
+	in->cls = (const int (*)[ADVISOR_TIER_COUNT])cls;
+	*objected = false;
+	if (!score || !cap || !group || !cls || (plan->buying && !price))
 		return -ENOMEM;
 	for (size_t i = 0; price && i < plan->n_devs; i++)
 		price[i] = plan_buy_price(plan->devs[i].p);
 	in->n = plan->n_devs;
 	for (size_t i = 0; i < plan->n_devs; i++) {
-		for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
-			score[i][t] = plan->devs[i].excluded ? NAN : plan->devs[i].tier_score[t];
+		for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+			score[i][t] = plan->devs[i].excluded ? NAN : plan->devs[i].tier_score[t] *
+				      plan_objection_cost(plan, i, t);
+			cls[i][t] = media_class(plan->devs[i].p, t);
+			if (!isnan(score[i][t]) && plan_objections(plan, i, t)) {
+				score[i][t] = NAN;
+				*objected = true;
+			}
+		}
 		cap[i] = plan_usable(plan, i);
 		group[i] = (int)i;	/* its own group, or the first like device's */
 		for (size_t j = 0; j < i; j++)
@@ -49,9 +78,30 @@ static int opt_input(const struct advisor_plan *plan, struct advisor_opt_input *
 				break;
 			}
 	}
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
 		in->need[t] = plan->tiers[t].need_bytes > 0 ? (double)plan->tiers[t].need_bytes : 0.0;
+		in->rule[t] = plan->tiers[t].rule;
+		in->required[t] = plan->tiers[t].redundancy == MODEL_REDUNDANCY_REQUIRED;
+	}
 	return 0;
+}
+
+/* Score kept by a pair a warning objects to, when no plan without it meets
+ * as many needs: low, so no such pair is taken where another would do. */
+#define OBJECTED_KEEP 0.2
+
+/* The input again with the barred pairs allowed, at OBJECTED_KEEP of their
+ * score.  in->score is replaced (opt_input_clear() frees it). */
+static void allow_objected(const struct advisor_plan *plan, struct advisor_opt_input *in)
+{
+	double (*score)[ADVISOR_TIER_COUNT] = (double (*)[ADVISOR_TIER_COUNT])in->score;
+
+	for (size_t i = 0; i < plan->n_devs; i++)
+		for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+			if (!plan->devs[i].excluded && !isnan(plan->devs[i].tier_score[t]) &&
+			    plan_objections(plan, i, t))
+				score[i][t] = plan->devs[i].tier_score[t] *
+					      plan_objection_cost(plan, i, t) * OBJECTED_KEEP;
 }
 
 static void opt_input_clear(struct advisor_opt_input *in)
@@ -60,6 +110,17 @@ static void opt_input_clear(struct advisor_opt_input *in)
 	free((void *)in->capacity);
 	free((void *)in->group);
 	free((void *)in->price);
+	free((void *)in->cls);
+}
+
+/* Tiers with a need. */
+static int plan_count_needs(const struct advisor_plan *plan)
+{
+	int n = 0;
+
+	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+		n += plan->tiers[t].need_bytes > 0;
+	return n;
 }
 
 static int take_result(struct advisor_plan *plan, const struct advisor_opt_result *r)
@@ -229,16 +290,87 @@ static int spread_links(struct advisor_plan *plan, const struct advisor_opt_inpu
 	return 0;
 }
 
+/* The names of the tier's policies with a need, "a + b". */
+static void need_names(const struct advisor_plan_tier *t, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (size_t k = 0; k < t->n_policies && at < len; k++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", k ? " + " : "",
+				       t->policies[k]->name);
+}
+
+/* Each device placed against a warning: the sentence that says why. */
+static int despite_notes(struct advisor_plan *plan, const int *assign, unsigned met_without)
+{
+	for (size_t i = 0; i < plan->n_devs; i++) {
+		int t = assign[i];
+		unsigned o = t >= 0 ? plan_objections(plan, i, t) : 0;
+		char need[32], names[256];
+
+		for (unsigned b = 1; o && b < (1u << PLAN_OBJ_COUNT_BITS); b <<= 1) {
+			if (!(o & b))
+				continue;
+			plan_fmt_bytes(need, sizeof(need), (double)plan->tiers[t].need_bytes);
+			need_names(&plan->tiers[t], names, sizeof(names));
+			if (plan_warn(plan, (ptrdiff_t)i, "placed-despite",
+				      "%s: placed in the %s tier despite %s, because without it no "
+				      "plan meets the %s need (%s %s): %u of the needs are met "
+				      "without it", plan->devs[i].p->id, advisor_tier_name(t),
+				      plan_objection_text(b), advisor_tier_name(t), names, need,
+				      met_without) < 0)
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The warnings bind: the optimum with every pair a warning objects to
+ * barred; then, when some pair was barred, the optimum with them allowed
+ * at a fraction of their score, taken only when it meets more needs — and
+ * then each such placement gets its "placed despite … because …" warning.
+ * r holds the plan taken (its score re-evaluated on the true scores).
+ */
+static int bound_optimize(struct advisor_plan *plan, const struct advisor_options *opt,
+			  struct advisor_opt_input *in, bool objected,
+			  struct advisor_opt_result *r)
+{
+	double limit = opt ? opt->time_limit : 0.0;
+	struct advisor_opt_result alt;
+	unsigned met;
+	int ret = advisor_optimize(in, limit, r);
+
+	if (ret || !objected || r->best.e.met == (unsigned)plan_count_needs(plan))
+		return ret;
+	allow_objected(plan, in);
+	ret = advisor_optimize(in, limit, &alt);
+	if (ret) {
+		advisor_opt_result_clear(r);
+		return ret;
+	}
+	if (alt.best.e.met <= r->best.e.met) {
+		advisor_opt_result_clear(&alt);
+		return 0;
+	}
+	met = r->best.e.met;
+	advisor_opt_result_clear(r);
+	*r = alt;
+	return despite_notes(plan, r->best.tier, met);
+}
+
 int plan_run_optimizer(struct advisor_plan *plan, const struct advisor_options *opt)
 {
 	struct advisor_opt_input in;
 	struct advisor_opt_result r;
-	int ret = opt_input(plan, &in);
+	bool objected;
+	int ret = opt_input(plan, &in, &objected);
 
-	if (!ret && plan->buying)
+	if (!ret && plan->buying)	/* what a warning bars is never bought */
 		ret = buy_optimize(plan, opt, &in, &r);
 	else if (!ret)
-		ret = advisor_optimize(&in, opt ? opt->time_limit : 0.0, &r);
+		ret = bound_optimize(plan, opt, &in, objected, &r);
 	if (!ret && !plan->buying) {
 		ret = spread_links(plan, &in, &r);
 		if (ret)

@@ -50,6 +50,35 @@ bool plan_alike(const struct advisor_plan_device *a, const struct advisor_plan_d
  * of the profiles' links?  (raid.c) */
 bool plan_share_link(const struct advisor_plan *plan, size_t a, size_t b);
 
+/* ---- what the warnings keep a device off (warn.c) ---- */
+
+/* Warnings that bind the optimiser: a device is kept off a tier by them. */
+enum plan_objection {
+	PLAN_OBJ_WRITE_TRAP = 1u << 0,	/* write-trap: tiers that write */
+	PLAN_OBJ_HEAT = 1u << 1,	/* heat under load, throttling: tiers that write */
+	PLAN_OBJ_HEALTH = 1u << 2,	/* worn or failing: tiers holding the only copy */
+	PLAN_OBJ_HDD = 1u << 3,		/* a hard disk: the latency and loading tiers */
+	PLAN_OBJ_USB = 1u << 4,		/* a USB bridge: the latency tier */
+	PLAN_OBJ_COUNT_BITS = 5
+};
+
+/*
+ * The objections of the warnings against device d in tier t (a mask of
+ * enum plan_objection; 0 = none), from d's figures and the tier's
+ * policies (plan->tiers[t].writes, refetchable).  Pure.
+ */
+unsigned plan_objections(const struct advisor_plan *plan, size_t d, int t);
+
+/* "an OEM write trap", "heat under load", …: one objection bit in words. */
+const char *plan_objection_text(unsigned bit);
+
+/*
+ * Soft costs of the warnings: the factor (≤ 1) on device d's score in tier
+ * t for figures the plan cannot trust in full — write figures from a burst
+ * only, a cache cliff — in a tier that writes.  1 when none.
+ */
+double plan_objection_cost(const struct advisor_plan *plan, size_t d, int t);
+
 /* ---- the optimiser bridge (plan_opt.c) ---- */
 
 /* Usable bytes of device i: its capacity × plan->fill (1 when unknown). */

@@ -72,13 +72,24 @@ bool plan_alike(const struct advisor_plan_device *a, const struct advisor_plan_d
 	return raidable(a) && raidable(b) && alike(a->p, b->p);
 }
 
-static enum advisor_raid_level level_for(enum advisor_tier t, size_t n)
+enum advisor_array_rule advisor_array_rule_of(enum advisor_array_rule r, int tier)
 {
-	if (t == ADVISOR_WARM)
+	if (r != ADVISOR_ARRAY_BY_TIER)
+		return r;
+	return tier == ADVISOR_WARM ? ADVISOR_ARRAY_STRIPE :
+	       tier == ADVISOR_HOT ? ADVISOR_ARRAY_MIRROR : ADVISOR_ARRAY_PARITY;
+}
+
+static enum advisor_raid_level level_by(enum advisor_array_rule r, int t, size_t n)
+{
+	switch (advisor_array_rule_of(r, t)) {
+	case ADVISOR_ARRAY_STRIPE:
 		return ADVISOR_RAID0;
-	if (t == ADVISOR_HOT)
+	case ADVISOR_ARRAY_MIRROR:
 		return n >= 4 ? ADVISOR_RAID10 : ADVISOR_RAID1;
-	return n >= 4 ? ADVISOR_RAID6 : n == 3 ? ADVISOR_RAID5 : ADVISOR_RAID1;
+	default:
+		return n >= 4 ? ADVISOR_RAID6 : n == 3 ? ADVISOR_RAID5 : ADVISOR_RAID1;
+	}
 }
 
 /* Data-bearing members: how many disks' worth of bandwidth and capacity. */
@@ -93,9 +104,14 @@ static size_t data_disks(enum advisor_raid_level l, size_t n)
 	}
 }
 
+size_t advisor_array_data_disks(enum advisor_array_rule r, int tier, size_t n)
+{
+	return n <= 1 ? n : data_disks(level_by(r, tier, n), n);
+}
+
 size_t advisor_raid_data_disks(int tier, size_t n)
 {
-	return n <= 1 ? n : data_disks(level_for((enum advisor_tier)tier, n), n);
+	return advisor_array_data_disks(ADVISOR_ARRAY_BY_TIER, tier, n);
 }
 
 static const char *tradeoff(enum advisor_raid_level l)
@@ -258,7 +274,10 @@ static int describe(struct advisor_plan *plan, struct advisor_plan_tier *t)
 	const struct profile_shared *shared;
 	char capped[160] = "";
 
-	r->seq_read_mbps = cap_by_links(plan, r, k, rd, &shared);
+	/* reads from every copy: md balances parallel readers over the mirrors */
+	const size_t kr = r->level == ADVISOR_RAID1 || r->level == ADVISOR_RAID10 ? r->n : k;
+
+	r->seq_read_mbps = cap_by_links(plan, r, kr, rd, &shared);
 	if (shared)
 		snprintf(capped, sizeof(capped), "; read capped to %.0f MB/s: members share a"
 			 " bottleneck that read %.0f MB/s together", r->seq_read_mbps,
@@ -272,10 +291,13 @@ static int describe(struct advisor_plan *plan, struct advisor_plan_tier *t)
 	for (char *c = r->name; *c; c++)	/* a name for /dev/md/: [A-Za-z0-9._-] */
 		if (!isalnum((unsigned char)*c) && !strchr("._-", *c))
 			*c = '_';
-	if (asprintf(&r->basis, "%zu × the slowest member (%s %s MB/s, write %s MB/s)%s%s",
-		     k, plan->devs[r->members[0]].p->model, mbps_str(rds, rd),
+	if (asprintf(&r->basis, "read %zu × the slowest member (%s %s MB/s), write %zu × (%s MB/s)%s%s",
+		     kr, plan->devs[r->members[0]].p->model, mbps_str(rds, rd), k,
 		     mbps_str(wrs, wr),
-		     mirror ? "; md RAID1 reads one stream from one disk" : "", capped) < 0) {
+		     mirror || r->level == ADVISOR_RAID10 ?
+		     "; reads from every copy: md balances parallel readers (a model loader's "
+		     "threads) over the mirrors, one stream reads from one disk" : "",
+		     capped) < 0) {
 		r->basis = NULL;
 		return -ENOMEM;
 	}
@@ -304,7 +326,7 @@ int plan_raid_make(struct advisor_plan *plan, struct advisor_plan_tier *t)
 		return 0;
 	}
 	r->n = n;
-	r->level = level_for(t->tier, n);
+	r->level = level_by(t->rule, (int)t->tier, n);
 	return describe(plan, t);
 }
 

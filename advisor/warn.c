@@ -463,6 +463,69 @@ static bool check_unwritten(const struct advisor_plan_device *d, struct msg *m)
 	return true;
 }
 
+/* ---- what the warnings keep a device off ------------------------------ */
+
+/* Is the device hot under load (the part of check_heat that throttles)? */
+static bool hot_under_load(const struct profile_device *p)
+{
+	const struct profile_thermal *t = &p->thermal;
+
+	return known(t->load_c) && (t->load_c >= HEAT_LOAD_C ||
+		(known(t->warning_c) && t->load_c >= t->warning_c - HEAT_WARNING_MARGIN_C));
+}
+
+unsigned plan_objections(const struct advisor_plan *plan, size_t d, int t)
+{
+	const struct advisor_plan_device *pd = &plan->devs[d];
+	const struct advisor_plan_tier *tier = &plan->tiers[t];
+	struct msg m = { .len = 0 };
+	unsigned o = 0;
+
+	if (tier->writes && check_write_trap(pd, &m))
+		o |= PLAN_OBJ_WRITE_TRAP;
+	if (tier->writes && (hot_under_load(pd->p) || check_throttling(pd, &m)))
+		o |= PLAN_OBJ_HEAT;
+	if (!tier->refetchable && check_health(pd, &m))
+		o |= PLAN_OBJ_HEALTH;
+	if ((t == ADVISOR_HOT || t == ADVISOR_WARM) &&
+	    (pd->p->rotational || pd->p->media == PROFILE_MEDIA_HDD))
+		o |= PLAN_OBJ_HDD;
+	if (t == ADVISOR_HOT && pd->p->transport == PROFILE_TR_USB)
+		o |= PLAN_OBJ_USB;
+	return o;
+}
+
+const char *plan_objection_text(unsigned bit)
+{
+	switch (bit) {
+	case PLAN_OBJ_WRITE_TRAP: return "its OEM write trap (writes far slower than it reads)";
+	case PLAN_OBJ_HEAT: return "its heat under load (it throttles)";
+	case PLAN_OBJ_HEALTH: return "its health (worn or failing) for data with no other copy";
+	case PLAN_OBJ_HDD: return "being a hard disk in a latency or loading tier";
+	case PLAN_OBJ_USB: return "its USB bridge's latency";
+	default: return "a warning";
+	}
+}
+
+/* Score kept in a tier that writes for write figures the plan cannot trust
+ * in full (a burst only, a cache cliff): those devices rank after the ones
+ * measured past their cache, all else equal. */
+static const double UNTRUSTED_WRITE_KEEP = 0.9;
+
+double plan_objection_cost(const struct advisor_plan *plan, size_t d, int t)
+{
+	const struct advisor_plan_device *pd = &plan->devs[d];
+	struct advisor_plan_device as = *pd;
+	struct msg m = { .len = 0 };
+
+	if (!plan->tiers[t].writes)
+		return 1.0;
+	as.tier = t;	/* check_burst judges a quick probe by its tier */
+	if (check_cache_cliff(pd, &m) || check_burst(&as, &m))
+		return UNTRUSTED_WRITE_KEEP;
+	return 1.0;
+}
+
 /* ---- the table and the driver --------------------------------------- */
 
 struct warn_check {

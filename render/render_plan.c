@@ -22,12 +22,30 @@ static void bytes_str(char *buf, size_t len, double b)
 	tw_fmt_bytes(buf, len, b, TW_BYTES_DECIMAL);
 }
 
+/* "an 18 GB model: 5.1 s on tw-models (linear: each member by its share of
+ * the capacity; 2.9 s on pm9a1-1t, 9.7 s on biwin1t)" */
 static void est_str(char *buf, size_t len, const struct advisor_plan_estimate *e)
 {
-	char v[48];
+	char v[48], b[48], w[48], how[96] = "";
+	size_t at;
 
 	render_estimate(v, sizeof(v), e->value, e->unit);
-	snprintf(buf, len, "%s: %s on %s", e->label, v, e->device);
+	at = (size_t)snprintf(buf, len, "%s: %s on %s", e->label, v, e->device);
+	if (e->layout && !strcmp(e->layout, "linear"))
+		snprintf(how, sizeof(how), "linear volume: each member by its share of the capacity");
+	else if (e->layout && !strcmp(e->layout, "striped"))
+		snprintf(how, sizeof(how), "striped: the slowest member's pace on every stripe");
+	else if (e->layout && !strcmp(e->layout, "mounts"))
+		snprintf(how, sizeof(how), "separate mounts: each by its share of the capacity");
+	if (!isnan(e->best) && e->best_device) {
+		render_estimate(b, sizeof(b), e->best, e->unit);
+		render_estimate(w, sizeof(w), e->worst, e->unit);
+		if (at < len)
+			snprintf(buf + at, len - at, " (%s%s%s on %s, %s on %s)", how, how[0] ? "; " : "",
+				 b, e->best_device, w, e->worst_device);
+	} else if (how[0] && at < len) {
+		snprintf(buf + at, len - at, " (%s)", how);
+	}
 }
 
 static const char *policy_list(const struct advisor_plan_tier *t, char *buf, size_t len)
@@ -417,9 +435,17 @@ static json_t *json_estimates(const struct advisor_plan_tier *t)
 			a = json_array();
 			json_object_set_new(o, e->policy, a);
 		}
-		json_array_append_new(a, json_pack("{s:s, s:o, s:s, s:s}", "label", e->label,
-						   "value", num_or_null(e->value), "unit", e->unit,
-						   "device", e->device));
+		json_t *x = json_pack("{s:s, s:o, s:s, s:s, s:s?}", "label", e->label,
+				      "value", num_or_null(e->value), "unit", e->unit,
+				      "device", e->device, "layout", e->layout);
+
+		if (!isnan(e->best) && e->best_device) {
+			json_object_set_new(x, "best", json_pack("{s:o, s:s}", "value",
+					    num_or_null(e->best), "device", e->best_device));
+			json_object_set_new(x, "worst", json_pack("{s:o, s:s}", "value",
+					    num_or_null(e->worst), "device", e->worst_device));
+		}
+		json_array_append_new(a, x);
 	}
 	return o;
 }
