@@ -91,18 +91,21 @@ static bool policy_writes(const struct model_policy *p)
 }
 
 /*
- * What the tier's policies want: the most redundancy any asks, whether all
+ * What the tier's policies want (those with a need other than 0): the most
+ * redundancy any asks, whether all
  * their data can be fetched again, whether any writes; and so how its like
  * devices form an array: striped when none wants redundancy, else mirrored
  * (hot, warm) or with parity (cold).
  */
-static void tier_redundancy(struct advisor_plan_tier *t)
+static void tier_redundancy(const struct ctx *c, struct advisor_plan_tier *t)
 {
-	t->refetchable = t->n_policies > 0;
+	t->refetchable = true;
 	t->redundancy = MODEL_REDUNDANCY_NONE;
 	for (size_t k = 0; k < t->n_policies; k++) {
 		const struct model_policy *p = t->policies[k];
 
+		if (policy_need(c, p) == 0)	/* not on this server */
+			continue;
 		t->refetchable = t->refetchable && p->refetchable;
 		if (p->redundancy > t->redundancy)
 			t->redundancy = p->redundancy;
@@ -133,7 +136,7 @@ static int collect_policies(struct ctx *c, struct advisor_plan_tier *t)
 		if (c->need[i] >= 0)
 			t->need_bytes = (t->need_bytes < 0 ? 0 : t->need_bytes) + c->need[i];
 	}
-	tier_redundancy(t);
+	tier_redundancy(c, t);
 	return 0;
 }
 
@@ -234,7 +237,7 @@ static int share_tier(struct advisor_plan *plan, struct advisor_plan_tier *t)
 
 static int need_note(struct advisor_plan *plan, struct advisor_plan_tier *t)
 {
-	char need[32], have[32], names[256] = "";
+	char need[32], have[32], shortby[32], names[256] = "";
 	size_t at = 0;
 
 	if (t->need_bytes <= 0 || t->usable_bytes >= t->need_bytes)
@@ -244,13 +247,84 @@ static int need_note(struct advisor_plan *plan, struct advisor_plan_tier *t)
 				       k ? " + " : "", t->policies[k]->name);
 	plan_fmt_bytes(need, sizeof(need), (double)t->need_bytes);
 	plan_fmt_bytes(have, sizeof(have), (double)t->usable_bytes);
+	plan_fmt_bytes(shortby, sizeof(shortby), (double)(t->need_bytes - t->usable_bytes));
 	if (plan_warn(plan, -1, "need", "%s tier: %s needs %s, only %s usable (%.0f %% of the "
-		      "capacity of its devices, the rest kept free): the plan does not meet this "
-		      "need", advisor_tier_name(t->tier), names, need, have, plan->fill * 100) < 0)
+		      "capacity of its devices, the rest kept free): short by %s; the plan does "
+		      "not meet this need", advisor_tier_name(t->tier), names, need, have,
+		      plan->fill * 100, shortby) < 0)
 		return -ENOMEM;
 	return tw_strv_addf(&t->notes, &t->n_notes,
 			     "%s needs %s, %s available (%.0f %% of the capacity of its "
-			     "devices, the rest kept free)", names, need, have, plan->fill * 100);
+			     "devices, the rest kept free): short by %s", names, need, have,
+			     plan->fill * 100, shortby);
+}
+
+/* The tier's policies wanting level r or more, "a + b" (those with a need). */
+static void wanting(const struct ctx *c, const struct advisor_plan_tier *t,
+		    enum model_redundancy r, bool refetchable, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (size_t k = 0; k < t->n_policies && at < len; k++) {
+		const struct model_policy *p = t->policies[k];
+
+		if (policy_need(c, p) == 0 || (refetchable ? !p->refetchable : p->redundancy < r))
+			continue;
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? " + " : "", p->name);
+	}
+}
+
+/* Does the tier's storage survive one failed device?  Only when all of it
+ * is one mirror or parity array. */
+static bool survives_one(const struct advisor_plan_tier *t)
+{
+	return t->raid.level != ADVISOR_RAID_NONE && t->raid.level != ADVISOR_RAID0 &&
+	       t->raid.n == t->n_devices && !(t->volume.n > 1);
+}
+
+/*
+ * The tier's failure domain: how many devices, what one failure loses, and
+ * what its policies ask (redundancy none / preferred / required, data that
+ * can or cannot be fetched again).
+ */
+static int failure_note(const struct ctx *c, struct advisor_plan_tier *t)
+{
+	char what[160], pref[256], refetch[256];
+	const bool ok = survives_one(t);
+
+	if (!t->n_devices)
+		return 0;
+	if (t->n_devices == 1)
+		snprintf(what, sizeof(what), "one device: its failure loses all of the tier");
+	else if (ok)
+		snprintf(what, sizeof(what), "%zu devices in md %s: survives one failed device",
+			 t->n_devices, advisor_raid_name(t->raid.level));
+	else if (t->volume.n > 1)
+		snprintf(what, sizeof(what), "%zu devices in one %s volume: one failed device "
+			 "loses all of it", t->n_devices, t->volume.striped ? "striped" : "linear");
+	else
+		snprintf(what, sizeof(what), "%zu devices%s: one failed device loses what is on it",
+			 t->n_devices, t->raid.level == ADVISOR_RAID0 ? " (RAID0: all of the array)" : "");
+	wanting(c, t, MODEL_REDUNDANCY_PREFERRED, false, pref, sizeof(pref));
+	wanting(c, t, MODEL_REDUNDANCY_NONE, true, refetch, sizeof(refetch));
+	if (ok)
+		return tw_strv_addf(&t->notes, &t->n_notes, "failure domain: %s", what);
+	if (t->redundancy == MODEL_REDUNDANCY_REQUIRED)
+		return tw_strv_addf(&t->notes, &t->n_notes,
+				     "failure domain: %s; redundancy required by %s: a mirror needs "
+				     "two like devices (same model and size), so this storage holds "
+				     "none of that need", what, pref);
+	if (t->redundancy == MODEL_REDUNDANCY_PREFERRED)
+		return tw_strv_addf(&t->notes, &t->n_notes,
+				     "failure domain: %s; no redundancy, wanted by %s (data with no "
+				     "other copy): a mirror needs two like devices (same model and "
+				     "size); until then back it up%s%s%s", what, pref,
+				     refetch[0] ? "; " : "", refetch,
+				     refetch[0] ? " can be downloaded again" : "");
+	return tw_strv_addf(&t->notes, &t->n_notes, "failure domain: %s; no redundancy: %s",
+			    what, t->refetchable ? "what it holds can be downloaded again"
+						 : "its policies ask none; keep a copy elsewhere");
 }
 
 /* No HDD in the cold tier: say what holds it instead. */
@@ -643,6 +717,8 @@ static int build_tiers(struct ctx *c)
 			ret = need_note(plan, tier);
 		if (!ret)
 			ret = cold_note(plan, tier);
+		if (!ret)
+			ret = failure_note(c, tier);
 		if (!ret)
 			ret = tier_estimates(plan, tier);
 	}

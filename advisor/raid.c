@@ -114,12 +114,14 @@ size_t advisor_raid_data_disks(int tier, size_t n)
 	return advisor_array_data_disks(ADVISOR_ARRAY_BY_TIER, tier, n);
 }
 
-static const char *tradeoff(enum advisor_raid_level l)
+static const char *tradeoff(enum advisor_raid_level l, bool refetchable)
 {
 	switch (l) {
 	case ADVISOR_RAID0:
-		return "no redundancy: one failed disk loses the whole array; fine for model "
-		       "weights that can be downloaded again";
+		return refetchable ? "no redundancy: one failed disk loses the whole array; "
+				     "what the tier holds can be downloaded again"
+				   : "no redundancy: one failed disk loses the whole array and "
+				     "data that has no other copy: keep a copy elsewhere";
 	case ADVISOR_RAID1:
 		return "survives the loss of all but one disk; the capacity of one disk";
 	case ADVISOR_RAID10:
@@ -301,7 +303,7 @@ static int describe(struct advisor_plan *plan, struct advisor_plan_tier *t)
 		r->basis = NULL;
 		return -ENOMEM;
 	}
-	if (!(r->tradeoff = strdup(tradeoff(r->level))))
+	if (!(r->tradeoff = strdup(tradeoff(r->level, t->refetchable))))
 		return -ENOMEM;
 	return 0;
 }

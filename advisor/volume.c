@@ -184,12 +184,7 @@ int plan_volume_make(struct advisor_plan *plan, struct advisor_plan_tier *t)
 		ret = layout(plan, t);
 	if (!ret)
 		ret = placement_note(plan, t);
-	if (!ret && t->tier != ADVISOR_WARM)	/* the trade-off a tier that keeps data makes */
-		ret = tw_strv_addf(&t->notes, &t->n_notes,
-				    "the volume %s has no redundancy of its own: a failed device "
-				    "loses the filesystem on it (an md array inside keeps its own); "
-				    "back it up, or mount the devices apart", v->vg);
-	return ret;
+	return ret;	/* its failure domain: plan.c's failure_note() */
 }
 
 void plan_volume_clear(struct advisor_volume *v)

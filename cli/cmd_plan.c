@@ -432,6 +432,103 @@ static int make_and_print(const struct plan_opts *o, const struct score_inputs *
 	return rc;
 }
 
+/*
+ * One host per plan: profiles of two hosts (both named) are refused, since
+ * an array or a volume cannot span machines.  Profiles of one host (a
+ * re-probe) merge.  Buying plans a new server from catalogs: any host.
+ * Returns TW_EXIT_OK or TW_EXIT_USAGE (said on stderr).
+ */
+static int one_host(const struct plan_opts *o, const struct score_inputs *in,
+		    char *const *files)
+{
+	for (size_t i = 1; !o->a.buy && i < in->n_profiles; i++) {
+		const char *a = in->profiles[0]->host, *b = in->profiles[i]->host;
+
+		if (!a || !b || !strcmp(a, b))
+			continue;
+		fprintf(stderr, "tierwise plan: %s (host %s) and %s (host %s) are profiles of two "
+			"hosts: a plan is for one server (an array or a volume cannot span "
+			"machines); plan each host apart (`tierwise plan %s`), or compare them "
+			"with `tierwise fleet %s %s`\n", files[0], a, files[i], b, files[0],
+			files[0], files[i]);
+		return TW_EXIT_USAGE;
+	}
+	return TW_EXIT_OK;
+}
+
+/* What names one physical device across re-probes: its serial, else its
+ * path, else its id as the profile gave it (before "label:" was added). */
+static const char *identity(const struct profile_device *d)
+{
+	const char *c;
+
+	if (d->serial && d->serial[0])
+		return d->serial;
+	if (d->path && d->path[0])
+		return d->path;
+	c = strchr(d->id, ':');
+	return c ? c + 1 : d->id;
+}
+
+static bool same_host(const struct profile *a, const struct profile *b)
+{
+	return (!a->host && !b->host) || (a->host && b->host && !strcmp(a->host, b->host));
+}
+
+/* Was device d of profile i probed again in a later profile of its host? */
+static bool reprobed(const struct score_inputs *in, size_t i, const struct profile_device *d)
+{
+	for (size_t j = i + 1; j < in->n_profiles; j++)
+		for (size_t k = 0; same_host(in->profiles[i], in->profiles[j]) &&
+		     k < in->profiles[j]->n_devices; k++)
+			if (!strcmp(identity(d), identity(&in->profiles[j]->devices[k])))
+				return true;
+	return false;
+}
+
+/*
+ * Profiles of one host merge: a device probed again in a later profile
+ * (same serial, path or id) is that device once, with the later figures —
+ * never an array with itself.  in->devs is compacted; says how many on
+ * stderr.
+ */
+static void merge_reprobes(struct score_inputs *in)
+{
+	size_t m = 0, dropped = 0;
+
+	for (size_t i = 0; i < in->n_profiles; i++)
+		for (size_t j = 0; j < in->profiles[i]->n_devices; j++) {
+			const struct profile_device *d = &in->profiles[i]->devices[j];
+			bool keep = !reprobed(in, i, d);
+
+			for (size_t k = m + dropped; keep && k < in->n_devs; k++)
+				if (in->devs[k] == d) {
+					in->devs[m++] = d;
+					break;
+				}
+			dropped += !keep;
+		}
+	if (dropped)
+		fprintf(stderr, "tierwise plan: %zu device%s probed again in a later profile of "
+			"the same host: the later figures are used\n", dropped,
+			dropped == 1 ? "" : "s");
+	in->n_devs = m;
+}
+
+/* --buy needs prices: some device with a price per TB and a capacity. */
+static int priced(const struct plan_opts *o, const struct score_inputs *in)
+{
+	for (size_t i = 0; i < in->n_devs; i++)
+		if (!isnan(in->devs[i]->price_per_tb) && in->devs[i]->capacity_bytes > 0)
+			return TW_EXIT_OK;
+	if (!o->a.buy)
+		return TW_EXIT_OK;
+	fprintf(stderr, "tierwise plan: --buy: no device of the catalog has a price, so nothing "
+		"can be bought: give prices per TB with --prices FILE (lines of MODEL = PRICE), "
+		"or a catalog whose devices carry price_per_tb\n");
+	return TW_EXIT_USAGE;
+}
+
 /* Load the profiles files[0..n) and the facts, make the plan and print it. */
 static int plan_files(const struct plan_opts *o, char *const *files, size_t n,
 		      const struct tw_global *g)
@@ -449,6 +546,15 @@ static int plan_files(const struct plan_opts *o, char *const *files, size_t n,
 			"first: `tierwise probe --json FILE`)\n", n > 1 ? "s" : "");
 		cli_score_inputs_free(&in);
 		return TW_EXIT_INVALID;
+	}
+	rc = one_host(o, &in, files);
+	if (rc == TW_EXIT_OK && !o->a.buy)
+		merge_reprobes(&in);
+	if (rc == TW_EXIT_OK)
+		rc = priced(o, &in);
+	if (rc != TW_EXIT_OK) {
+		cli_score_inputs_free(&in);
+		return rc;
 	}
 	rc = load_disks(o, g, &disks);
 	if (rc == TW_EXIT_OK)
