@@ -50,6 +50,11 @@ static bool decode_field(struct pctx *c, const struct pk_field *f,
 			return false;
 		*(enum model_estimate_kind *)at = (enum model_estimate_kind)e;
 		return true;
+	case PK_REDUNDANCY:
+		if (!policy_want_enum(c, v, path, "redundancy", pk_redundancy_names, &e))
+			return false;
+		*(enum model_redundancy *)at = (enum model_redundancy)e;
+		return true;
 	case PK_POS:
 		return policy_want_pos(c, v, path, at);
 	case PK_WEIGHT:
@@ -344,6 +349,10 @@ static void decode_policy(struct pctx *c, const struct pnode *root,
 	}
 	if (!decode_map(c, root, "", &pk_policy, p, vals))
 		return;
+	/* absent or null: data that can be fetched again needs no copy */
+	if (!val(&pk_policy, vals, "redundancy"))
+		p->redundancy = p->refetchable ? MODEL_REDUNDANCY_NONE
+					       : MODEL_REDUNDANCY_PREFERRED;
 	if ((name = val(&pk_policy, vals, "name"))) {
 		p->line = name->line;
 		p->col = name->col;

@@ -86,6 +86,15 @@ struct model_policy_estimate {
 	char *label;		/* free text ("an 18 GB model"), or NULL */
 };
 
+/*
+ * What redundancy a workload's data wants (policy key `redundancy`):
+ * none (one failure loses the data, which can be fetched again), preferred
+ * (the plan states the failure domain and what a mirror would need),
+ * required (the plan mirrors like devices or says what is missing).
+ */
+enum model_redundancy { MODEL_REDUNDANCY_NONE, MODEL_REDUNDANCY_PREFERRED,
+			MODEL_REDUNDANCY_REQUIRED, MODEL_REDUNDANCY_COUNT };
+
 struct model_policy {
 	char *name;		/* unique within a policy set */
 	const char *tier;	/* "hot", "warm" or "cold" (static string) */
@@ -94,6 +103,10 @@ struct model_policy {
 	struct model_policy_metric *metrics;
 	struct model_policy_constraints constraints;
 	int64_t need_bytes;	/* capacity the workload needs, -1 = not given */
+	bool refetchable;	/* key `refetchable`: the data can be fetched again
+				   (model weights); default false */
+	enum model_redundancy redundancy;	/* key `redundancy`; default:
+				   none when refetchable, else preferred */
 	size_t n_estimates;
 	struct model_policy_estimate *estimates;
 	char *file;		/* the name given to the parser (diagnostics) */
@@ -170,6 +183,9 @@ double model_utility(const struct model_policy_metric *m, double v);
 
 /* "higher" / "lower"; NULL when out of range. */
 const char *model_better_name(enum model_better b);
+
+/* "none" / "preferred" / "required"; NULL when out of range. */
+const char *model_redundancy_name(enum model_redundancy r);
 
 /* "load" / "search" / "backup"; NULL when out of range. */
 const char *model_estimate_kind_name(enum model_estimate_kind k);

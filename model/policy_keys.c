@@ -13,12 +13,13 @@
 const char *const pk_tier_names[] = { "hot", "warm", "cold", "boot", NULL };
 const char *const pk_better_names[] = { "higher", "lower", NULL };
 const char *const pk_estimate_names[] = { "load", "search", "backup", NULL };
+const char *const pk_redundancy_names[] = { "none", "preferred", "required", NULL };
 
 #define P(f) offsetof(struct model_policy, f)
 static const struct pk_field policy_f[] = {
 	KEY("", "name", REQ, PK_NAME, P(name), "string",
 	    "unique name: letters, digits, '-', '_', '.' (at most 64)"),
-	KEY("", "tier", REQ, PK_TIER, P(tier), "hot, warm or cold",
+	KEY("", "tier", REQ, PK_TIER, P(tier), "hot, warm, cold or boot",
 	    "the tier this workload belongs to"),
 	KEY("", "description", OPT, PK_TEXT, P(description), "string",
 	    "one line for people"),
@@ -28,6 +29,12 @@ static const struct pk_field policy_f[] = {
 	    "hard limits: a device that fails one is not a candidate"),
 	KEY("", "need_bytes", OPT, PK_SIZE, P(need_bytes), "size",
 	    "capacity the workload needs in this tier"),
+	KEY("", "refetchable", OPT, PK_BOOL, P(refetchable), "boolean",
+	    "true: the data can be fetched again (model weights downloaded again); "
+	    "default false: the data is irreplaceable"),
+	KEY("", "redundancy", OPT, PK_REDUNDANCY, P(redundancy),
+	    "none, preferred or required",
+	    "redundancy the data wants; default none when refetchable, else preferred"),
 	KEY("", "estimates", OPT, PK_ESTIMATES, 0, "list of maps",
 	    "what to show in user terms (load seconds, search seconds, backup hours)"),
 };
@@ -117,6 +124,11 @@ const struct model_policy_key *model_policy_key_at(size_t i)
 const char *model_better_name(enum model_better b)
 {
 	return (unsigned)b < 2 ? pk_better_names[b] : NULL;
+}
+
+const char *model_redundancy_name(enum model_redundancy r)
+{
+	return (unsigned)r < MODEL_REDUNDANCY_COUNT ? pk_redundancy_names[r] : NULL;
 }
 
 const char *model_estimate_kind_name(enum model_estimate_kind k)

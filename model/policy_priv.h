@@ -62,6 +62,7 @@ enum pk_kind {
 	PK_OPTBOOL,	/* int: 1, 0 (-1 = not given) */
 	PK_MEDIA,	/* unsigned: list of profile media names, as a bit set */
 	PK_ESTKIND,	/* enum model_estimate_kind */
+	PK_REDUNDANCY,	/* enum model_redundancy: "none", "preferred", "required" */
 	PK_METRICS,	/* list of metric maps (into struct model_policy) */
 	PK_CONSTRAINTS,	/* map (into struct model_policy) */
 	PK_ESTIMATES,	/* list of estimate maps (into struct model_policy) */
@@ -85,7 +86,7 @@ struct pk_table {
 extern const struct pk_table pk_policy, pk_metric, pk_constraints,
 	pk_estimate[MODEL_EST_COUNT];
 extern const char *const pk_tier_names[], *const pk_better_names[],
-	*const pk_estimate_names[];
+	*const pk_estimate_names[], *const pk_redundancy_names[];
 
 /* ---- checking values (policy_values.c) ---- */
 
@@ -142,6 +143,7 @@ bool policy_want_bool(struct pctx *c, const struct pnode *n, const char *path,
 		      bool *out);
 bool policy_want_size(struct pctx *c, const struct pnode *n, const char *path,
 		      int64_t *out);
+/* one of names (NULL-terminated); messages list them all */
 bool policy_want_enum(struct pctx *c, const struct pnode *n, const char *path,
 		      const char *what, const char *const *names, int *out);
 bool policy_want_metric(struct pctx *c, const struct pnode *n, const char *path,

@@ -219,14 +219,18 @@ static const char *name_list(const char *const *names, char *buf, size_t len)
 bool policy_want_enum(struct pctx *c, const struct pnode *n, const char *path,
 		      const char *what, const char *const *names, int *out)
 {
-	char list[128];
+	char list[128], buf[80];
 
-	if (!policy_want_string(c, n, path))
+	name_list(names, list, sizeof(list));
+	if (n->kind != PN_SCALAR || classify(n) != SC_STRING) {
+		/* not "quote it": a quoted number is no better a value */
+		policy_bad(c, n, path, "must be %s, not %s", list,
+			   policy_describe(n, buf, sizeof(buf)));
 		return false;
+	}
 	if ((*out = name_index(names, n->text)) >= 0)
 		return true;
-	policy_bad(c, n, path, "unknown %s \"%.60s\" (expected %s)", what, n->text,
-		   name_list(names, list, sizeof(list)));
+	policy_bad(c, n, path, "unknown %s \"%.60s\" (expected %s)", what, n->text, list);
 	return false;
 }
 

@@ -42,6 +42,14 @@ check "shipped policies" 0 "$tw" validate "$src"/policies/*.yaml
 printf 'name: x\ntier: lukewarm\nmetrics:\n  - path: seq_read.mbps\n    better: higher\n    good: 100\n    poor: 10\n' >"$tmp/bad.yaml"
 check "bad policy" 1 "$tw" validate "$tmp/bad.yaml"
 expect "bad policy" "$tmp/err" "$tmp/bad.yaml:2:7: tier:"
+# refetchable and redundancy (issue 26): wrong values name line:column, key and the allowed values.
+printf 'name: x\ntier: warm\nmetrics:\n  - {path: seq_read.mbps, better: higher, good: 100, poor: 10}\nrefetchable: yes\nredundancy: mirror\n' >"$tmp/bad-red.yaml"
+check "bad redundancy" 1 "$tw" validate "$tmp/bad-red.yaml"
+expect "bad refetchable" "$tmp/err" "$tmp/bad-red.yaml:5:14: refetchable: must be true or false, not a string (\"yes\")"
+expect "bad redundancy" "$tmp/err" "$tmp/bad-red.yaml:6:13: redundancy: unknown redundancy \"mirror\" (expected none, preferred or required)"
+[ "$(wc -l <"$tmp/err")" -eq 2 ] || { echo "FAIL: bad redundancy: expected 2 lines"; cat "$tmp/err"; fail=1; }
+printf 'name: x\ntier: warm\nmetrics:\n  - {path: seq_read.mbps, better: higher, good: 100, poor: 10}\nrefetchable: true\nredundancy: required\n' >"$tmp/red.yaml"
+check "refetchable and required" 0 "$tw" validate "$tmp/red.yaml"
 
 check "missing file" 1 "$tw" validate "$tmp/nope.json"
 expect "missing file" "$tmp/err" "$tmp/nope.json: cannot read: No such file or directory"

@@ -40,6 +40,11 @@ static void test_shipped(void **state)
 	static const char *const names[] = { "archive", "boot", "checkpoints",
 		"logs-metadata", "model-loading", "vector-db" };
 	static const char *const tiers[] = { "cold", "boot", "warm", "hot", "warm", "hot" };
+	/* stated in every file: only what can be downloaded again goes without a mirror */
+	static const bool refetch[] = { false, true, false, false, true, false };
+	static const enum model_redundancy red[] = { MODEL_REDUNDANCY_PREFERRED,
+		MODEL_REDUNDANCY_NONE, MODEL_REDUNDANCY_PREFERRED, MODEL_REDUNDANCY_PREFERRED,
+		MODEL_REDUNDANCY_NONE, MODEL_REDUNDANCY_PREFERRED };
 	struct tw_diags d = { 0 };
 	struct model_policy_set *set;
 	char *dir = src_path("policies");
@@ -60,6 +65,8 @@ static void test_shipped(void **state)
 		assert_true(set->v[i]->n_estimates > 0);
 		assert_true(set->v[i]->need_bytes > 0);
 		assert_true(set->v[i]->constraints.no_critical_warning);
+		assert_int_equal(set->v[i]->refetchable, refetch[i]);
+		assert_int_equal(set->v[i]->redundancy, red[i]);
 	}
 	assert_ptr_equal(model_policy_set_find(set, "vector-db"), set->v[5]);
 	assert_null(model_policy_set_find(set, "nope"));
@@ -187,13 +194,19 @@ static void test_metric_table(void **state)
 	assert_null(model_metric_find("rand_read_qd1"));
 	assert_null(model_metric_find("rand_read_qd1.lat_us.p98"));
 	assert_null(model_metric_find(NULL));
-	/* the key table feeds --help: 7 top, 5 metric, 6 constraint, 3+4+3 estimate */
+	/* the key table feeds --help: 9 top, 5 metric, 6 constraint, 3+4+3 estimate */
 	assert_string_equal(model_policy_key_at(0)->key, "name");
 	assert_true(model_policy_key_at(0)->required);
-	assert_string_equal(model_policy_key_at(7)->section, "metrics[]");
-	assert_string_equal(model_policy_key_at(7)->key, "path");
-	assert_string_equal(model_policy_key_at(27)->key, "label");
-	assert_null(model_policy_key_at(28));
+	assert_string_equal(model_policy_key_at(6)->key, "refetchable");
+	assert_false(model_policy_key_at(6)->required);
+	assert_string_equal(model_policy_key_at(6)->type, "boolean");
+	assert_string_equal(model_policy_key_at(7)->key, "redundancy");
+	assert_false(model_policy_key_at(7)->required);
+	assert_string_equal(model_policy_key_at(7)->type, "none, preferred or required");
+	assert_string_equal(model_policy_key_at(9)->section, "metrics[]");
+	assert_string_equal(model_policy_key_at(9)->key, "path");
+	assert_string_equal(model_policy_key_at(29)->key, "label");
+	assert_null(model_policy_key_at(30));
 }
 
 /* docs/policies.md lists every metric path and every key of the tables. */
@@ -362,6 +375,78 @@ static void test_parse_values(void **state)
 	model_policy_set_free(NULL);
 }
 
+/*
+ * refetchable and redundancy: each value parsed; when redundancy is absent
+ * (or null) it follows refetchable: none for data that can be fetched
+ * again, else preferred.  Every pairing is allowed, even refetchable data
+ * that requires a mirror (uptime, not the data, may be the reason).
+ */
+static void test_redundancy(void **state)
+{
+	static const struct {
+		const char *keys;
+		bool refetchable;
+		enum model_redundancy redundancy;
+	} cases[] = {
+		{ "", false, MODEL_REDUNDANCY_PREFERRED },	/* irreplaceable by default */
+		{ "refetchable: false\n", false, MODEL_REDUNDANCY_PREFERRED },
+		{ "refetchable: true\n", true, MODEL_REDUNDANCY_NONE },
+		{ "refetchable: ~\n", false, MODEL_REDUNDANCY_PREFERRED },
+		{ "redundancy: null\nrefetchable: true\n", true, MODEL_REDUNDANCY_NONE },
+		{ "redundancy: none\n", false, MODEL_REDUNDANCY_NONE },
+		{ "redundancy: preferred\n", false, MODEL_REDUNDANCY_PREFERRED },
+		{ "redundancy: required\n", false, MODEL_REDUNDANCY_REQUIRED },
+		{ "redundancy: \"required\"\n", false, MODEL_REDUNDANCY_REQUIRED },
+		{ "refetchable: true\nredundancy: preferred\n", true,
+		  MODEL_REDUNDANCY_PREFERRED },
+		{ "redundancy: required\nrefetchable: true\n", true,
+		  MODEL_REDUNDANCY_REQUIRED },
+		{ "refetchable: false\nredundancy: none\n", false, MODEL_REDUNDANCY_NONE },
+	};
+	char yaml[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct model_policy *p;
+
+		snprintf(yaml, sizeof(yaml), HEAD METRIC "%s", cases[i].keys);
+		p = parse_ok(yaml);
+		if (p->refetchable != cases[i].refetchable ||
+		    p->redundancy != cases[i].redundancy)
+			fail_msg("case %zu (%s): refetchable %d, redundancy %d", i,
+				 cases[i].keys, p->refetchable, p->redundancy);
+		model_policy_free(p);
+	}
+	assert_string_equal(model_redundancy_name(MODEL_REDUNDANCY_NONE), "none");
+	assert_string_equal(model_redundancy_name(MODEL_REDUNDANCY_PREFERRED), "preferred");
+	assert_string_equal(model_redundancy_name(MODEL_REDUNDANCY_REQUIRED), "required");
+	assert_null(model_redundancy_name(MODEL_REDUNDANCY_COUNT));
+	assert_null(model_redundancy_name((enum model_redundancy)-1));
+}
+
+/* Both keys wrong in one file: both reported, each at its own value. */
+static void test_redundancy_bad_both(void **state)
+{
+	static const char yaml[] = HEAD METRIC "refetchable: maybe\nredundancy: raid1\n";
+	struct tw_diags d = { 0 };
+	struct model_policy *p;
+
+	(void)state;
+	assert_int_equal(model_policy_parse(yaml, strlen(yaml), "r.yaml", &p, &d), -EINVAL);
+	assert_null(p);
+	assert_int_equal(d.n, 2);
+	assert_string_equal(d.v[0].key, "refetchable");
+	assert_int_equal(d.v[0].line, 5);
+	assert_int_equal(d.v[0].col, 14);
+	assert_string_equal(d.v[0].msg, "must be true or false, not a string (\"maybe\")");
+	assert_string_equal(d.v[1].key, "redundancy");
+	assert_int_equal(d.v[1].line, 6);
+	assert_int_equal(d.v[1].col, 13);
+	assert_string_equal(d.v[1].msg,
+			    "unknown redundancy \"raid1\" (expected none, preferred or required)");
+	tw_diags_clear(&d);
+}
+
 /* ---- every validation error: message, key path, line:column ---- */
 
 struct bad_case {
@@ -374,7 +459,8 @@ struct bad_case {
 static const struct bad_case bad_cases[] = {
 	/* unknown keys, at every level */
 	{ HEAD METRIC "colour: blue\n", 5, 1, "colour", "unknown key (expected name, "
-	  "tier, description, metrics, constraints, need_bytes, estimates)" },
+	  "tier, description, metrics, constraints, need_bytes, refetchable, redundancy, "
+	  "estimates)" },
 	{ HEAD "metrics:\n  - path: seq_read.mbps\n    better: higher\n    good: 1000\n"
 	  "    poor: 10\n    weigth: 2\n", 8, 5, "metrics[0].weigth",
 	  "unknown key (expected path, better, good, poor, weight)" },
@@ -436,6 +522,26 @@ static const struct bad_case bad_cases[] = {
 	  4, 35, "metrics[0].better", "unknown value \"more\" (expected higher or lower)" },
 	{ HEAD METRIC "estimates:\n  - {kind: restore, size_tb: 1}\n", 6, 12,
 	  "estimates[0].kind", "unknown kind \"restore\" (expected load, search or backup)" },
+	{ HEAD METRIC "redundancy: mirror\n", 5, 13, "redundancy",
+	  "unknown redundancy \"mirror\" (expected none, preferred or required)" },
+	{ HEAD METRIC "redundancy: Required\n", 5, 13, "redundancy",
+	  "unknown redundancy \"Required\" (expected none, preferred or required)" },
+	{ HEAD METRIC "redundancy: true\n", 5, 13, "redundancy",
+	  "must be none, preferred or required, not a boolean (true)" },
+	{ HEAD METRIC "redundancy: 2\n", 5, 13, "redundancy",
+	  "must be none, preferred or required, not a number (2)" },
+	{ HEAD METRIC "redundancy: [none]\n", 5, 13, "redundancy",
+	  "must be none, preferred or required, not a list" },
+	{ "name: t\ntier: 3\n" METRIC, 2, 7, "tier",
+	  "must be hot, warm, cold or boot, not a number (3)" },
+	{ HEAD METRIC "refetchable: yes\n", 5, 14, "refetchable",
+	  "must be true or false, not a string (\"yes\")" },
+	{ HEAD METRIC "refetchable: \"true\"\n", 5, 14, "refetchable",
+	  "must be true or false, not a string (\"true\")" },
+	{ HEAD METRIC "refetchable: 1\n", 5, 14, "refetchable",
+	  "must be true or false, not a number (1)" },
+	{ HEAD METRIC "redundancy: none\nredundancy: required\n", 6, 1, "redundancy",
+	  "duplicate key (first at line 5, column 1)" },
 	{ HEAD METRIC "constraints:\n  media: [nand, ssd]\n", 6, 17, "constraints.media[1]",
 	  "unknown media \"ssd\" (expected nand, 3dxpoint, hdd, ram or unknown)" },
 	{ HEAD METRIC "constraints:\n  media: [hdd, hdd]\n", 6, 16, "constraints.media[1]",
@@ -799,6 +905,8 @@ static void test_builtin(void **state)
 		assert_memory_equal(&a->constraints, &b->constraints,
 				    sizeof(a->constraints));
 		assert_int_equal(a->need_bytes, b->need_bytes);
+		assert_int_equal(a->refetchable, b->refetchable);
+		assert_int_equal(a->redundancy, b->redundancy);
 		assert_int_equal(a->n_estimates, b->n_estimates);
 		assert_string_equal(strrchr(a->file, '/'), strrchr(b->file, '/'));
 		assert_non_null(strstr(a->file, MODEL_POLICY_BUILTIN "/"));
@@ -821,6 +929,8 @@ int main(void)
 		cmocka_unit_test(test_metric_values),
 		cmocka_unit_test(test_metric_values_set),
 		cmocka_unit_test(test_parse_values),
+		cmocka_unit_test(test_redundancy),
+		cmocka_unit_test(test_redundancy_bad_both),
 		cmocka_unit_test(test_bad_inline),
 		cmocka_unit_test(test_bad_many),
 		cmocka_unit_test(test_bad_capped),
