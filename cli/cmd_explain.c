@@ -1,14 +1,15 @@
-/* tierwise explain — one device against another for one policy, side by
- * side with ratios, and what the difference means. */
+/* tierwise explain — one device against another for one policy: the case
+ * for each side, figure by figure, with who wins and by how much (the data;
+ * render/render_explain.c prints it as text, Markdown or JSON). */
 #include <errno.h>
 #include <getopt.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "render_explain.h"
 #include "score.h"
 #include "tw_util.h"
 
@@ -18,49 +19,130 @@ static void explain_usage(FILE *out)
 	      "                        [--format text|md|json] [-o FILE] [--policies DIR]\n"
 	      "                        [--prices FILE]\n\n"
 	      "Compare DEVICE with another (--vs, else the policy's best other device)\n"
-	      "for one policy: its metrics and a few context figures side by side with\n"
-	      "the ratio DEVICE / other, the estimates in user terms, the scores, and a\n"
-	      "sentence on what it means.  Options as for 'tierwise score'.\n\n"
+	      "for one policy, figure by figure: the policy's metrics, then QD1 and QD32\n"
+	      "latency and IOPS, sequential read and write, the 70/30 mix, capacity and\n"
+	      "(with prices) price per TB and per IOPS, each in words with its unit and\n"
+	      "which way is better, how many times faster or slower DEVICE is, and who\n"
+	      "wins; then where each side wins, the scores and what it means.  Options\n"
+	      "as for 'tierwise score'.  DEVICE --vs DEVICE says it is the same device\n"
+	      "(one line, exit 0).\n\n"
 	      "Exit codes: 0 success, 1 invalid input, 2 usage error, 3 no memory.\n\n"
 	      "Example: tierwise explain optane905p --policy vector-db --vs pm9a1-1t \\\n"
 	      "             examples/ai-server-18-devices.json\n", out);
 }
 
-/* Figures shown for context when the policy does not weigh them. */
-static const char *const context[] = { "rand_read_qd1.iops", "rand_read_qd1.lat_us.p50",
-	"rand_read_qd1.lat_us.p99", "seq_read.mbps", "sustained_write.mbps",
-	"capacity_bytes" };
-#define N_CONTEXT (ARRAY_SIZE(context))
-
-struct row {
-	char what[96];
-	double a, b;
-	const char *unit;
-	double weight;		/* NAN = context, not scored */
+/* The figures explain speaks of, in words: the one table of labels (units
+ * come from the metric table, model/metrics.c, unless given here).  Rows
+ * marked always are shown even when the policy does not weigh them. */
+static const struct figure {
+	const char *path;	/* profile path, or a figure derived here */
+	const char *words, *brief;
+	enum model_better better;
+	bool always;
+	const char *unit;	/* NULL: the metric table's */
+} figures[] = {
+	{ "rand_read_qd1.lat_us.p50", "random 4 KiB read, QD1, median latency",
+	  "QD1 median latency", MODEL_BETTER_LOWER, true, NULL },
+	{ "rand_read_qd1.lat_us.p99", "random 4 KiB read, QD1, p99 latency",
+	  "QD1 p99 latency", MODEL_BETTER_LOWER, true, NULL },
+	{ "rand_read_qd1.iops", "random 4 KiB read, QD1, IOPS",
+	  "QD1 IOPS", MODEL_BETTER_HIGHER, true, NULL },
+	{ "rand_read_qd32.lat_us.p50", "random 4 KiB read, QD32, median latency",
+	  "QD32 median latency", MODEL_BETTER_LOWER, true, NULL },
+	{ "rand_read_qd32.lat_us.p99", "random 4 KiB read, QD32, p99 latency",
+	  "QD32 p99 latency", MODEL_BETTER_LOWER, true, NULL },
+	{ "rand_read_qd32.iops", "random 4 KiB read, QD32, IOPS",
+	  "QD32 IOPS", MODEL_BETTER_HIGHER, true, NULL },
+	{ "seq_read.mbps", "sequential 1 MiB read, QD32", "sequential read",
+	  MODEL_BETTER_HIGHER, true, NULL },
+	{ "seq_write.mbps", "sequential 1 MiB write, QD32", "sequential write",
+	  MODEL_BETTER_HIGHER, true, NULL },
+	{ "sustained_write.mbps", "sequential write, write cache full",
+	  "sustained write", MODEL_BETTER_HIGHER, true, NULL },
+	{ "mixed_70_30.iops", "random 4 KiB 70/30 read/write mix, QD32, IOPS",
+	  "mixed 70/30 IOPS", MODEL_BETTER_HIGHER, true, NULL },
+	{ "capacity_bytes", "capacity", "capacity", MODEL_BETTER_HIGHER, true, NULL },
+	{ "price_per_tb", "price per TB", "price per TB", MODEL_BETTER_LOWER, false, NULL },
+	{ "price_per_iops.qd1", "device price / random 4 KiB read IOPS, QD1",
+	  "price per QD1 IOPS", MODEL_BETTER_LOWER, false, "per IOPS" },
+	{ "price_per_iops.qd32", "device price / random 4 KiB read IOPS, QD32",
+	  "price per QD32 IOPS", MODEL_BETTER_LOWER, false, "per IOPS" },
+	{ "read_under_write.lat_us.p50",
+	  "random 4 KiB read, QD1, under writes, median latency",
+	  "median latency under writes", MODEL_BETTER_LOWER, false, NULL },
+	{ "read_under_write.lat_us.p99",
+	  "random 4 KiB read, QD1, under writes, p99 latency",
+	  "p99 latency under writes", MODEL_BETTER_LOWER, false, NULL },
+	{ "read_under_write.iops", "random 4 KiB read, QD1, under writes, IOPS", "IOPS under writes", MODEL_BETTER_HIGHER, false, NULL },
+	{ "read_under_write.boot_iops", "random 32 KiB read, QD32, under writes, IOPS", "boot reads under writes", MODEL_BETTER_HIGHER, false, NULL },
+	{ "latency_target.iops", "random-read IOPS with p99 under the probe's target",
+	  "IOPS within the latency target", MODEL_BETTER_HIGHER, false, NULL },
+	{ "thermal.load_c", "temperature under load", "temperature under load",
+	  MODEL_BETTER_LOWER, false, NULL },
+	{ "health.percentage_used", "endurance used", "endurance used",
+	  MODEL_BETTER_LOWER, false, NULL },
+	{ "health.available_spare", "spare capacity left", "spare left",
+	  MODEL_BETTER_HIGHER, false, NULL },
+	{ "health.media_errors", "media errors", "media errors", MODEL_BETTER_LOWER, false, NULL },
 };
 
-enum fmt { FMT_TEXT, FMT_MD, FMT_JSON };
-
-struct explain {
-	const struct model_policy *policy;
-	const struct model_score *a, *b;
-	size_t n;
-	struct row rows[64];
+/* The profile paths of the estimates (static, for the rows' metric). */
+static const char *const estimate_keys[MODEL_EST_COUNT] = {
+	[MODEL_EST_LOAD] = "estimate.load", [MODEL_EST_SEARCH] = "estimate.search",
+	[MODEL_EST_BACKUP] = "estimate.backup",
 };
 
-static void add_row(struct explain *x, const char *what, double a, double b,
-		    const char *unit, double weight)
+static const struct figure *figure_find(const char *path)
 {
-	struct row *r;
+	for (size_t i = 0; i < ARRAY_SIZE(figures); i++)
+		if (!strcmp(figures[i].path, path))
+			return &figures[i];
+	return NULL;
+}
+
+/* Who wins and by how much: a tie within 1 %. */
+static void judge(struct explain_row *r)
+{
+	double hi = fmax(r->a, r->b), lo = fmin(r->a, r->b);
+
+	r->factor = NAN;
+	r->winner = EXPLAIN_UNKNOWN;
+	if (isnan(r->a) || isnan(r->b))
+		return;
+	if (hi == lo)
+		r->factor = 1;
+	else if (lo == 0)
+		r->factor = INFINITY;
+	else if (lo > 0)
+		r->factor = hi / lo;
+	if (r->factor < 1.01) {
+		r->winner = EXPLAIN_TIE;
+		return;
+	}
+	r->winner = (r->a > r->b) == (r->better == MODEL_BETTER_HIGHER) ? EXPLAIN_A : EXPLAIN_B;
+}
+
+/* Append a row; its words from the figure table (else from d's help). */
+static struct explain_row *add_row(struct explain_case *x, const char *path, double a,
+				   double b, enum explain_kind kind)
+{
+	const struct figure *f = figure_find(path);
+	const struct model_metric_desc *d = model_metric_find(path);
+	struct explain_row *r;
 
 	if (x->n >= ARRAY_SIZE(x->rows))
-		return;
+		return NULL;
 	r = &x->rows[x->n++];
-	snprintf(r->what, sizeof(r->what), "%s", what);
-	r->a = a;
-	r->b = b;
-	r->unit = unit;
-	r->weight = weight;
+	*r = (struct explain_row){
+		.metric = f ? f->path : d ? d->path : path,
+		.words = f ? f->words : d ? d->help : path,
+		.brief = f ? f->brief : path,
+		.unit = f && f->unit ? f->unit : d ? d->unit : NULL,
+		.kind = kind, .better = f ? f->better : MODEL_BETTER_HIGHER,
+		.a = a, .b = b, .weight = NAN,
+	};
+	judge(r);
+	return r;
 }
 
 static bool in_policy(const struct model_policy *p, const char *path)
@@ -71,203 +153,20 @@ static bool in_policy(const struct model_policy *p, const char *path)
 	return false;
 }
 
-static void build_rows(struct explain *x)
+/* The policy's metrics, weighted, in policy order (rows 0..n_contrib). */
+static void policy_rows(struct explain_case *x)
 {
-	const struct model_score *a = x->a, *b = x->b;
-
-	for (size_t i = 0; i < a->n_contrib; i++)
-		add_row(x, a->contrib[i].pm->desc->path, a->contrib[i].value,
-			b->contrib[i].value, a->contrib[i].pm->desc->unit,
-			a->contrib[i].weight);
-	for (size_t i = 0; i < N_CONTEXT; i++) {
-		const struct model_metric_desc *m = model_metric_find(context[i]);
-
-		if (m && !in_policy(x->policy, m->path))
-			add_row(x, m->path, model_metric_value(a->dev, m),
-				model_metric_value(b->dev, m), m->unit, NAN);
-	}
-	if (!in_policy(x->policy, "price_per_tb") &&
-	    (!isnan(a->dev->price_per_tb) || !isnan(b->dev->price_per_tb)))
-		add_row(x, "price_per_tb", a->dev->price_per_tb, b->dev->price_per_tb, "per TB", NAN);
-	for (size_t i = 0; i < a->n_est; i++)
-		add_row(x, a->est[i].pe->label ? a->est[i].pe->label
-			: model_estimate_kind_name(a->est[i].pe->kind),
-			a->est[i].value, b->est[i].value, a->est[i].unit, NAN);
-}
-
-/* ---- formatting ---- */
-
-static void value_cell(char *buf, size_t len, double v, const char *unit)
-{
-	size_t o;
-
-	render_value(buf, len, v, unit);
-	o = strlen(buf);
-	if (!isnan(v) && unit && strcmp(unit, "bytes"))
-		snprintf(buf + o, len - o, " %s", unit);
-}
-
-static void ratio_cell(char *buf, size_t len, double a, double b)
-{
-	double r = a / b;
-
-	if (!isfinite(r) || b == 0)
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, r >= 1 ? "%.1f×" : "%.2f×", r);
-}
-
-static void score_cell(char *buf, size_t len, const struct model_score *s)
-{
-	if (!s->eligible)
-		snprintf(buf, len, "excluded (%s)", s->failed[0].key);
-	else if (isnan(s->score))
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%.1f (conf %.2f)", s->score, s->confidence);
-}
-
-
-/* One row; idw: the width of the two device columns (the longer id + 2). */
-static void print_line(FILE *out, enum fmt f, const char *const cell[5], int idw)
-{
-	const int w[5] = { 30, idw, idw, 8, 0 };
-	int last = 4;
-
-	while (f == FMT_TEXT && last > 0 && !*cell[last])
-		last--;
-	for (int i = 0; i <= last; i++) {
-		if (f == FMT_MD) {
-			fprintf(out, "| %s ", cell[i]);
-			continue;
-		}
-		fputs("  ", out);
-		render_pad(out, cell[i], i < last ? w[i] : 0);
-	}
-	fputs(f == FMT_MD ? "|\n" : "\n", out);
-}
-
-static void print_row(FILE *out, enum fmt f, const struct row *r, int idw)
-{
-	char a[48], b[48], ratio[24], weight[24] = "";
-	const char *cell[5] = { r->what, a, b, ratio, weight };
-
-	value_cell(a, sizeof(a), r->a, r->unit);
-	value_cell(b, sizeof(b), r->b, r->unit);
-	ratio_cell(ratio, sizeof(ratio), r->a, r->b);
-	if (!isnan(r->weight))
-		snprintf(weight, sizeof(weight), "%g", r->weight);
-	print_line(out, f, cell, idw);
-}
-
-/* The scored metric where the two differ most, weight × |Δ utility|. */
-static const struct model_contrib *decisive(const struct explain *x, size_t *idx)
-{
-	const struct model_contrib *best = NULL;
-	double most = 0;
-
 	for (size_t i = 0; i < x->a->n_contrib; i++) {
-		const struct model_contrib *ca = &x->a->contrib[i], *cb = &x->b->contrib[i];
-		double d = ca->weight * fabs(ca->utility - cb->utility);
+		const struct model_contrib *ca = &x->a->contrib[i];
+		struct explain_row *r = add_row(x, ca->pm->desc->path, ca->value,
+						x->b->contrib[i].value, EXPLAIN_POLICY);
 
-		if (!isnan(d) && d > most) {
-			most = d;
-			best = ca;
-			*idx = i;
-		}
+		if (!r)
+			return;
+		r->weight = ca->weight;
+		r->better = ca->pm->better;	/* the policy says which way */
+		judge(r);
 	}
-	return best;
-}
-
-static void print_meaning(FILE *out, const struct explain *x)
-{
-	const struct model_score *a = x->a, *b = x->b;
-	const char *ia = a->dev->id, *ib = b->dev->id;
-	size_t i = 0;
-	const struct model_contrib *c = decisive(x, &i);
-
-	fputc('\n', out);
-	if (a->eligible != b->eligible) {
-		const struct model_score *out_ = a->eligible ? b : a;
-
-		fprintf(out, "%s is excluded from %s: %s.  ", out_->dev->id,
-			x->policy->name, out_->failed[0].msg);
-	}
-	fprintf(out, "For %s (%s), %s %s %s", x->policy->name, x->policy->tier, ia,
-		a->score > b->score ? "beats" : a->score < b->score ? "trails" : "ties with",
-		ib);
-	if (c) {
-		char va[48], vb[48], ratio[24];
-
-		value_cell(va, sizeof(va), c->value, c->pm->desc->unit);
-		value_cell(vb, sizeof(vb), b->contrib[i].value, c->pm->desc->unit);
-		ratio_cell(ratio, sizeof(ratio), c->value, b->contrib[i].value);
-		fprintf(out, " mostly on %s (weight %g): %s against %s (%s)",
-			c->pm->desc->path, c->weight, va, vb, ratio);
-	}
-	fputs(".", out);
-	for (size_t k = 0; k < a->n_est; k++) {
-		char va[48], vb[48];
-
-		if (isnan(a->est[k].value) || isnan(b->est[k].value))
-			continue;
-		value_cell(va, sizeof(va), a->est[k].value, a->est[k].unit);
-		value_cell(vb, sizeof(vb), b->est[k].value, b->est[k].unit);
-		fprintf(out, "  %s: %s on %s, %s on %s.",
-			a->est[k].pe->label ? a->est[k].pe->label : "estimate", va, ia, vb, ib);
-	}
-	fputc('\n', out);
-}
-
-/* A latency in µs as people read it: "12 µs", "2.1 ms". */
-static void lat_text(char *buf, size_t len, double us)
-{
-	if (us >= 1000)
-		snprintf(buf, len, "%.1f ms", us / 1000);
-	else
-		snprintf(buf, len, us < 10 ? "%.1f µs" : "%.0f µs", us);
-}
-
-/* One device's idle → under-write p99, or why it is unknown. */
-static void under_write_part(FILE *out, const struct profile_device *d)
-{
-	const struct profile_under_write *uw = &d->under_write;
-	double idle = !isnan(uw->idle_p99_us) ? uw->idle_p99_us
-					      : d->io[PROFILE_RAND_READ_QD1].lat.v[PROFILE_LAT_P99];
-	double busy = uw->lat.v[PROFILE_LAT_P99];
-	char a[32], b[32];
-
-	if (!uw->present || isnan(busy)) {
-		fprintf(out, "not measured on %s (read_under_write needs a writable target: "
-			"--destructive or a scratch file)", d->id);
-		return;
-	}
-	lat_text(b, sizeof(b), busy);
-	if (isnan(idle)) {
-		fprintf(out, "p99 %s under writes on %s (no idle figure)", b, d->id);
-		return;
-	}
-	lat_text(a, sizeof(a), idle);
-	fprintf(out, "p99 %s → %s under writes on %s (%.1f×)", a, b, d->id, busy / idle);
-}
-
-/*
- * When the policy weighs the reads under writes: idle and under-write p99
- * of both devices side by side.
- */
-static void print_under_write(FILE *out, const struct explain *x)
-{
-	bool weighs = false;
-
-	for (size_t i = 0; i < x->policy->n_metrics; i++)
-		weighs |= !strncmp(x->policy->metrics[i].desc->path, "read_under_write.", 17);
-	if (!weighs)
-		return;
-	fputs("\nUnder writes: ", out);
-	under_write_part(out, x->a->dev);
-	fputs("; ", out);
-	under_write_part(out, x->b->dev);
-	fputs(".\n", out);
 }
 
 /* A device's price: per TB × its capacity; NAN when either is unknown. */
@@ -276,123 +175,97 @@ static double device_price(const struct profile_device *d)
 	return d->capacity_bytes > 0 ? d->price_per_tb * (double)d->capacity_bytes / 1e12 : NAN;
 }
 
-/*
- * With prices for both: what the first costs per TB against the second, and
- * what the difference buys in the policy's own terms (its estimates).
- */
-static void print_money(FILE *out, const struct explain *x)
+static double per_iops(const struct profile_device *d, enum profile_io_test t)
 {
-	const struct profile_device *da = x->a->dev, *db = x->b->dev;
-	double pa = da->price_per_tb, pb = db->price_per_tb;
-	char a[32], b[32], d[32], r[24], wa[32], wb[32];
+	double iops = d->io[t].iops;
 
-	if (isnan(pa) || isnan(pb))
+	return iops > 0 ? device_price(d) / iops : NAN;
+}
+
+/* Price per TB and per IOPS, when either side has a price. */
+static void price_rows(struct explain_case *x)
+{
+	const struct profile_device *a = x->a->dev, *b = x->b->dev;
+
+	if (isnan(a->price_per_tb) && isnan(b->price_per_tb))
 		return;
-	render_value(a, sizeof(a), pa, NULL);
-	render_value(b, sizeof(b), pb, NULL);
-	render_value(d, sizeof(d), fabs(pa - pb), NULL);
-	ratio_cell(r, sizeof(r), pa, pb);
-	render_value(wa, sizeof(wa), device_price(da), NULL);
-	render_value(wb, sizeof(wb), device_price(db), NULL);
-	fprintf(out, "\nMoney: %s costs %s per TB, %s %s (%s); a whole %s %s, a whole %s %s.",
-		da->id, a, db->id, b, r, da->id, wa, db->id, wb);
-	if (pa > pb)
-		fprintf(out, "  Per TB, the %s more for %s buys:", d, da->id);
-	else if (pa < pb)
-		fprintf(out, "  Per TB, %s saves %s and gives:", da->id, d);
-	else
-		fprintf(out, "  The same price per TB, for:");
-	for (size_t k = 0, n = 0; k < x->a->n_est; k++) {
-		const struct model_score_estimate *ea = &x->a->est[k], *eb = &x->b->est[k];
-		char va[48], vb[48], dv[48], ratio[24];
+	if (!in_policy(x->policy, "price_per_tb"))
+		add_row(x, "price_per_tb", a->price_per_tb, b->price_per_tb, EXPLAIN_PRICE);
+	add_row(x, "price_per_iops.qd1", per_iops(a, PROFILE_RAND_READ_QD1),
+		per_iops(b, PROFILE_RAND_READ_QD1), EXPLAIN_PRICE);
+	add_row(x, "price_per_iops.qd32", per_iops(a, PROFILE_RAND_READ_QD32),
+		per_iops(b, PROFILE_RAND_READ_QD32), EXPLAIN_PRICE);
+}
 
-		if (isnan(ea->value) || isnan(eb->value) || ea->value <= 0 || eb->value <= 0)
-			continue;
-		value_cell(va, sizeof(va), ea->value, ea->unit);
-		value_cell(vb, sizeof(vb), eb->value, eb->unit);
-		value_cell(dv, sizeof(dv), fabs(ea->value - eb->value), ea->unit);
-		ratio_cell(ratio, sizeof(ratio), fmax(ea->value, eb->value) / fmin(ea->value, eb->value), 1.0);
-		fprintf(out, "%s %s in %s instead of %s (%s %s, %s %s each)", n++ ? ";" : "",
-			ea->pe->label ? ea->pe->label : "the estimate", va, vb, ratio,
-			ea->value <= eb->value ? "faster" : "slower", dv,
-			ea->value <= eb->value ? "less" : "more");
+static void estimate_rows(struct explain_case *x)
+{
+	for (size_t i = 0; i < x->a->n_est; i++) {
+		const struct model_score_estimate *ea = &x->a->est[i];
+		const char *key = estimate_keys[ea->pe->kind];
+		struct explain_row *r = add_row(x, key, ea->value, x->b->est[i].value,
+						EXPLAIN_ESTIMATE);
+
+		if (!r)
+			return;
+		r->words = r->brief = ea->pe->label ? ea->pe->label : model_estimate_kind_name(ea->pe->kind);
+		r->unit = ea->unit;
+		r->better = MODEL_BETTER_LOWER;		/* a time */
+		judge(r);
 	}
-	fputs(".\n", out);
 }
 
-static void explain_print(FILE *out, enum fmt f, const struct explain *x)
+/* The policy metric where the two differ most, weight × |Δ utility|: its
+ * row, or -1. */
+static int decisive(const struct explain_case *x)
 {
-	char sa[64], sb[64];
-	const char *head[5] = { "metric", x->a->dev->id, x->b->dev->id, "ratio", "weight" };
-	const char *score[5] = { "score (0-100)", sa, sb, "", "" };
-	size_t la = strlen(x->a->dev->id), lb = strlen(x->b->dev->id);
-	int idw = (int)(la > lb ? la : lb) + 2;
+	double most = 0;
+	int best = -1;
 
-	if (idw < 16)
-		idw = 16;
+	for (size_t i = 0; i < x->a->n_contrib; i++) {
+		const struct model_contrib *ca = &x->a->contrib[i], *cb = &x->b->contrib[i];
+		double d = ca->weight * fabs(ca->utility - cb->utility);
 
-	if (f == FMT_MD)
-		fprintf(out, "### %s vs %s for %s (%s)\n\n", x->a->dev->id, x->b->dev->id,
-			x->policy->name, x->policy->tier);
-	else
-		fprintf(out, "%s vs %s for %s (%s)\n", x->a->dev->id, x->b->dev->id,
-			x->policy->name, x->policy->tier);
-	print_line(out, f, head, idw);
-	if (f == FMT_MD)
-		fputs("| --- | ---: | ---: | ---: | ---: |\n", out);
-	for (size_t i = 0; i < x->n; i++)
-		print_row(out, f, &x->rows[i], idw);
-	score_cell(sa, sizeof(sa), x->a);
-	score_cell(sb, sizeof(sb), x->b);
-	print_line(out, f, score, idw);
-	print_meaning(out, x);
-	print_under_write(out, x);
-	print_money(out, x);
-}
-
-/* A number, or null when unknown (JSON has no NaN). */
-static json_t *jnum(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-static json_t *json_side(const struct model_score *s)
-{
-	return json_pack("{s:s, s:b, s:o, s:o}", "id", s->dev->id, "eligible", s->eligible,
-			 "score", jnum(s->eligible ? s->score : NAN), "confidence",
-			 jnum(s->confidence));
-}
-
-/* tierwise.explain/1: the two devices, their scores and the rows of the table. */
-static int explain_print_json(FILE *out, const struct explain *x)
-{
-	json_t *rows = json_array(), *doc;
-	int ret;
-
-	for (size_t i = 0; i < x->n; i++) {
-		const struct row *r = &x->rows[i];
-		double ratio = r->b != 0 ? r->a / r->b : NAN;
-
-		json_array_append_new(rows, json_pack("{s:s, s:o, s:o, s:s?, s:o, s:o}",
-			"metric", r->what, "a", jnum(r->a), "b", jnum(r->b), "unit", r->unit,
-			"ratio", jnum(ratio), "weight", jnum(r->weight)));
+		if (!isnan(d) && d > most && i < x->n) {
+			most = d;
+			best = (int)i;
+		}
 	}
-	doc = json_pack("{s:s, s:s, s:s, s:o, s:o, s:o}", "schema", "tierwise.explain/1",
-			"policy", x->policy->name, "tier", x->policy->tier, "a", json_side(x->a),
-			"b", json_side(x->b), "rows", rows);
-	if (!doc)
-		return -ENOMEM;
-	ret = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	fputc('\n', out);
-	json_decref(doc);
-	return ret ? -EIO : 0;
+	return best;
+}
+
+static void build_rows(struct explain_case *x)
+{
+	policy_rows(x);
+	for (size_t i = 0; i < ARRAY_SIZE(figures); i++) {
+		const struct model_metric_desc *m = model_metric_find(figures[i].path);
+
+		if (figures[i].always && m && !in_policy(x->policy, m->path))
+			add_row(x, m->path, model_metric_value(x->a->dev, m),
+				model_metric_value(x->b->dev, m), EXPLAIN_CONTEXT);
+	}
+	price_rows(x);
+	estimate_rows(x);
+	x->decisive = decisive(x);
+}
+
+/* Two entries with one serial number (and model): one device measured twice. */
+static bool same_serial(const struct profile_device *a, const struct profile_device *b)
+{
+	return a != b && a->serial && b->serial && *a->serial && !strcmp(a->serial, b->serial) &&
+	       (!a->model || !b->model || !strcmp(a->model, b->model));
 }
 
 /* ---- the command ---- */
 
 struct explain_opts {
 	const char *policy, *vs, *policies, *prices, *output;
-	enum fmt fmt;
+	const struct explain_render_ops *render;
+};
+
+/* --format: the names, in the order of the renderers. */
+static const char *const formats[] = { "text", "md", "json" };
+static const struct explain_render_ops *const renderers[] = {
+	&explain_render_text, &explain_render_md, &explain_render_json,
 };
 
 /* Returns -1 to go on, else the exit code. */
@@ -417,12 +290,11 @@ static int explain_parse(int argc, char **argv, struct explain_opts *o)
 		case 'P': o->policies = optarg; break;
 		case 'r': o->prices = optarg; break;
 		case 'f': {
-			static const char *const formats[] = { "text", "md", "json" };
 			int f = cli_pick_format("explain", optarg, formats, ARRAY_SIZE(formats));
 
 			if (f < 0)
 				return TW_EXIT_USAGE;
-			o->fmt = (enum fmt)f;
+			o->render = renderers[f];
 			break;
 		}
 		case 'o': o->output = optarg; break;
@@ -449,36 +321,53 @@ static const struct model_score *other(const struct model_ranking *r,
 	return NULL;
 }
 
+/* Fill x for DEVICE id of ranking r: 0, or the exit code (message printed). */
+static int explain_fill(struct explain_case *x, const struct model_ranking *r,
+			const char *id, const char *vs)
+{
+	x->policy = r->policy;
+	x->a = model_ranking_find(r, id);
+	x->b = x->a ? other(r, x->a, vs) : NULL;
+	if (!x->a || !x->b) {
+		if (!x->a || vs)
+			cli_no_device("explain", r, !x->a ? id : vs);
+		else
+			fprintf(stderr, "tierwise explain: no other device to compare %s with\n", id);
+		return TW_EXIT_INVALID;
+	}
+	x->decisive = -1;
+	if (x->a == x->b) {	/* --vs DEVICE: said in one line, no rows */
+		const struct model_score *o = other(r, x->a, NULL);
+
+		x->suggest = o ? o->dev->id : NULL;
+		return TW_EXIT_OK;
+	}
+	x->same_serial = same_serial(x->a->dev, x->b->dev);
+	build_rows(x);
+	return TW_EXIT_OK;
+}
+
 static int explain_ranked(const struct model_ranking *r, const char *id,
 			  const struct explain_opts *o)
 {
-	struct explain *x = calloc(1, sizeof(*x));
+	struct explain_case *x = calloc(1, sizeof(*x));
+	int rc;
 
 	if (!x)
 		return TW_EXIT_SYSTEM;
-	x->policy = r->policy;
-	x->a = model_ranking_find(r, id);
-	x->b = x->a ? other(r, x->a, o->vs) : NULL;
-	if (!x->a || !x->b) {
-		if (!x->a || o->vs)
-			cli_no_device("explain", r, !x->a ? id : o->vs);
-		else
-			fprintf(stderr, "tierwise explain: no other device to compare %s with\n", id);
-		free(x);
-		return TW_EXIT_INVALID;
+	rc = explain_fill(x, r, id, o->vs);
+	/* -EIO, a failed write, is left to cli_output_close(), which says so */
+	if (rc == TW_EXIT_OK && o->render->print(stdout, x) == -ENOMEM) {
+		fputs("tierwise explain: out of memory\n", stderr);
+		rc = TW_EXIT_SYSTEM;
 	}
-	build_rows(x);
-	if (o->fmt == FMT_JSON)
-		explain_print_json(stdout, x);
-	else
-		explain_print(stdout, o->fmt, x);
 	free(x);
-	return TW_EXIT_OK;
+	return rc;
 }
 
 static int explain_run(int argc, char **argv, struct tw_global *g)
 {
-	struct explain_opts o = { 0 };
+	struct explain_opts o = { .render = &explain_render_text };
 	struct score_inputs in;
 	struct model_ranking *r = NULL;
 	const struct model_policy *p;

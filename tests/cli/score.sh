@@ -44,10 +44,10 @@ expect "score text" "$tmp/out" "optane905p"
 
 check "explain" 0 "$tw" explain optane905p --policy vector-db --vs pm9a1-1t "$ex" \
 	--policies "$pol"
-expect "explain ratio" "$tmp/out" "3.8×"
+expect "explain ratio" "$tmp/out" "3.8× faster"
 expect "explain Optane search" "$tmp/out" "0.12 s"
 expect "explain PM9A1 search" "$tmp/out" "0.45 s"
-expect "explain sequential read" "$tmp/out" "0.41×"
+expect "explain sequential read" "$tmp/out" "2.4× slower"
 
 grep -q "^Money" "$tmp/out" && { echo "FAIL: explain without prices talks money"; fail=1; }
 # issue 21: idle and under-write p99 side by side; catalog data has none
@@ -59,14 +59,16 @@ jq '(.devices[] | select(.id == "optane905p") | .results.read_under_write) = {"b
 check "explain under writes" 0 "$tw" explain optane905p --policy vector-db --vs pm9a1-1t "$tmp/uw.json" \
 	--policies "$pol"
 expect "explain under writes" "$tmp/out" \
-	"Under writes: p99 22 µs → 24 µs under writes on optane905p (1.1×); p99 50 µs → 2.1 ms under writes on pm9a1-1t (42.0×)."
-expect "explain: the p99 under writes is scored" "$tmp/out" "read_under_write.lat_us.p99     24 µs             2,100 µs"
+	"Under writes: p99 22 µs → 24 µs under writes on optane905p (1.09× slower); p99 50 µs → 2.1 ms under writes on pm9a1-1t (42.0× slower)."
+grep -qE '^  random 4 KiB read, QD1, under writes, p99 latency \(µs, lower is better\) +24 µs +2,100 µs +87.5× faster +optane905p +3$' "$tmp/out" ||
+	{ echo "FAIL: explain: the p99 under writes is scored:"; cat "$tmp/out"; fail=1; }
 # with prices (issue 15): money beside the ratios, in the policy's own terms
 printf 'Intel Optane 905P 960GB = 1000\nSamsung PM9A1 1TB = 90\n' >"$tmp/prices"
 check "explain with prices" 0 "$tw" explain optane905p --policy vector-db --vs pm9a1-1t "$ex" \
 	--policies "$pol" --prices "$tmp/prices"
-expect "price row" "$tmp/out" "price_per_tb                    1,000 per TB      90 per TB         11.1×"
-expect "money: per TB" "$tmp/out" "Money: optane905p costs 1,000 per TB, pm9a1-1t 90 (11.1×); a whole optane905p 960, a whole pm9a1-1t 92."
+grep -qE '^  price per TB \(lower is better\) +1,000 per TB +90 per TB +11.1× more expensive +pm9a1-1t' "$tmp/out" ||
+	{ echo "FAIL: explain: price row:"; cat "$tmp/out"; fail=1; }
+expect "money: per TB" "$tmp/out" "Money: optane905p costs 1,000 per TB, pm9a1-1t 90 (11.1× more expensive); a whole optane905p 960, a whole pm9a1-1t 92."
 expect "money: what the difference buys" "$tmp/out" \
 	"Per TB, the 910 more for optane905p buys: a 10,000-read vector search in 0.12 s instead of 0.45 s (3.8× faster, 0.33 s less each)."
 check "explain, cheaper first" 0 "$tw" explain pm9a1-1t --policy model-loading --vs optane905p "$ex" \
@@ -75,7 +77,7 @@ expect "money: what the saving gives" "$tmp/out" "Per TB, pm9a1-1t saves 910 and
 
 check "explain --format md" 0 "$tw" explain optane905p --policy vector-db "$ex" \
 	--policies "$pol" --format md
-expect "md header" "$tmp/out" "| metric | optane905p |"
+expect "md header" "$tmp/out" "| figure | optane905p |"
 expect "md rule" "$tmp/out" "| --- |"
 
 # A broken policy directory: one value made invalid.
