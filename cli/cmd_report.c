@@ -18,18 +18,21 @@ static void report_usage(FILE *out)
 	      "fetched; prints well): the device table coloured by tier, a bar chart per\n"
 	      "key metric, the queue-depth sweep with its knee and the sustained write\n"
 	      "over time (when the profiles have them), and the plan: tiers, devices,\n"
-	      "estimates, arrays, warnings and mount suggestions.\n\n"
+	      "estimates, arrays, warnings and mount suggestions; with prices, the cost\n"
+	      "per tier and per usable TB; for a buy plan, what to buy.\n\n"
 	      "Options:\n"
 	      "  -o, --output FILE  where to write the report ('-' = stdout); required\n"
 	      "  --plan FILE        show this tierwise.plan/1 file (`tierwise plan\n"
-	      "                     --format json`) instead of running the advisor\n"
+	      "                     --format json`) instead of running the advisor; made\n"
+	      "                     from these profiles (a buy plan: from this catalog)\n"
 	      "  --no-plan          no plan: the measurements only\n"
 	      "  --policies DIR     the policy directory for the advisor (default:\n"
 	      "                     ./policies, else $TW_SRCDIR/policies, else the\n"
 	      "                     installed ones); the plan is\n"
 	      "                     made as `tierwise plan --no-inventory` makes it\n\n"
-	      "Exit codes: 0 success, 1 invalid input (a profile or the plan), 2 usage\n"
-	      "error, 3 system error (the report cannot be written, no memory).\n\n"
+	      "Exit codes: 0 success, 1 invalid input (a profile, or a plan that is none or\n"
+	      "does not match the profiles), 2 usage error, 3 system error (the report\n"
+	      "cannot be written, no memory).\n\n"
 	      "Example: tierwise report examples/ai-server-18-devices.json -o report.html\n",
 	      out);
 }
@@ -123,34 +126,25 @@ static int plan_from_advisor(const struct score_inputs *in, struct report_plan *
 	return report_plan_from_advisor(plan, rp) ? TW_EXIT_SYSTEM : TW_EXIT_OK;
 }
 
+/* The plan of --plan, which must fit the profiles: exit 1 with one message
+ * naming the file when it cannot be read, is no plan, or is another's. */
 static int plan_from_file(const char *path, const struct score_inputs *in,
 			  struct report_plan **rp)
 {
 	char err[512] = "";
 	int ret = report_plan_from_json(path, rp, err, sizeof(err));
 
+	if (!ret)
+		ret = report_plan_check(*rp, in->devs, in->n_devs, err, sizeof(err));
 	if (ret == -ENOMEM)
 		return TW_EXIT_SYSTEM;
 	if (ret == -EINVAL)
-		fprintf(stderr, "%s: %s\n", path, err);
+		fprintf(stderr, "tierwise report: --plan %s: %s\n", path, err);
 	else if (ret)
 		cli_path_error("report", "--plan", path, "read", -ret,
 			       "write it with `tierwise plan PROFILE... --format json > PLAN.json`, "
 			       "or give --no-plan");
-	if (ret)
-		return TW_EXIT_INVALID;
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)	/* a plan of other profiles? say so */
-		for (size_t i = 0; i < (*rp)->tiers[t].n_devices; i++) {
-			const char *id = (*rp)->tiers[t].devices[i];
-			bool found = false;
-
-			for (size_t k = 0; k < in->n_devs && !found; k++)
-				found = !strcmp(in->devs[k]->id, id);
-			if (!found)
-				fprintf(stderr, "tierwise report: %s: device %s is in the plan but "
-					"not in the profiles\n", path, id);
-		}
-	return TW_EXIT_OK;
+	return ret ? TW_EXIT_INVALID : TW_EXIT_OK;
 }
 
 static int render_report(FILE *out, const void *ri)

@@ -61,6 +61,8 @@ static const char report_css[] =
 	".tier{border:1px solid #c9ced6;border-radius:6px;padding:8px 12px}"
 	".tier.tier-hot{background:var(--hot)}.tier.tier-warm{background:var(--warm)}"
 	".tier.tier-cold{background:var(--cold)}.tier ul{margin:2px 0;padding-left:18px}\n"
+	".to-buy{font-size:11px;font-weight:600;padding:0 5px;border:1px solid #59606c;"
+	"border-radius:3px;background:#fff}tfoot td,tfoot th{font-weight:600;background:#eef0f3}\n"
 	"@media (max-width:900px){.tiers{grid-template-columns:1fr}}\n"
 	"@media print{@page{size:A4 landscape;margin:12mm}body{font-size:10pt;margin:0;max-width:none}"
 	"nav{display:none}*{-webkit-print-color-adjust:exact;print-color-adjust:exact}"
@@ -151,7 +153,8 @@ static void temp_cell(FILE *out, const struct profile_thermal *t)
 	fputs("</td>", out);
 }
 
-static void table_row(FILE *out, const struct profile_device *d, const char *tier)
+static void table_row(FILE *out, const struct profile_device *d, const char *tier,
+		      unsigned bought)
 {
 	char cap[32];
 
@@ -167,7 +170,11 @@ static void table_row(FILE *out, const struct profile_device *d, const char *tie
 	for (size_t k = 0; k < report_n_metrics; k++)
 		num_cell(out, report_metrics[k].get(d));
 	temp_cell(out, &d->thermal);
-	fprintf(out, "<td>%s</td></tr>\n", tier ? tier : "none");
+	fprintf(out, "<td>%s", tier ? tier : "none");
+	if (bought)
+		fprintf(out, " <span class=\"to-buy\" data-count=\"%u\">to buy: %u</span>", bought,
+			bought);
+	fputs("</td></tr>\n", out);
 }
 
 static void section_devices(FILE *out, const struct report_input *in)
@@ -177,11 +184,15 @@ static void section_devices(FILE *out, const struct report_input *in)
 	      "<span class=\"swatch-cold\">cold</span><span class=\"swatch-none\">none</span>", out);
 	if (!in->plan)
 		fputs(" (no plan in this report: every row is <em>none</em>)", out);
+	else if (in->plan->buying)
+		fputs(" (a buy plan: the rows are the catalog's models, coloured by the tier "
+		      "they are bought for)", out);
 	fputs("</p>\n<p class=\"note\">MB/s are decimal; capacity in binary units as the OS "
 	      "reports it; - = not measured.</p>\n", out);
 	table_head(out);
 	for (size_t i = 0; i < in->n_devs; i++)
-		table_row(out, in->devs[i], report_plan_tier_of(in->plan, in->devs[i]->id));
+		table_row(out, in->devs[i], report_plan_tier_of(in->plan, in->devs[i]->id),
+			  report_plan_bought(in->plan, in->devs[i]->id));
 	fputs("</tbody>\n</table>\n</section>\n", out);
 }
 
@@ -208,15 +219,25 @@ static void plan_devices(FILE *out, const struct report_input *in, const struct 
 		return;
 	fputs("<ul class=\"devices\">\n", out);
 	for (size_t i = 0; i < t->n_devices; i++) {
-		const struct profile_device *d = find_dev(in, t->devices[i]);
+		const char *origin = t->origins[i];
+		const struct profile_device *d = find_dev(in, origin ? origin : t->devices[i]);
 
 		rh_num(s, sizeof(s), t->scores[i]);
 		fputs("<li data-device=\"", out);
 		render_html_esc(out, t->devices[i]);
+		if (origin) {
+			fputs("\" data-buy=\"", out);
+			render_html_esc(out, origin);
+		}
 		fputs("\"><strong>", out);
 		render_html_esc(out, t->devices[i]);
 		fputs("</strong> ", out);
 		render_html_esc(out, d ? d->model : "(not in the profiles)");
+		if (origin) {
+			fputs(" <span class=\"to-buy\">to buy</span> (", out);
+			render_html_esc(out, origin);
+			fputc(')', out);
+		}
 		fprintf(out, " — score %s</li>\n", s);
 	}
 	fputs("</ul>\n", out);
@@ -302,6 +323,136 @@ static void str_list(FILE *out, const char *cls, const char *const *v, size_t n)
 	fputs("</ul>\n", out);
 }
 
+/* ---- money ---- */
+
+/* An amount for people, "1,579"; "-" when unknown (render_value()). */
+static void money(char *buf, size_t len, double v)
+{
+	render_value(buf, len, v, NULL);
+}
+
+/* A data attribute's value: the amount to the cent, "" when unknown. */
+static void money_attr(FILE *out, const char *name, double v)
+{
+	if (isnan(v))
+		fprintf(out, " %s=\"\"", name);
+	else
+		fprintf(out, " %s=\"%.2f\"", name, v);
+}
+
+/* " · cost 960 (1,250 per usable TB)" on a tier card; nothing without prices. */
+static void tier_cost(FILE *out, const struct report_plan *p, const struct report_tier *t)
+{
+	char c[32], per[32];
+
+	if (!p->priced || !t->n_devices)
+		return;
+	if (isnan(t->cost)) {
+		fputs(" · cost unknown: a device has no price per TB", out);
+		return;
+	}
+	money(c, sizeof(c), t->cost);
+	money(per, sizeof(per), t->cost_per_usable_tb);
+	fprintf(out, " · <span class=\"cost\">cost %s (%s per usable TB)</span>", c, per);
+}
+
+static void cost_row(FILE *out, const char *of, size_t n, int64_t usable, double cost,
+		     double per_tb)
+{
+	char u[32], c[32], per[32];
+
+	bytes_txt(u, sizeof(u), usable);
+	money(c, sizeof(c), cost);
+	money(per, sizeof(per), per_tb);
+	fprintf(out, "<tr data-of=\"%s\"", of);
+	money_attr(out, "data-cost", cost);
+	money_attr(out, "data-per-tb", per_tb);
+	fprintf(out, "><td>%s</td><td class=\"num\">%zu</td><td class=\"num\">%s</td>"
+		"<td class=\"num\">%s</td><td class=\"num\">%s</td></tr>\n",
+		strcmp(of, "all") ? of : "in all", n, u,
+		isnan(cost) ? "unknown" : c, per);
+}
+
+/* The cost of each tier and of the plan, per usable TB too (priced plans). */
+static void plan_costs(FILE *out, const struct report_plan *p)
+{
+	int64_t usable = 0;
+	size_t n = 0;
+
+	if (!p->priced)
+		return;
+	fputs("<h3>Cost</h3>\n<table class=\"small costs\">\n<thead><tr><th>tier</th>"
+	      "<th>devices</th><th>usable</th><th>cost</th><th>per usable TB</th></tr></thead>\n"
+	      "<tbody>\n", out);
+	for (int i = 0; i < ADVISOR_TIER_COUNT; i++) {
+		const struct report_tier *t = &p->tiers[i];
+
+		cost_row(out, t->name, t->n_devices, t->n_devices ? t->usable_bytes : -1,
+			 t->cost, t->cost_per_usable_tb);
+		n += t->n_devices;
+		usable += t->n_devices && t->usable_bytes > 0 ? t->usable_bytes : 0;
+	}
+	fputs("</tbody>\n<tfoot>\n", out);
+	cost_row(out, "all", n, usable, p->cost_total,
+		 usable > 0 ? p->cost_total / ((double)usable / 1e12) : NAN);
+	fputs("</tfoot>\n</table>\n<p class=\"note\">Cost: price per TB × capacity of each "
+	      "device in a tier; usable: after the fill and the arrays; unknown when a device "
+	      "has no price per TB.</p>\n", out);
+}
+
+static void buy_row(FILE *out, const struct report_buy *b)
+{
+	char each[32], cost[32];
+
+	money(each, sizeof(each), b->price);
+	money(cost, sizeof(cost), b->cost);
+	fputs("<tr data-buy=\"", out);
+	render_html_esc(out, b->id);
+	fprintf(out, "\" data-of=\"%s\" data-count=\"%u\"", b->tier, b->count);
+	money_attr(out, "data-price", b->price);
+	money_attr(out, "data-cost", b->cost);
+	fputs("><td>", out);
+	render_html_esc(out, b->model ? b->model : b->id);
+	fputs("</td><td><code>", out);
+	render_html_esc(out, b->id);
+	fprintf(out, "</code></td><td>%s</td><td class=\"num\">%u</td><td class=\"num\">%s</td>"
+		"<td class=\"num\">%s</td></tr>\n", b->tier, b->count, each, cost);
+}
+
+/* A buy plan's shopping list: one row per model and tier, and the sum. */
+static void plan_buy(FILE *out, const struct report_plan *p)
+{
+	char sum[32], budget[32];
+	double total = 0;
+	unsigned n = 0;
+
+	if (!p->buying)
+		return;
+	fputs("<h3>To buy</h3>\n", out);
+	if (!isnan(p->budget)) {
+		money(budget, sizeof(budget), p->budget);
+		fprintf(out, "<p class=\"budget\" data-budget=\"%.2f\">Budget %s.</p>\n",
+			p->budget, budget);
+	}
+	if (!p->n_buy) {
+		fputs("<p class=\"buy\">Nothing to buy.</p>\n", out);
+		return;
+	}
+	fputs("<table class=\"small buy\">\n<thead><tr><th>model</th><th>catalog entry</th>"
+	      "<th>tier</th><th>count</th><th>unit price</th><th>total</th></tr></thead>\n"
+	      "<tbody>\n", out);
+	for (size_t i = 0; i < p->n_buy; i++) {
+		buy_row(out, &p->buy[i]);
+		total += p->buy[i].cost;	/* NAN stays NAN */
+		n += p->buy[i].count;
+	}
+	money(sum, sizeof(sum), total);
+	fprintf(out, "</tbody>\n<tfoot><tr class=\"sum\" data-count=\"%u\"", n);
+	money_attr(out, "data-cost", total);
+	fprintf(out, "><th colspan=\"3\">in all</th><td class=\"num\">%u</td><td></td>"
+		"<td class=\"num\">%s</td></tr></tfoot>\n</table>\n", n, sum);
+}
+
 static void plan_tier(FILE *out, const struct report_input *in, const struct report_tier *t)
 {
 	char need[32], use[32], sc[32];
@@ -315,8 +466,9 @@ static void plan_tier(FILE *out, const struct report_input *in, const struct rep
 		fputs(k ? ", " : "", out);
 		render_html_esc(out, t->policies[k]);
 	}
-	fprintf(out, "</p>\n<p class=\"meta\">need %s · usable %s · tier score %s</p>\n", need,
-		use, sc);
+	fprintf(out, "</p>\n<p class=\"meta\">need %s · usable %s · tier score %s", need, use, sc);
+	tier_cost(out, in->plan, t);
+	fputs("</p>\n", out);
 	plan_devices(out, in, t);
 	plan_raid(out, t);
 	plan_estimates(out, t);
@@ -363,6 +515,13 @@ static void plan_summary(FILE *out, const struct report_plan *p)
 	if (!isnan(p->runner_up_gap))
 		fprintf(out, "; the runner-up scores %s below%s", g,
 			p->runner_up_gap < 1 ? ", a near tie" : "");
+	if (p->priced && isnan(p->cost_total))
+		fputs(". Cost unknown: a device in a tier has no price per TB", out);
+	else if (p->priced) {
+		money(g, sizeof(g), p->cost_total);
+		fprintf(out, ". <strong class=\"cost-total\">Cost: %s in all</strong>%s", g,
+			p->buying ? ", all of it to buy" : "");
+	}
 	fputs(".</p>\n", out);
 }
 
@@ -378,6 +537,8 @@ void report_section_plan(FILE *out, const struct report_input *in)
 	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
 		plan_tier(out, in, &p->tiers[t]);
 	fputs("</div>\n", out);
+	plan_buy(out, p);
+	plan_costs(out, p);
 	if (p->n_unassigned) {
 		fputs("<h3>Not in the plan</h3>\n<p class=\"unassigned\">", out);
 		for (size_t i = 0; i < p->n_unassigned; i++) {

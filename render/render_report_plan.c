@@ -3,6 +3,7 @@
  * renderer either way.
  */
 #include <errno.h>
+#include <limits.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
@@ -40,10 +41,11 @@ static struct report_plan *rp_new(void)
 
 	if (!rp)
 		return NULL;
-	rp->score = rp->runner_up_gap = NAN;
+	rp->score = rp->runner_up_gap = rp->cost_total = rp->budget = NAN;
 	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
 		rp->tiers[t].name = advisor_tier_name(t);
 		rp->tiers[t].score = rp->tiers[t].raid_read_mbps = NAN;
+		rp->tiers[t].cost = rp->tiers[t].cost_per_usable_tb = NAN;
 		rp->tiers[t].need_bytes = rp->tiers[t].usable_bytes = -1;
 	}
 	return rp;
@@ -67,7 +69,115 @@ const char *report_plan_tier_of(const struct report_plan *rp, const char *id)
 		for (size_t i = 0; i < rp->tiers[t].n_devices; i++)
 			if (!strcmp(rp->tiers[t].devices[i], id))
 				return rp->tiers[t].name;
+	for (size_t i = 0; rp && id && i < rp->n_buy; i++)
+		if (!strcmp(rp->buy[i].id, id))
+			return rp->buy[i].tier;
 	return NULL;
+}
+
+unsigned report_plan_bought(const struct report_plan *rp, const char *id)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; rp && id && i < rp->n_buy; i++)
+		if (!strcmp(rp->buy[i].id, id))
+			n += rp->buy[i].count;
+	return n;
+}
+
+/* ---- does the plan fit the profiles? ---- */
+
+/* The ids of the plan that are not in the profiles, each once. */
+struct misfit {
+	const struct profile_device *const *devs;
+	size_t n_devs;
+	size_t n;
+	const char **ids;	/* room for every id the plan names */
+};
+
+static bool have_dev(const struct misfit *m, const char *id)
+{
+	for (size_t k = 0; k < m->n_devs; k++)
+		if (!strcmp(m->devs[k]->id, id))
+			return true;
+	return false;
+}
+
+/* Note id when it is none of the profiles' devices (and not noted yet). */
+static void fit(struct misfit *m, const char *id)
+{
+	if (!id || have_dev(m, id))
+		return;
+	for (size_t i = 0; i < m->n; i++)
+		if (!strcmp(m->ids[i], id))
+			return;
+	m->ids[m->n++] = id;
+}
+
+/* A warning's or shared_with's device: in a buy plan, a copy's catalog entry. */
+static void fit_dev(struct misfit *m, const struct report_plan *rp, const char *id)
+{
+	const char *dash = rp->buying && id ? strrchr(id, '-') : NULL;
+	char base[256];
+
+	if (dash && !have_dev(m, id) && (size_t)(dash - id) < sizeof(base)) {
+		snprintf(base, sizeof(base), "%.*s", (int)(dash - id), id);
+		if (have_dev(m, base))
+			return;
+	}
+	fit(m, id);
+}
+
+/* How many ids the plan names, at most (room for struct misfit). */
+static size_t plan_ids(const struct report_plan *rp)
+{
+	size_t n = rp->n_unassigned + rp->n_warnings + rp->n_buy;
+
+	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+		n += rp->tiers[t].n_devices + 1;
+	return n;
+}
+
+static void fit_all(struct misfit *m, const struct report_plan *rp)
+{
+	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+		const struct report_tier *rt = &rp->tiers[t];
+
+		for (size_t i = 0; i < rt->n_devices; i++)	/* a copy: its catalog entry */
+			fit(m, rt->origins[i] ? rt->origins[i] : rt->devices[i]);
+		fit_dev(m, rp, rt->shared_with);
+	}
+	for (size_t i = 0; i < rp->n_unassigned; i++)
+		fit(m, rp->unassigned[i]);
+	for (size_t i = 0; i < rp->n_warnings; i++)
+		fit_dev(m, rp, rp->warnings[i].device);
+	for (size_t i = 0; i < rp->n_buy; i++)
+		fit(m, rp->buy[i].id);
+}
+
+int report_plan_check(const struct report_plan *rp, const struct profile_device *const *devs,
+		      size_t n, char *err, size_t errlen)
+{
+	struct misfit m = { .devs = devs, .n_devs = n };
+	size_t at;
+
+	if (!(m.ids = calloc(plan_ids(rp) + 1, sizeof(*m.ids))))
+		return -ENOMEM;
+	fit_all(&m, rp);
+	if (!m.n) {
+		free(m.ids);
+		return 0;
+	}
+	at = (size_t)snprintf(err, errlen, "the plan does not match the profiles: %zu device%s "
+			      "it names %s not in them (", m.n, m.n == 1 ? "" : "s",
+			      m.n == 1 ? "is" : "are");
+	for (size_t i = 0; i < m.n && i < 4 && at < errlen; i++)
+		at += (size_t)snprintf(err + at, errlen - at, "%s%s", i ? ", " : "", m.ids[i]);
+	if (at < errlen)
+		snprintf(err + at, errlen - at, "%s); make the plan from these profiles (a buy "
+			 "plan: from this catalog)", m.n > 4 ? ", …" : "");
+	free(m.ids);
+	return -EINVAL;
 }
 
 /* ---- from the advisor ---- */
@@ -91,9 +201,10 @@ static int adv_lists(struct report_plan *rp, const struct advisor_plan *plan,
 {
 	rt->policies = rp_alloc(rp, at->n_policies, sizeof(*rt->policies));
 	rt->devices = rp_alloc(rp, at->n_devices, sizeof(*rt->devices));
+	rt->origins = rp_alloc(rp, at->n_devices, sizeof(*rt->origins));
 	rt->scores = rp_alloc(rp, at->n_devices, sizeof(*rt->scores));
 	rt->notes = strv(rp, at->notes, at->n_notes);
-	if (!rt->policies || !rt->devices || !rt->scores || !rt->notes)
+	if (!rt->policies || !rt->devices || !rt->origins || !rt->scores || !rt->notes)
 		return -ENOMEM;
 	rt->n_policies = at->n_policies;
 	for (size_t k = 0; k < at->n_policies; k++)
@@ -101,6 +212,8 @@ static int adv_lists(struct report_plan *rp, const struct advisor_plan *plan,
 	rt->n_devices = at->n_devices;
 	for (size_t i = 0; i < at->n_devices; i++) {
 		rt->devices[i] = adv_id(plan, at->devices[i]);
+		if (plan->buying && plan->origin)
+			rt->origins[i] = plan->origin[at->devices[i]]->id;
 		rt->scores[i] = at->scores[i];
 	}
 	rt->n_notes = at->n_notes;
@@ -134,6 +247,8 @@ static int adv_tier(struct report_plan *rp, const struct advisor_plan *plan, int
 	struct report_tier *rt = &rp->tiers[t];
 
 	rt->score = at->score;
+	rt->cost = at->cost;
+	rt->cost_per_usable_tb = at->cost_per_usable_tb;
 	rt->need_bytes = at->need_bytes;
 	rt->usable_bytes = at->usable_bytes;
 	rt->shared_with = at->shared ? adv_id(plan, (size_t)at->shared_dev) : NULL;
@@ -166,9 +281,30 @@ static int adv_plan_wide(struct report_plan *rp, const struct advisor_plan *plan
 			w->dev >= 0 ? adv_id(plan, (size_t)w->dev) : NULL, w->kind, w->message };
 	}
 	rp->n_notes = plan->n_notes;
+	rp->priced = plan->priced || plan->buying;
+	rp->cost_total = plan->cost_total;
 	rp->score = plan->score;
 	rp->exact = plan->exact;
 	rp->runner_up_gap = plan->has_runner_up ? plan->gap : NAN;
+	return 0;
+}
+
+/* A buy plan's shopping list. */
+static int adv_buy(struct report_plan *rp, const struct advisor_plan *plan)
+{
+	rp->buying = plan->buying;
+	rp->budget = plan->buying && plan->budget > 0 ? plan->budget : NAN;
+	if (!plan->buying)
+		return 0;
+	if (!(rp->buy = rp_alloc(rp, plan->n_buy, sizeof(*rp->buy))))
+		return -ENOMEM;
+	rp->n_buy = plan->n_buy;
+	for (size_t i = 0; i < plan->n_buy; i++) {
+		const struct advisor_buy *b = &plan->buy[i];
+
+		rp->buy[i] = (struct report_buy){ b->p->id, b->p->model, advisor_tier_name(b->tier),
+						  b->count, b->price, b->cost };
+	}
 	return 0;
 }
 
@@ -188,6 +324,8 @@ int report_plan_from_advisor(struct advisor_plan *plan, struct report_plan **out
 		ret = adv_tier(rp, plan, t);
 	if (!ret)
 		ret = adv_plan_wide(rp, plan);
+	if (!ret)
+		ret = adv_buy(rp, plan);
 	if (ret) {
 		report_plan_free(rp);
 		return ret;
@@ -351,7 +489,11 @@ static int j_scores(struct jctx *c, json_t *tier, struct report_tier *rt)
 		v = json_object_get(o, rt->devices[i]);
 		rt->scores[i] = json_is_number(v) ? json_number_value(v) : NAN;
 	}
+	if (!(rt->origins = rp_alloc(c->rp, rt->n_devices, sizeof(*rt->origins))))
+		return -ENOMEM;
 	if (jnum(c, tier, "score", rt->name, &rt->score) ||
+	    jnum(c, tier, "cost", rt->name, &rt->cost) ||
+	    jnum(c, tier, "cost_per_usable_tb", rt->name, &rt->cost_per_usable_tb) ||
 	    jnum(c, tier, "need_bytes", rt->name, &need) ||
 	    jnum(c, tier, "usable_bytes", rt->name, &usable))
 		return -EINVAL;
@@ -411,6 +553,103 @@ static int j_warnings(struct jctx *c, json_t *doc)
 	return 0;
 }
 
+static int j_buy_line(struct jctx *c, json_t *o, size_t i, struct report_buy *b)
+{
+	json_t *n = json_object_get(o, "count");
+	const char *tier = NULL;
+
+	if (!json_is_object(o))
+		return jfail(c, "buy[%zu]: expected an object", i);
+	if (jstr(c, o, "id", "buy", &b->id) || jstr(c, o, "model", "buy", &b->model) ||
+	    jstr(c, o, "tier", "buy", &tier) || jnum(c, o, "price", "buy", &b->price) ||
+	    jnum(c, o, "cost", "buy", &b->cost))
+		return -EINVAL;
+	if (!b->id)
+		return jfail(c, "buy[%zu].id: expected the id of a catalog entry", i);
+	for (int t = 0; tier && t < ADVISOR_TIER_COUNT; t++)
+		if (!strcmp(tier, advisor_tier_name(t)))
+			b->tier = advisor_tier_name(t);
+	if (!b->tier)
+		return jfail(c, "buy[%zu].tier: expected \"hot\", \"warm\" or \"cold\"", i);
+	if (!json_is_integer(n) || json_integer_value(n) < 1 || json_integer_value(n) > UINT_MAX)
+		return jfail(c, "buy[%zu].count: expected a whole number of at least 1", i);
+	b->count = (unsigned)json_integer_value(n);
+	return 0;
+}
+
+/* "buy" (a buy plan) and "budget". */
+static int j_buy(struct jctx *c, json_t *doc)
+{
+	json_t *a = json_object_get(doc, "buy"), *o;
+	struct report_plan *rp = c->rp;
+	size_t i;
+
+	if (!a || json_is_null(a))
+		return 0;
+	if (!json_is_array(a))
+		return jfail(c, "buy: expected an array");
+	rp->buying = true;
+	if (!(rp->buy = rp_alloc(rp, json_array_size(a), sizeof(*rp->buy))))
+		return -ENOMEM;
+	json_array_foreach(a, i, o) {
+		rp->buy[i].price = rp->buy[i].cost = NAN;
+		if (j_buy_line(c, o, i, &rp->buy[rp->n_buy++]))
+			return -EINVAL;
+	}
+	return jnum(c, doc, "budget", "plan", &rp->budget);
+}
+
+/*
+ * A buy plan's copy "optane905p-2": *out = "optane905p" (allocated in rp);
+ * another id: *out = NULL.  Returns 0 or -ENOMEM.
+ */
+static int copy_origin(struct report_plan *rp, const char *id, const char **out)
+{
+	const char *dash = strrchr(id, '-');
+	char *o;
+
+	*out = NULL;
+	if (!dash || dash == id || !dash[1] || strspn(dash + 1, "0123456789") != strlen(dash + 1))
+		return 0;
+	if (!(o = rp_alloc(rp, (size_t)(dash - id) + 1, 1)))
+		return -ENOMEM;
+	memcpy(o, id, (size_t)(dash - id));
+	*out = o;
+	return 0;
+}
+
+/* Money: whether some device has a price; each bought copy's catalog entry. */
+static int j_money(struct jctx *c)
+{
+	struct report_plan *rp = c->rp;
+
+	rp->priced = rp->buying;
+	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+		struct report_tier *rt = &rp->tiers[t];
+
+		/* without prices a tier's cost is null; an empty tier's is 0 either way */
+		rp->priced = rp->priced || (rt->n_devices && !isnan(rt->cost));
+		for (size_t i = 0; rp->buying && i < rt->n_devices; i++)
+			if (copy_origin(rp, rt->devices[i], &rt->origins[i]))
+				return -ENOMEM;
+	}
+	return 0;
+}
+
+/* What a document that is not a plan is, and what --plan takes. */
+static int not_a_plan(struct jctx *c, const char *schema)
+{
+	const char *what = schema && !strncmp(schema, "tierwise.profile/", 17) ?
+			   ": a profile (give it as a PROFILE argument)" : "";
+
+	if (!schema)
+		return jfail(c, "not a %s document (no \"schema\": \"%s\"); --plan takes what "
+			     "`tierwise plan PROFILE... --format json` writes", PLAN_SCHEMA,
+			     PLAN_SCHEMA);
+	return jfail(c, "not a %s document: its \"schema\" is \"%.64s\"%s; --plan takes what "
+		     "`tierwise plan PROFILE... --format json` writes", PLAN_SCHEMA, schema, what);
+}
+
 static int j_doc(struct jctx *c, json_t *doc)
 {
 	json_t *tiers = json_object_get(doc, "tiers"), *ru = json_object_get(doc, "runner_up");
@@ -419,8 +658,7 @@ static int j_doc(struct jctx *c, json_t *doc)
 
 	if (!json_is_object(doc) || jstr(c, doc, "schema", "plan", &schema) || !schema ||
 	    strcmp(schema, PLAN_SCHEMA))
-		return jfail(c, "not a %s document (\"schema\": \"%s\" expected)", PLAN_SCHEMA,
-			     PLAN_SCHEMA);
+		return not_a_plan(c, schema);
 	if (!json_is_array(tiers) || json_array_size(tiers) != ADVISOR_TIER_COUNT)
 		return jfail(c, "tiers: expected an array of the three tiers hot, warm, cold");
 	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
@@ -433,8 +671,14 @@ static int j_doc(struct jctx *c, json_t *doc)
 		ret = jnum(c, doc, "score", "plan", &c->rp->score);
 	if (!ret && json_is_object(ru))
 		ret = jnum(c, ru, "gap", "runner_up", &c->rp->runner_up_gap);
+	if (!ret)
+		ret = jnum(c, doc, "cost_total", "plan", &c->rp->cost_total);
 	c->rp->exact = json_is_true(json_object_get(doc, "exact"));
-	return ret ? ret : j_warnings(c, doc);
+	if (!ret)
+		ret = j_warnings(c, doc);
+	if (!ret)
+		ret = j_buy(c, doc);
+	return ret ? ret : j_money(c);
 }
 
 static bool is_dir(FILE *f)
@@ -467,7 +711,8 @@ int report_plan_from_json(const char *path, struct report_plan **out, char *err,
 	c.rp->source = path;
 	fclose(f);
 	if (!c.rp->owned_json) {
-		ret = jfail(&c, "%d:%d: %s", jerr.line, jerr.column, jerr.text);
+		ret = jfail(&c, "not JSON: %d:%d: %s (--plan takes what `tierwise plan PROFILE... "
+			    "--format json` writes)", jerr.line, jerr.column, jerr.text);
 		report_plan_free(c.rp);
 		return ret;
 	}

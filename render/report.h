@@ -44,7 +44,12 @@ struct report_tier {
 	const char **policies;
 	size_t n_devices;
 	const char **devices;		/* device ids, best first */
+	const char **origins;		/* per device: a buy plan's copy
+					   ("optane905p-2") → its catalog entry's
+					   id ("optane905p"); NULL = a device there */
 	double *scores;			/* per device, NAN = unknown */
+	double cost;			/* Σ price of its devices; NAN = unknown */
+	double cost_per_usable_tb;	/* NAN = unknown */
 	double score;			/* tier value, NAN = unknown */
 	int64_t need_bytes, usable_bytes;	/* -1 = unknown */
 	const char *shared_with;	/* directories on this device, or NULL */
@@ -63,6 +68,15 @@ struct report_warning {
 	const char *kind, *message;
 };
 
+/* One line of a buy plan's shopping list: count × a catalog model. */
+struct report_buy {
+	const char *id;			/* the catalog entry: "optane905p" */
+	const char *model;		/* its model, or NULL */
+	const char *tier;		/* "hot", "warm", "cold" */
+	unsigned count;
+	double price, cost;		/* one device; count × price (NAN = unknown) */
+};
+
 struct report_plan {
 	const char *source;		/* where it came from, for the reader */
 	struct report_tier tiers[ADVISOR_TIER_COUNT];
@@ -74,6 +88,14 @@ struct report_plan {
 	bool exact;
 	size_t n_notes;
 	const char **notes;
+	/* money: priced = some device has a price (the tiers' cost mean something) */
+	bool priced;
+	double cost_total;		/* Σ tier costs; NAN = unknown */
+	bool buying;			/* a buy plan (`tierwise plan --buy`): its
+					   devices are copies of catalog entries */
+	double budget;			/* NAN = none */
+	size_t n_buy;
+	struct report_buy *buy;		/* by tier, most bought first */
 	/* private: what the strings point into, and every array allocated */
 	struct advisor_plan *owned_plan;
 	void *owned_json;
@@ -89,8 +111,8 @@ struct report_plan {
 int report_plan_from_advisor(struct advisor_plan *plan, struct report_plan **out);
 
 /*
- * Read a tierwise.plan/1 file (tiers, devices, estimates, warnings, mounts).
- * Returns 0 and *out, -EINVAL with a message in err (not JSON, wrong schema,
+ * Read a tierwise.plan/1 file (tiers, devices, estimates, warnings, mounts,
+ * costs, a buy plan's shopping list).  Returns 0 and *out, -EINVAL with a message in err (not JSON, wrong schema,
  * a key of the wrong type), -errno when unreadable, or -ENOMEM.
  */
 int report_plan_from_json(const char *path, struct report_plan **out,
@@ -99,8 +121,25 @@ int report_plan_from_json(const char *path, struct report_plan **out,
 /* Free a plan view and what it owns.  NULL-safe. */
 void report_plan_free(struct report_plan *rp);
 
-/* The tier ("hot", "warm", "cold") that holds device id, or NULL.  NULL-safe. */
+/*
+ * The tier ("hot", "warm", "cold") that holds device id, or, in a buy plan,
+ * the first tier id (a catalog entry) is bought for; NULL when none.
+ * NULL-safe.
+ */
 const char *report_plan_tier_of(const struct report_plan *rp, const char *id);
+
+/* How many copies of catalog entry id a buy plan buys (0: none).  NULL-safe. */
+unsigned report_plan_bought(const struct report_plan *rp, const char *id);
+
+/*
+ * Whether rp fits the devices it is shown with (devs, n): every device
+ * the plan names (tiers, shared_with, unassigned, warnings; in a buy plan
+ * the catalog entry of each copy and each line of the shopping list) is one
+ * of devs.  Returns 0, or -EINVAL with a one-line message in err (how many
+ * do not fit and the first few ids).
+ */
+int report_plan_check(const struct report_plan *rp, const struct profile_device *const *devs,
+		      size_t n, char *err, size_t errlen);
 
 /* ---- data for the charts (render_report_data.c) ---------------------- */
 

@@ -3,7 +3,10 @@
 # measurements (18 devices): no script, nothing fetched, one bar chart per key
 # metric with exactly one bar per device and the right values, the table
 # coloured by tier, the plan with the Optane in the hot tier, from the
-# advisor and from a tierwise.plan/1 file; every string escaped; a profile
+# advisor and from a tierwise.plan/1 file; the cost per tier and per usable
+# TB and a buy plan's shopping list equal the plan JSON's, bought devices are
+# "to buy"; a plan that is not one or not of these profiles fails with one
+# line; every string escaped; a profile
 # with a queue-depth sweep and sustained-write series (tests/fixtures/report)
 # gets its knee and cache-cliff markers; bad input and usage exit codes.
 # With chromium installed: the rendered DOM has the same counts, the page
@@ -111,14 +114,20 @@ has "table: Optane p50" "$r" '<td class="num">83,989</td><td class="num">11</td>
 has "table: 970 EVO Plus temperatures" "$r" '<td class="num">52 / 83</td>'
 hot_optane "report" "$r"
 has "plan: search estimate" "$r" '<strong>0.12 s</strong> on optane905p'
-has "plan: 18 GB model" "$r" 'an 18 GB model: <strong>2.9 s</strong> on pm9a1-1t'
+# the estimate as the plan has it (render_estimate(): 2.9 s, 12 s, 0.45 s)
+"$tw" plan "$ex" --policies "$pol" --no-inventory --format json >"$tmp/plan.json" ||
+	bad "plan --format json failed"
+est=$(jq -c '[.tiers[1].estimates["model-loading"][] | select(.label == "an 18 GB model")][0]' \
+	"$tmp/plan.json")
+v=$(echo "$est" | jq .value | awk '{ if ($1 >= 10) f = "%.0f"; else if ($1 >= 1) f = "%.1f"; else f = "%.2f"
+	printf f, $1 }')
+has "plan: 18 GB model, as the plan has it" "$r" \
+	"an 18 GB model: <strong>$v s</strong> on $(echo "$est" | jq -r .device)"
 has "plan: cache-cliff warning" "$r" '<tr data-kind="cache-cliff" data-device="shiji256">'
 has "plan: mount" "$r" '<code>/srv/vector-db</code>'
 grep -qE 'id="(sweep|sustained)"' "$r" && bad "report: sweep/sustained sections without data"
 
 # --- the plan from a tierwise.plan/1 file -----------------------------------
-"$tw" plan "$ex" --policies "$pol" --no-inventory --format json >"$tmp/plan.json" ||
-	bad "plan --format json failed"
 check "report --plan" 0 "$tw" report "$ex" --plan "$tmp/plan.json" -o "$tmp/p.html"
 bars_ok "report --plan" "$tmp/p.html"
 hot_optane "report --plan" "$tmp/p.html"
@@ -128,12 +137,142 @@ has "--plan: warning" "$tmp/p.html" '<tr data-kind="write-trap" data-device="pc6
 has "--plan: mount" "$tmp/p.html" '<code>/srv/models</code>'
 same "--plan: same warnings as the advisor" "$(count "$tmp/p.html" '<tr data-kind=')" \
 	"$(count "$r" '<tr data-kind=')"
+grep -q 'class="cost' "$tmp/p.html" && bad "--plan without prices: talks cost"
+grep -q '<h3>To buy</h3>' "$tmp/p.html" && bad "--plan, no buy plan: a shopping list"
+
+# one_error DESCRIPTION — the failed command said one line, naming the plan file
+one_error() {
+	same "$1: one line on stderr" "$(wc -l <"$tmp/err")" 1
+	grep -qF -- "$2" "$tmp/err" || bad "$1: the message does not name $2: $(cat "$tmp/err")"
+	[ -e "$tmp/o.html" ] && bad "$1: a report was written"
+	rm -f "$tmp/o.html"
+}
 jq '.tiers[0].devices = ["no-such-disk"]' "$tmp/plan.json" >"$tmp/other.json"
-check "--plan of other devices" 0 "$tw" report "$ex" --plan "$tmp/other.json" -o "$tmp/o.html"
-expect "--plan of other devices: said" "$tmp/err" "device no-such-disk is in the plan but not in the profiles"
+check "--plan of other devices" 1 "$tw" report "$ex" --plan "$tmp/other.json" -o "$tmp/o.html"
+one_error "--plan of other devices" "$tmp/other.json"
+expect "--plan of other devices: said" "$tmp/err" \
+	"the plan does not match the profiles: 1 device it names is not in them (no-such-disk)"
+check "--plan of another machine" 1 "$tw" report "$fx" --plan "$tmp/plan.json" -o "$tmp/o.html"
+one_error "--plan of another machine" "$tmp/plan.json"
+expect "--plan of another machine: how many" "$tmp/err" "18 devices it names are not in them"
+check "--plan given a profile" 1 "$tw" report "$ex" --plan "$ex" -o "$tmp/o.html"
+one_error "--plan given a profile" "$ex"
+expect "--plan given a profile: said" "$tmp/err" '"schema" is "tierwise.profile/1": a profile'
 echo '{"schema": "tierwise.score/1"}' >"$tmp/wrong.json"
 check "--plan wrong schema" 1 "$tw" report "$ex" --plan "$tmp/wrong.json" -o "$tmp/x.html"
 expect "--plan wrong schema" "$tmp/err" "not a tierwise.plan/1 document"
+
+# --- money (issue 26): cost per tier and per usable TB; a buy plan's list -----
+# commas N — 1752 → 1,752 (the report's thousands)
+commas() { echo "$1" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta'; }
+# cents JSON FILTER — the figure to the cent, as the report's data-* attributes
+cents() { printf '%.2f' "$(jq -r "$2" "$1")"; }
+# attr FILE ELEMENT-PREFIX NAME — an attribute of the first element so opening
+attr() { grep -oF -- "$2" "$1" >/dev/null || { echo "(none)"; return; }
+	tr '\n' ' ' <"$1" | sed 's/</\n</g' | grep -m1 -F -- "$2" |
+		sed -n "s/.* $3=\"\([^\"]*\)\".*/\1/p"; }
+printf '%s\n' 'Intel Optane 905P 960GB = 1000' 'Samsung PM9A1 1TB = 90' 'Samsung 980 PRO 2TB = 85' \
+	'Samsung 980 1TB = 70' 'Seagate IronWolf 12TB = 20' 'WD Red Pro 10TB = 22' >"$tmp/prices"
+"$tw" plan "$ex" --policies "$pol" --no-inventory --prices "$tmp/prices" --format json \
+	>"$tmp/priced.json" || bad "plan --prices failed"
+check "priced plan" 0 "$tw" report "$ex" --plan "$tmp/priced.json" -o "$tmp/m.html"
+m=$tmp/m.html
+same "priced: nothing on stderr" "$(cat "$tmp/err")" ""
+same "priced: one cost table" "$(count "$m" '<table class="small costs">')" 1
+k=0
+for t in hot warm cold; do
+	same "$t cost = the plan's" "$(attr "$m" "<tr data-of=\"$t\"" data-cost)" \
+		"$(cents "$tmp/priced.json" ".tiers[$k].cost")"
+	same "$t per usable TB = the plan's" "$(attr "$m" "<tr data-of=\"$t\"" data-per-tb)" \
+		"$(cents "$tmp/priced.json" ".tiers[$k].cost_per_usable_tb")"
+	c=$(commas "$(jq '.tiers['$k'].cost | round' "$tmp/priced.json")")
+	per=$(commas "$(jq '.tiers['$k'].cost_per_usable_tb | round' "$tmp/priced.json")")
+	tier "$m" $t | grep -qF "<span class=\"cost\">cost $c ($per per usable TB)" ||
+		bad "$t card: no 'cost $c ($per per usable TB)'"
+	k=$((k + 1))
+done
+has "priced: the hot tier's figures (plan.sh's)" "$m" \
+	'<td>hot</td><td class="num">1</td><td class="num">768 GB</td><td class="num">960</td><td class="num">1,250</td>'
+same "priced: the total = the plan's" "$(attr "$m" '<tr data-of="all"' data-cost)" \
+	"$(cents "$tmp/priced.json" .cost_total)"
+usable_tb=$(jq '[.tiers[] | select(.devices | length > 0) | .usable_bytes] | add / 1e12' "$tmp/priced.json")
+same "priced: the total per usable TB" "$(attr "$m" '<tr data-of="all"' data-per-tb)" \
+	"$(cents "$tmp/priced.json" ".cost_total / $usable_tb")"
+has "priced: the total in the summary" "$m" '<strong class="cost-total">Cost: 1,752 in all</strong>'
+grep -q '<h3>To buy</h3>' "$m" && bad "priced, no buy plan: a shopping list"
+head -1 "$tmp/prices" >"$tmp/prices1"
+"$tw" plan "$ex" --policies "$pol" --no-inventory --prices "$tmp/prices1" --format json \
+	>"$tmp/priced1.json" || bad "plan --prices (one) failed"
+check "the Optane priced alone" 0 "$tw" report "$ex" --plan "$tmp/priced1.json" -o "$tmp/m1.html"
+same "priced alone: hot known" "$(attr "$tmp/m1.html" '<tr data-of="hot"' data-cost)" \
+	"$(cents "$tmp/priced1.json" '.tiers[0].cost')"
+same "priced alone: warm unknown" "$(attr "$tmp/m1.html" '<tr data-of="warm"' data-cost)" ""
+has "priced alone: warm card says so" "$tmp/m1.html" " · cost unknown: a device has no price per TB"
+has "priced alone: the total unknown" "$tmp/m1.html" "Cost unknown: a device in a tier has no price per TB"
+same "priced alone: no total" "$(attr "$tmp/m1.html" '<tr data-of="all"' data-cost)" ""
+# prices in the profiles, the plan from the advisor in-process
+jq '.devices |= map(if .id == "optane905p" then .price_per_tb = 1000 else . end)' "$ex" >"$tmp/pp.json"
+check "price_per_tb in the profile" 0 "$tw" report "$tmp/pp.json" --policies "$pol" -o "$tmp/pp.html"
+has "advisor: the hot tier's cost" "$tmp/pp.html" '<span class="cost">cost 960 (1,250 per usable TB)</span>'
+same "advisor: hot cost" "$(attr "$tmp/pp.html" '<tr data-of="hot"' data-cost)" \
+	"$(cents "$tmp/priced.json" '.tiers[0].cost')"
+
+# the buy plan: the profile is the catalog, its devices copies ("optane905p-1")
+printf '%s\n' 'Biwin NVMe 1TB = 60' 'Lexar NM6A1 512GB = 65' >>"$tmp/prices"
+"$tw" plan "$ex" --policies "$pol" --prices "$tmp/prices" --buy --format json >"$tmp/buy.json" ||
+	bad "plan --buy failed"
+b=$tmp/b.html
+check "buy plan" 0 "$tw" report "$ex" --plan "$tmp/buy.json" -o "$b"
+same "buy plan: nothing on stderr" "$(cat "$tmp/err")" ""
+grep -q 'not in the profiles' "$b" && bad "buy plan: a bought device 'not in the profiles'"
+n_bought=$(jq '[.tiers[].devices[]] | length' "$tmp/buy.json")
+[ "$n_bought" -ge 5 ] || bad "buy plan: only $n_bought devices bought"
+same "buy plan: every bought device to buy" "$(count "$b" '<span class="to-buy">to buy</span>')" "$n_bought"
+same "buy plan: the hot copy, its catalog entry" \
+	"$(tier "$b" hot | sed -n 's/^<li data-device="\([^"]*\)" data-buy="\([^"]*\)".*/\1 \2/p')" \
+	"optane905p-1 optane905p"
+has "buy plan: the copy's model" "$b" \
+	'<strong>optane905p-1</strong> Intel Optane 905P 960GB <span class="to-buy">to buy</span>'
+same "buy plan: one list" "$(count "$b" '<table class="small buy">')" 1
+same "buy plan: a row per line" "$(count "$b" '<tr data-buy=')" "$(jq '.buy | length' "$tmp/buy.json")"
+jq -r '.buy[] | "\(.id) \(.tier) \(.count)"' "$tmp/buy.json" >"$tmp/want-buy"
+tr '\n' ' ' <"$b" | sed 's/</\n</g' | sed -n \
+	's/^<tr data-buy="\([^"]*\)" data-of="\([^"]*\)" data-count="\([^"]*\)".*/\1 \2 \3/p' >"$tmp/got-buy"
+same "buy plan: rows = the plan's lines, in order" "$(cat "$tmp/got-buy")" "$(cat "$tmp/want-buy")"
+k=0
+while read -r id t n; do
+	same "buy $id: unit price" "$(attr "$b" "<tr data-buy=\"$id\" data-of=\"$t\"" data-price)" \
+		"$(cents "$tmp/buy.json" ".buy[$k].price")"
+	same "buy $id: total" "$(attr "$b" "<tr data-buy=\"$id\" data-of=\"$t\"" data-cost)" \
+		"$(cents "$tmp/buy.json" ".buy[$k].cost")"
+	k=$((k + 1))
+done <"$tmp/want-buy"
+has "buy plan: the Optane line" "$b" '<td>Intel Optane 905P 960GB</td><td><code>optane905p</code></td><td>hot</td><td class="num">1</td><td class="num">960</td><td class="num">960</td>'
+same "buy plan: the sum's count" "$(attr "$b" '<tr class="sum"' data-count)" \
+	"$(jq '[.buy[].count] | add' "$tmp/buy.json")"
+same "buy plan: the sum" "$(attr "$b" '<tr class="sum"' data-cost)" \
+	"$(cents "$tmp/buy.json" '[.buy[].cost] | add')"
+same "buy plan: the sum = the plan's total" "$(attr "$b" '<tr class="sum"' data-cost)" \
+	"$(cents "$tmp/buy.json" .cost_total)"
+has "buy plan: the sum shown" "$b" \
+	"<td class=\"num\">$(commas "$(jq '.cost_total | round' "$tmp/buy.json")")</td></tr></tfoot>"
+has "buy plan: table row of the catalog's Optane" "$b" '<tr class="tier-hot" data-device="optane905p">'
+has "buy plan: 3 PM9A1 to buy" "$b" \
+	"<span class=\"to-buy\" data-count=\"$(jq '[.buy[] | select(.id == "pm9a1-1t") | .count] | add' "$tmp/buy.json")\">"
+same "buy plan: the Optane bar coloured hot" \
+	"$(chart "$b" rand_read_qd1.iops | grep -c '^<rect class="bar tier-hot" data-device="optane905p"')" 1
+"$tw" plan "$ex" --policies "$pol" --prices "$tmp/prices" --buy --budget 1200 --format json \
+	>"$tmp/buy1200.json" || bad "plan --buy --budget failed"
+check "buy plan, budget 1,200" 0 "$tw" report "$ex" --plan "$tmp/buy1200.json" -o "$tmp/b2.html"
+has "budget shown" "$tmp/b2.html" '<p class="budget" data-budget="1200.00">Budget 1,200.</p>'
+same "budget: the sum" "$(attr "$tmp/b2.html" '<tr class="sum"' data-cost)" \
+	"$(cents "$tmp/buy1200.json" '[.buy[].cost] | add')"
+# a buy plan against a catalog without one of its models: one error, exit 1
+jq '.devices |= map(select(.id != "optane905p"))' "$ex" >"$tmp/no-optane.json"
+check "buy plan, another catalog" 1 "$tw" report "$tmp/no-optane.json" --plan "$tmp/buy.json" -o "$tmp/o.html"
+one_error "buy plan, another catalog" "$tmp/buy.json"
+expect "buy plan, another catalog: names the model" "$tmp/err" \
+	"1 device it names is not in them (optane905p)"
 echo '{"schema": "tierwise.plan/1", "tiers": [' >"$tmp/broken.json"
 check "--plan not JSON" 1 "$tw" report "$ex" --plan "$tmp/broken.json" -o "$tmp/x.html"
 jq '.tiers[1].devices = "pm9a1-1t"' "$tmp/plan.json" >"$tmp/type.json"
