@@ -457,8 +457,9 @@ static void twin_rows(struct milp *p, const struct advisor_opt_input *in, struct
 
 /*
  * One media class per tier: per class c present in tier t a binary z,
- * Σ_{d of c} x_dt − |c| z ≤ 0, and Σ_c z ≤ 1.  The classes are the
- * distinct values of in->cls[·][t] among the tier's columns.
+ * x_dt ≤ z for each device d of c (the tight form: the LP relaxation
+ * keeps it), and Σ_c z ≤ 1.  The classes are the distinct values of
+ * in->cls[·][t] among the tier's columns.
  */
 static void class_rows(struct milp *p, const struct advisor_opt_input *in, struct rowbuf *rb)
 {
@@ -478,12 +479,14 @@ static void class_rows(struct milp *p, const struct advisor_opt_input *in, struc
 			if (nz == (int)ARRAY_SIZE(zs))
 				break;	/* more classes than that: evaluate() still checks */
 			zs[nz] = add_col(p->lp, GLP_BV, 0.0, 1.0, 0.0);
-			rb->len = 0;
-			for (size_t k = d; k < in->n; k++)
-				if (p->x[k * NT + t] && in->cls[k][t] == in->cls[d][t])
-					rb_put(rb, p->x[k * NT + t], 1.0);
-			rb_put(rb, zs[nz], -(double)rb->len);
-			add_row_le(p->lp, rb->len, rb->ind, rb->val, 0.0);
+			for (size_t k = d; k < in->n; k++) {
+				if (!p->x[k * NT + t] || in->cls[k][t] != in->cls[d][t])
+					continue;
+				rb->len = 0;
+				rb_put(rb, p->x[k * NT + t], 1.0);
+				rb_put(rb, zs[nz], -1.0);
+				add_row_le(p->lp, rb->len, rb->ind, rb->val, 0.0);
+			}
 			nz++;
 		}
 		if (nz > 1) {
@@ -491,8 +494,89 @@ static void class_rows(struct milp *p, const struct advisor_opt_input *in, struc
 			for (int k = 0; k < nz; k++)
 				rb_put(rb, zs[k], 1.0);
 			add_row_le(p->lp, rb->len, rb->ind, rb->val, 1.0);
+		} else if (nz == 1) {	/* one class: its z is free */
+			glp_set_col_bnds(p->lp, zs[0], GLP_FX, 1.0, 1.0);
 		}
 	}
+}
+
+/*
+ * The least a need could cost on its own: the cheapest set of devices of
+ * one media class of tier t whose capacity covers the need (arrays only
+ * lower the capacity, so this is a lower bound), over its classes; a small
+ * knapsack solved by GLPK.  INFINITY when none covers it.
+ */
+static double min_cover_cost(const struct milp *p, const struct advisor_opt_input *in, int t)
+{
+	double best = INFINITY;
+
+	for (size_t c0 = 0; c0 < in->n; c0++) {
+		glp_prob *lp;
+		glp_iocp parm;
+		int row[2] = { 0, 0 }, cols = 0, *ind;
+		double *val;
+		bool first = p->x[c0 * NT + t] != 0;
+
+		for (size_t j = 0; first && in->cls && j < c0; j++)	/* one solve per class */
+			first = !(p->x[j * NT + t] && in->cls[j][t] == in->cls[c0][t]);
+		if (!first)
+			continue;
+		ind = calloc(in->n + 1, sizeof(*ind));
+		val = calloc(in->n + 1, sizeof(*val));
+		lp = glp_create_prob();
+		if (!ind || !val || !lp) {
+			free(ind);
+			free(val);
+			if (lp)
+				glp_delete_prob(lp);
+			return 0.0;	/* no bound: the cut says nothing */
+		}
+		glp_set_obj_dir(lp, GLP_MIN);
+		row[1] = glp_add_rows(lp, 1);
+		for (size_t d = c0; d < in->n; d++)
+			if (p->x[d * NT + t] && (!in->cls || in->cls[d][t] == in->cls[c0][t])) {
+				ind[++cols] = add_col(lp, GLP_BV, 0.0, 1.0, in->price[d]);
+				val[cols] = in->capacity[d];
+			}
+		glp_set_row_bnds(lp, row[1], GLP_LO, in->need[t] * (1.0 - MET_TOL), 0.0);
+		glp_set_mat_row(lp, row[1], cols, ind, val);
+		glp_init_iocp(&parm);
+		parm.presolve = GLP_ON;
+		parm.msg_lev = GLP_MSG_OFF;
+		parm.tm_lim = 1000;
+		if (glp_intopt(lp, &parm) == 0 && glp_mip_status(lp) == GLP_OPT)
+			best = fmin(best, glp_mip_obj_val(lp));
+		else if (glp_mip_status(lp) != GLP_NOFEAS)
+			best = 0.0;	/* not proven in time: no bound */
+		glp_delete_prob(lp);
+		free(ind);
+		free(val);
+	}
+	return best;
+}
+
+/*
+ * Buying within a budget: Σ_t mincost_t × met_t ≤ budget, where mincost_t
+ * is the least tier t's need could cost alone — which needs the budget can
+ * meet together, a cut the relaxation would not find (it proves "not all
+ * three within 600" at the root instead of after thousands of nodes).
+ */
+static void budget_cut(struct milp *p, const struct advisor_opt_input *in, struct rowbuf *rb)
+{
+	rb->len = 0;
+	for (int t = 0; t < NT; t++) {
+		double c;
+
+		if (!p->met[t])
+			continue;
+		c = min_cover_cost(p, in, t);
+		if (isinf(c))	/* no set covers it: never met */
+			glp_set_col_bnds(p->lp, p->met[t], GLP_FX, 0.0, 0.0);
+		else if (c > 0)
+			rb_put(rb, p->met[t], c);
+	}
+	if (rb->len)
+		add_row_le(p->lp, rb->len, rb->ind, rb->val, in->budget);
 }
 
 static int milp_build(struct milp *p, const struct advisor_opt_input *in,
@@ -549,6 +633,8 @@ static int milp_build(struct milp *p, const struct advisor_opt_input *in,
 		rb_put(&rb, p->met[t], 1.0);
 		add_row_le(p->lp, rb.len, rb.ind, rb.val, 0.0);
 	}
+	if (in->price && in->budget > 0)
+		budget_cut(p, in, &rb);
 	if (in->price && in->budget > 0) {	/* Σ price × x ≤ budget */
 		rb.len = 0;
 		for (size_t d = 0; d < in->n; d++)
@@ -636,6 +722,7 @@ static void milp_solve(struct milp *p, double deadline, bool scale, struct solve
 	parm.presolve = GLP_OFF;
 	parm.cb_func = callback;
 	parm.cb_info = p;
+
 	parm.tm_lim = left > 0 ? (int)fmin(left * 1000.0, 2e9) : 1;
 	p->incumbent = false;
 	p->nodes = 0;
@@ -1135,8 +1222,10 @@ int advisor_optimize(const struct advisor_opt_input *in, double time_limit,
 		evaluate(in, &g, &s, out->best.tier, &out->best.e);
 		out->best.valid = true;
 		bounds(&r, out);
-		ret = runner_up(&r, out);
+		if (!in->no_runner_up)
+			ret = runner_up(&r, out);
 	}
+
 	out->nodes = r.nodes;
 	out->seconds = (tw_now_ns() / 1e9) - t0;
 	groups_clear(&g);

@@ -611,6 +611,45 @@ static int init_plan(struct advisor_plan *plan, const struct profile_device *con
 	return 0;
 }
 
+/*
+ * Copies of one catalog model that can still help tier t: its need over one
+ * copy's usable capacity, rounded up, doubled for a mirror, plus two for a
+ * parity array's parity disks.
+ */
+static size_t useful_copies(const struct advisor_plan *plan, size_t i, int t)
+{
+	const struct advisor_plan_tier *tier = &plan->tiers[t];
+	double cap = plan_usable(plan, i), k;
+	enum advisor_array_rule r = advisor_array_rule_of(tier->rule, t);
+
+	if (tier->need_bytes <= 0 || isnan(plan->devs[i].tier_score[t]))
+		return 1;	/* a tier with no need takes one spare at most */
+	k = ceil((double)tier->need_bytes / cap);
+	return r == ADVISOR_ARRAY_MIRROR ? (size_t)(2 * k) :
+	       r == ADVISOR_ARRAY_PARITY ? (size_t)k + 2 : (size_t)k;
+}
+
+/*
+ * Buying: copies of a model past what any tier could use are no candidates
+ * (their scores NAN): a smaller search, the same optimum.
+ */
+static void trim_stock(struct advisor_plan *plan)
+{
+	for (size_t i = 0; i < plan->n_devs; i++) {
+		size_t copy = 0, keep = 0;
+
+		for (size_t j = 0; j < i; j++)	/* copies of its model before it */
+			copy += plan->origin[j] == plan->origin[i];
+		for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+			size_t u = useful_copies(plan, i, t);
+
+			keep = u > keep ? u : keep;
+		}
+		for (int t = 0; copy >= keep && t < ADVISOR_TIER_COUNT; t++)
+			plan->devs[i].tier_score[t] = NAN;
+	}
+}
+
 static void best_tiers(struct advisor_plan *plan)
 {
 	for (size_t i = 0; i < plan->n_devs; i++) {
@@ -741,6 +780,8 @@ static int make(struct ctx *c, char *err, size_t errlen)
 			ret = score_tier(c, i, &plan->tiers[t]);
 	if (ret)
 		return ret;
+	if (plan->buying)
+		trim_stock(plan);
 	best_tiers(plan);
 	ret = plan_run_optimizer(plan, c->opt);
 	if (!ret)

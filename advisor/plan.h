@@ -64,6 +64,7 @@ struct advisor_opt_input {
 	bool cheapest;			/* then: the cheapest plan meeting as many needs
 					   within margin points of the best score */
 	double margin;
+	bool no_runner_up;		/* the optimum only (runner_up.valid false) */
 };
 
 /* What one complete assignment is worth (see advisor_evaluate()). */

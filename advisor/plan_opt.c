@@ -113,16 +113,6 @@ static void opt_input_clear(struct advisor_opt_input *in)
 	free((void *)in->cls);
 }
 
-/* Tiers with a need. */
-static int plan_count_needs(const struct advisor_plan *plan)
-{
-	int n = 0;
-
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
-		n += plan->tiers[t].need_bytes > 0;
-	return n;
-}
-
 static int take_result(struct advisor_plan *plan, const struct advisor_opt_result *r)
 {
 	plan->score = r->best.e.score;
@@ -152,6 +142,16 @@ static int take_result(struct advisor_plan *plan, const struct advisor_opt_resul
 	return 0;
 }
 
+/* Tiers with a need. */
+static int plan_count_needs(const struct advisor_plan *plan)
+{
+	int n = 0;
+
+	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+		n += plan->tiers[t].need_bytes > 0;
+	return n;
+}
+
 /*
  * Buying: with a budget, the best plan within it (and, when it meets fewer
  * needs than the catalog could, the least budget that would); without, the
@@ -171,10 +171,16 @@ static int buy_optimize(struct advisor_plan *plan, const struct advisor_options 
 		ret = advisor_optimize(in, opt->time_limit, r);
 		if (ret)
 			return ret;
+		if (r->best.e.met == (unsigned)plan_count_needs(plan))
+			return tw_strv_addf(&plan->notes, &plan->n_notes,
+					    "budget %.0f: this plan costs %.0f", plan->budget,
+					    r->best.e.cost);
 		in->budget = 0;
 		in->cheapest = true;
 		in->margin = 1e9;	/* the cheapest plan meeting the most needs */
+		in->no_runner_up = true;
 		ret = advisor_optimize(in, opt->time_limit, &alt);
+		in->no_runner_up = false;
 		if (!ret && alt.best.e.met > r->best.e.met)
 			ret = tw_strv_addf(&plan->notes, &plan->n_notes,
 					    "the budget of %.0f meets %u of the needs; %u can be met, "
