@@ -235,6 +235,55 @@ static int share_tier(struct advisor_plan *plan, struct advisor_plan_tier *t)
 			     plan->devs[best].tier_score[t->tier], name);
 }
 
+/*
+ * The model to buy more of for tier t: its leading device's when priced,
+ * else the best-scoring priced device of the profiles the tier may take (no
+ * warning against it there, the tier's media class).  -1 when none.
+ */
+static ptrdiff_t model_to_add(const struct advisor_plan *plan, const struct advisor_plan_tier *t)
+{
+	ptrdiff_t best = -1;
+
+	if (t->n_devices && !isnan(plan_buy_price(plan->devs[t->devices[0]].p)))
+		return (ptrdiff_t)t->devices[0];
+	for (size_t i = 0; i < plan->n_devs; i++) {
+		const struct advisor_plan_device *pd = &plan->devs[i];
+		bool hdd = pd->p->rotational || pd->p->media == PROFILE_MEDIA_HDD;
+
+		if (pd->excluded || isnan(pd->tier_score[t->tier]) ||
+		    isnan(plan_buy_price(pd->p)) || plan_objections(plan, i, (int)t->tier))
+			continue;
+		if (t->n_devices && hdd != (plan->devs[t->devices[0]].p->rotational ||
+					    plan->devs[t->devices[0]].p->media == PROFILE_MEDIA_HDD))
+			continue;
+		if (best < 0 || pd->tier_score[t->tier] > plan->devs[best].tier_score[t->tier])
+			best = (ptrdiff_t)i;
+	}
+	return best;
+}
+
+/* With prices: how many more of which model would meet the shortfall. */
+static int short_buy_note(struct advisor_plan *plan, struct advisor_plan_tier *t, double shortfall)
+{
+	ptrdiff_t d = plan->buying ? -1 : model_to_add(plan, t);
+	double each, price, k;
+	char cap[32];
+
+	if (d < 0)
+		return 0;
+	each = plan_usable(plan, (size_t)d);
+	price = plan_buy_price(plan->devs[d].p);
+	k = ceil(shortfall / each);
+	if (t->redundancy == MODEL_REDUNDANCY_REQUIRED)
+		k *= 2;	/* mirrored: two for one */
+	plan_fmt_bytes(cap, sizeof(cap), (double)plan->devs[d].p->capacity_bytes);
+	return tw_strv_addf(&t->notes, &t->n_notes,
+			     "to meet it: %.0f more %s (%s, %.0f each: %.0f in all)%s", k,
+			     plan->devs[d].p->model ? plan->devs[d].p->model : plan->devs[d].p->id,
+			     cap, price, k * price,
+			     t->redundancy == MODEL_REDUNDANCY_REQUIRED ? ", mirrored in pairs" : "");
+}
+
 static int need_note(struct advisor_plan *plan, struct advisor_plan_tier *t)
 {
 	char need[32], have[32], shortby[32], names[256] = "";
@@ -253,10 +302,12 @@ static int need_note(struct advisor_plan *plan, struct advisor_plan_tier *t)
 		      "not meet this need", advisor_tier_name(t->tier), names, need, have,
 		      plan->fill * 100, shortby) < 0)
 		return -ENOMEM;
-	return tw_strv_addf(&t->notes, &t->n_notes,
-			     "%s needs %s, %s available (%.0f %% of the capacity of its "
-			     "devices, the rest kept free): short by %s", names, need, have,
-			     plan->fill * 100, shortby);
+	if (tw_strv_addf(&t->notes, &t->n_notes,
+			 "%s needs %s, %s available (%.0f %% of the capacity of its "
+			 "devices, the rest kept free): short by %s", names, need, have,
+			 plan->fill * 100, shortby) < 0)
+		return -ENOMEM;
+	return short_buy_note(plan, t, (double)(t->need_bytes - t->usable_bytes));
 }
 
 /* The tier's policies wanting level r or more, "a + b" (those with a need). */
@@ -325,6 +376,53 @@ static int failure_note(const struct ctx *c, struct advisor_plan_tier *t)
 	return tw_strv_addf(&t->notes, &t->n_notes, "failure domain: %s; no redundancy: %s",
 			    what, t->refetchable ? "what it holds can be downloaded again"
 						 : "its policies ask none; keep a copy elsewhere");
+}
+
+static const char *class_name(int c)
+{
+	return c == PLAN_CLASS_HDD ? "hard disks" : c == PLAN_CLASS_SCM ?
+	       "storage-class memory" : "NAND flash";
+}
+
+/*
+ * The device that scores best for a tier with a need, left out of it
+ * because of its media class: why (it alone cannot hold the need, and a
+ * tier never mixes classes) and where it went.
+ */
+static int class_note(struct advisor_plan *plan, struct advisor_plan_tier *t)
+{
+	ptrdiff_t top = -1;
+	int tc, dc;
+	char cap[32], need[32];
+
+	if (t->need_bytes <= 0 || !t->n_devices)
+		return 0;
+	for (size_t i = 0; i < plan->n_devs; i++)
+		if (!plan->devs[i].excluded && !isnan(plan->devs[i].tier_score[t->tier]) &&
+		    !plan_objections(plan, i, (int)t->tier) &&
+		    (top < 0 || plan->devs[i].tier_score[t->tier] >
+				plan->devs[top].tier_score[t->tier]))
+			top = (ptrdiff_t)i;
+	if (top < 0 || plan->devs[top].tier == (int)t->tier)
+		return 0;
+	tc = plan_media_class(plan->devs[t->devices[0]].p, (int)t->tier);
+	dc = plan_media_class(plan->devs[top].p, (int)t->tier);
+	if (tc == dc)
+		return 0;
+	plan_fmt_bytes(cap, sizeof(cap), plan_usable(plan, (size_t)top));
+	plan_fmt_bytes(need, sizeof(need), (double)t->need_bytes);
+	return tw_strv_addf(&t->notes, &t->n_notes,
+			     "%s scores best for the %s tier (%.1f), but its %s usable cannot "
+			     "hold the %s need alone, and a tier never mixes %s with %s (its reads "
+			     "would run at either speed by chance): the %s tier is %s%s%s%s",
+			     plan->devs[top].p->id, advisor_tier_name(t->tier),
+			     plan->devs[top].tier_score[t->tier], cap, need, class_name(dc),
+			     class_name(tc), advisor_tier_name(t->tier), class_name(tc),
+			     plan->devs[top].tier >= 0 ? "; " : "",
+			     plan->devs[top].tier >= 0 ? plan->devs[top].p->id : "",
+			     plan->devs[top].tier >= 0 ? (plan->devs[top].tier == ADVISOR_HOT ?
+			     " serves the hot tier" : plan->devs[top].tier == ADVISOR_WARM ?
+			     " serves the warm tier" : " serves the cold tier") : "");
 }
 
 /* No HDD in the cold tier: say what holds it instead. */
@@ -758,6 +856,8 @@ static int build_tiers(struct ctx *c)
 			ret = cold_note(plan, tier);
 		if (!ret)
 			ret = failure_note(c, tier);
+		if (!ret)
+			ret = class_note(plan, tier);
 		if (!ret)
 			ret = tier_estimates(plan, tier);
 	}

@@ -19,20 +19,13 @@ double plan_usable(const struct advisor_plan *plan, size_t i)
 	return cap > 0 ? (double)cap * plan->fill : 1.0;
 }
 
-/*
- * The media class of a device in tier t: a volume never mixes hard disks
- * with solid state, and in the latency tier (hot) never storage-class
- * memory (3D XPoint) with NAND: its reads would run at either speed by
- * chance.  0 solid state (NAND, unknown), 1 hard disk, 2 storage-class
- * memory in the hot tier.
- */
-static int media_class(const struct profile_device *p, int t)
+int plan_media_class(const struct profile_device *p, int t)
 {
 	if (p->rotational || p->media == PROFILE_MEDIA_HDD)
-		return 1;
+		return PLAN_CLASS_HDD;
 	if (t == ADVISOR_HOT && p->media == PROFILE_MEDIA_3DXPOINT)
-		return 2;
-	return 0;
+		return PLAN_CLASS_SCM;
+	return PLAN_CLASS_SSD;
 }
 
 /* The optimiser's input: scores (after the warnings' soft costs; pairs
@@ -64,7 +57,7 @@ static int opt_input(const struct advisor_plan *plan, struct advisor_opt_input *
 		for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
 			score[i][t] = plan->devs[i].excluded ? NAN : plan->devs[i].tier_score[t] *
 				      plan_objection_cost(plan, i, t);
-			cls[i][t] = media_class(plan->devs[i].p, t);
+			cls[i][t] = plan_media_class(plan->devs[i].p, t);
 			if (!isnan(score[i][t]) && plan_objections(plan, i, t)) {
 				score[i][t] = NAN;
 				*objected = true;

@@ -81,6 +81,15 @@ double plan_objection_cost(const struct advisor_plan *plan, size_t d, int t);
 
 /* ---- the optimiser bridge (plan_opt.c) ---- */
 
+/*
+ * The media class of a device in tier t: a tier never mixes hard disks
+ * with solid state, and in the latency tier (hot) never storage-class
+ * memory (3D XPoint) with NAND: its reads would run at either speed by
+ * chance.  PLAN_CLASS_SSD (NAND, unknown), _HDD, _SCM (only in hot).
+ */
+enum { PLAN_CLASS_SSD, PLAN_CLASS_HDD, PLAN_CLASS_SCM };
+int plan_media_class(const struct profile_device *p, int t);
+
 /* Usable bytes of device i: its capacity × plan->fill (1 when unknown). */
 double plan_usable(const struct advisor_plan *plan, size_t i);
 
