@@ -633,6 +633,14 @@ static int milp_build(struct milp *p, const struct advisor_opt_input *in,
 		rb_put(&rb, p->met[t], 1.0);
 		add_row_le(p->lp, rb.len, rb.ind, rb.val, 0.0);
 	}
+	for (size_t d = 0; in->price && d < in->n; d++)	/* buying: met or none */
+		for (int t = 0; t < NT; t++)
+			if (p->x[d * NT + t] && p->met[t]) {
+				rb.len = 0;
+				rb_put(&rb, p->x[d * NT + t], 1.0);
+				rb_put(&rb, p->met[t], -1.0);
+				add_row_le(p->lp, rb.len, rb.ind, rb.val, 0.0);
+			}
 	if (in->price && in->budget > 0)
 		budget_cut(p, in, &rb);
 	if (in->price && in->budget > 0) {	/* Σ price × x ≤ budget */
@@ -787,6 +795,23 @@ static void prune(struct run *r, int *assign)
 		}
 		free(order);
 	}
+}
+
+/*
+ * Buying: nothing is bought for a need the plan does not meet (a part of an
+ * archive on two small drives is money spent on no need); the plan then
+ * says how short it is.  The programme has the same rule (x ≤ met).
+ */
+static void drop_unmet(struct run *r, int *assign)
+{
+	struct advisor_eval e;
+
+	evaluate(r->in, r->g, r->s, assign, &e);
+	for (int t = 0; t < NT; t++)
+		if (r->in->need[t] > 0 && e.tier_usable[t] < r->in->need[t] * (1.0 - MET_TOL))
+			for (size_t d = 0; d < r->in->n; d++)
+				if (assign[d] == t)
+					assign[d] = -1;
 }
 
 /* Can d be bought on top of what e spends? */
@@ -998,6 +1023,8 @@ static int solve_needs(struct run *r, int *assign)
 	milp_clear(&p);
 	if (!ret)
 		prune(r, assign);
+	if (!ret && in->price)
+		drop_unmet(r, assign);
 	return ret;
 }
 

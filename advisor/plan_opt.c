@@ -145,6 +145,9 @@ static int plan_count_needs(const struct advisor_plan *plan)
 	return n;
 }
 
+/* Seconds the least-budget hint may take (its plan is not the one shown). */
+#define BUY_HINT_SECONDS 3.0
+
 /*
  * Buying: with a budget, the best plan within it (and, when it meets fewer
  * needs than the catalog could, the least budget that would); without, the
@@ -171,14 +174,15 @@ static int buy_optimize(struct advisor_plan *plan, const struct advisor_options 
 		in->budget = 0;
 		in->cheapest = true;
 		in->margin = 1e9;	/* the cheapest plan meeting the most needs */
-		in->no_runner_up = true;
-		ret = advisor_optimize(in, opt->time_limit, &alt);
+		in->no_runner_up = true;	/* a hint: a few seconds at most */
+		ret = advisor_optimize(in, fmin(opt->time_limit > 0 ? opt->time_limit :
+					ADVISOR_OPT_DEFAULT_SECONDS, BUY_HINT_SECONDS), &alt);
 		in->no_runner_up = false;
 		if (!ret && alt.best.e.met > r->best.e.met)
 			ret = tw_strv_addf(&plan->notes, &plan->n_notes,
 					    "the budget of %.0f meets %u of the needs; %u can be met, "
-					    "from a budget of %.0f", plan->budget, r->best.e.met,
-					    alt.best.e.met, alt.best.e.cost);
+					    "from a budget of %s%.0f", plan->budget, r->best.e.met,
+					    alt.best.e.met, alt.exact ? "" : "at most ", alt.best.e.cost);
 		else if (!ret)
 			ret = tw_strv_addf(&plan->notes, &plan->n_notes,
 					    "budget %.0f: this plan costs %.0f", plan->budget,
