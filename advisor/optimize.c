@@ -136,10 +136,18 @@ static size_t data_disks(const struct advisor_opt_input *in, int t, size_t count
 	return advisor_array_data_disks(r, t, count);
 }
 
-/* Can device d hold any of tier t's need?  Not alone in a required tier. */
+/* Can device d hold any of tier t's need?  In a required tier only with a
+ * like device that may join it there (a pair for a mirror). */
 static bool holds(const struct advisor_opt_input *in, const struct groups *g, size_t d, int t)
 {
-	return !in->required[t] || group_of(in, g, d, t) >= 0;
+	int id = group_of(in, g, d, t);
+
+	if (!in->required[t])
+		return true;
+	for (size_t j = 0; id >= 0 && j < in->n; j++)
+		if (j != d && in->group[j] == id && eligible(in, j, t))
+			return true;
+	return false;
 }
 
 /* ---- exact evaluation ------------------------------------------------- */

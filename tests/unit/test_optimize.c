@@ -31,6 +31,7 @@ struct inst {
 	struct advisor_opt_input in;
 	double score[MAXN][NT], cap[MAXN];
 	int group[MAXN];
+	int cls[MAXN][NT];
 };
 
 static struct inst *inst_new(size_t n)
@@ -231,6 +232,155 @@ static void check_against_brute(bool all_needs, int rounds)
 		advisor_opt_result_clear(&r);
 		free(x);
 	}
+}
+
+/*
+ * Media classes and array rules (issue 26) against brute force: random
+ * classes per device (one per tier in a tier), random rules per tier and
+ * redundancy required in some; the optimum meets as many needs with the
+ * same score as the best assignment advisor_evaluate() accepts, and never
+ * mixes classes in a tier.
+ */
+static void check_classes_against_brute(int rounds)
+{
+	for (int round = 0; round < rounds; round++) {
+		size_t n = 1 + (size_t)(rnd() * 6);
+		struct inst *x = random_instance(n, rnd() < 0.5);
+		struct advisor_opt_result r;
+		struct key best, got;
+		int best_assign[16];
+
+		for (size_t d = 0; d < n; d++)
+			for (int t = 0; t < NT; t++)
+				x->cls[d][t] = (int)(rnd() * 3);
+		for (size_t d = 1; d < n; d++)	/* like devices are one class */
+			for (size_t j = 0; j < d; j++)
+				if (x->group[d] == x->group[j])
+					memcpy(x->cls[d], x->cls[j], sizeof(x->cls[d]));
+		x->in.cls = (const int (*)[NT])x->cls;
+		for (int t = 0; t < NT; t++) {
+			x->in.rule[t] = (enum advisor_array_rule)(rnd() * 4);
+			x->in.required[t] = rnd() < 0.3;
+		}
+		brute(&x->in, &best, best_assign);
+		assert_int_equal(advisor_optimize(&x->in, 0, &r), 0);
+		assert_true(r.exact);
+		got = key_of(&x->in, r.best.tier);
+		if (best.valid && !got.valid) {	/* nothing used: as good only if best adds nothing */
+			struct advisor_eval e;
+
+			assert_int_equal(advisor_evaluate(&x->in, r.best.tier, &e), 0);
+			assert_true(e.valid && e.used == 0);
+			assert_int_equal(e.met, best.met);
+			assert_close(e.score, best.need_score + best.spare, 1e-6);
+		} else if (best.valid) {
+			assert_int_equal(got.met, best.met);
+			assert_close(got.need_score, best.need_score, 1e-6);
+		}
+		for (size_t a = 0; a < n; a++)
+			for (size_t b = 0; b < n; b++)
+				if (r.best.tier[a] >= 0 && r.best.tier[a] == r.best.tier[b])
+					assert_int_equal(x->cls[a][r.best.tier[a]],
+							 x->cls[b][r.best.tier[a]]);
+		advisor_opt_result_clear(&r);
+		free(x);
+	}
+}
+
+static void test_classes_against_brute_force(void **state)
+{
+	(void)state;
+	check_classes_against_brute(150);
+}
+
+/*
+ * One media class per tier: cold needs 11 TB; a 10 TB HDD (score 60) and
+ * two 1 TB SSDs (80).  Mixing them would meet the need; a tier never mixes
+ * classes, so the HDD holds what it can (the need unmet) and an assignment
+ * that mixes is invalid.
+ */
+static void test_media_classes(void **state)
+{
+	struct inst *x = inst_new(3);
+	struct advisor_opt_result r;
+	struct advisor_eval e;
+	int mixed[3] = { ADVISOR_COLD, ADVISOR_COLD, ADVISOR_COLD };
+
+	(void)state;
+	for (int d = 0; d < 3; d++) {
+		x->score[d][ADVISOR_HOT] = x->score[d][ADVISOR_WARM] = NAN;
+		x->score[d][ADVISOR_COLD] = d ? 80.0 : 60.0;
+		x->cap[d] = d ? 1e12 : 10e12;
+		x->group[d] = (int)d;
+		for (int t = 0; t < NT; t++)
+			x->cls[d][t] = d ? 0 : 1;
+	}
+	x->in.need[ADVISOR_COLD] = 11e12;
+	assert_int_equal(advisor_evaluate(&x->in, mixed, &e), 0);
+	assert_true(e.valid && e.met == 1);	/* no classes: the mix meets it */
+	x->in.cls = (const int (*)[NT])x->cls;
+	assert_int_equal(advisor_evaluate(&x->in, mixed, &e), 0);
+	assert_false(e.valid);
+	assert_int_equal(advisor_optimize(&x->in, 0, &r), 0);
+	assert_true(r.exact);
+	assert_int_equal(r.best.e.met, 0);
+	assert_int_equal(r.best.tier[0], ADVISOR_COLD);
+	assert_int_equal(r.best.tier[1], -1);
+	assert_int_equal(r.best.tier[2], -1);
+	assert_close(r.best.e.tier_usable[ADVISOR_COLD], 10e12, 1.0);
+	advisor_opt_result_clear(&r);
+	free(x);
+}
+
+/*
+ * Redundancy required: a lone device holds none of the need, two like
+ * devices hold one as a mirror (warm, whose own rule stripes), four hold
+ * two (RAID10); in a parity tier three hold two (RAID5).
+ */
+static void test_required(void **state)
+{
+	struct inst *x = inst_new(4);
+	struct advisor_eval e;
+	struct advisor_opt_result r;
+	int one[4] = { ADVISOR_WARM, -1, -1, -1 }, two[4] = { ADVISOR_WARM, ADVISOR_WARM, -1, -1 };
+	int four[4] = { ADVISOR_WARM, ADVISOR_WARM, ADVISOR_WARM, ADVISOR_WARM };
+	int three[4] = { ADVISOR_COLD, ADVISOR_COLD, ADVISOR_COLD, -1 };
+
+	(void)state;
+	for (int d = 0; d < 4; d++) {
+		x->score[d][ADVISOR_HOT] = NAN;
+		x->score[d][ADVISOR_WARM] = x->score[d][ADVISOR_COLD] = 80.0;
+		x->cap[d] = 1e12;
+		x->group[d] = 0;
+	}
+	x->in.need[ADVISOR_WARM] = 1.5e12;
+	x->in.required[ADVISOR_WARM] = true;
+	assert_int_equal(advisor_evaluate(&x->in, one, &e), 0);
+	assert_close(e.tier_usable[ADVISOR_WARM], 0.0, 1.0);
+	assert_int_equal(advisor_evaluate(&x->in, two, &e), 0);
+	assert_close(e.tier_usable[ADVISOR_WARM], 1e12, 1.0);
+	assert_int_equal(advisor_evaluate(&x->in, four, &e), 0);
+	assert_close(e.tier_usable[ADVISOR_WARM], 2e12, 1.0);
+	assert_int_equal(e.met, 1);
+	assert_int_equal(advisor_optimize(&x->in, 0, &r), 0);
+	assert_true(r.exact);
+	assert_int_equal(r.best.e.met, 1);
+	for (int d = 0; d < 4; d++)
+		assert_int_equal(r.best.tier[d], ADVISOR_WARM);
+	advisor_opt_result_clear(&r);
+	x->in.need[ADVISOR_WARM] = 0;
+	x->in.need[ADVISOR_COLD] = 1.5e12;
+	x->in.required[ADVISOR_COLD] = true;
+	assert_int_equal(advisor_evaluate(&x->in, three, &e), 0);
+	assert_close(e.tier_usable[ADVISOR_COLD], 2e12, 1.0);	/* RAID5 */
+	x->group[1] = 1;	/* unlike now: no pair of like devices left but 0, 2, 3 */
+	x->group[2] = 2;
+	x->group[3] = 3;
+	assert_int_equal(advisor_optimize(&x->in, 0, &r), 0);
+	assert_int_equal(r.best.e.met, 0);	/* no two like devices: nothing held */
+	assert_close(r.best.e.tier_usable[ADVISOR_COLD], 0.0, 1.0);
+	advisor_opt_result_clear(&r);
+	free(x);
 }
 
 static void test_against_brute_force(void **state)
@@ -513,6 +663,9 @@ int main(void)
 		cmocka_unit_test(test_raid_capacity),
 		cmocka_unit_test(test_alike_join),
 		cmocka_unit_test(test_buying),
+		cmocka_unit_test(test_classes_against_brute_force),
+		cmocka_unit_test(test_media_classes),
+		cmocka_unit_test(test_required),
 		cmocka_unit_test(test_thousand),
 		cmocka_unit_test(test_limits),
 	};
