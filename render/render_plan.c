@@ -500,6 +500,18 @@ static json_t *json_tier(const struct advisor_plan *plan, const struct advisor_p
 			 "notes", json_strv(t->notes, t->n_notes));
 }
 
+/* The tier with what its policies want: redundancy and refetchable. */
+static json_t *json_tier_full(const struct advisor_plan *plan, const struct advisor_plan_tier *t)
+{
+	json_t *o = json_tier(plan, t);
+
+	if (o) {
+		json_object_set_new(o, "redundancy", json_string(model_redundancy_name(t->redundancy)));
+		json_object_set_new(o, "refetchable", json_boolean(t->refetchable));
+	}
+	return o;
+}
+
 static json_t *json_runner_up(const struct advisor_plan *plan)
 {
 	json_t *tiers, *changes;
@@ -548,7 +560,7 @@ static int json_print(FILE *out, const struct advisor_plan *plan)
 	int ret;
 
 	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
-		json_array_append_new(tiers, json_tier(plan, &plan->tiers[t]));
+		json_array_append_new(tiers, json_tier_full(plan, &plan->tiers[t]));
 	doc = json_pack("{s:s, s:o, s:o, s:o, s:o, s:f, s:b, s:I, s:f, s:o}",
 			"schema", PLAN_SCHEMA, "tiers", tiers,
 			"unassigned", ids(plan, plan->unassigned, plan->n_unassigned),
