@@ -403,8 +403,9 @@ static int class_note(struct advisor_plan *plan, struct advisor_plan_tier *t)
 		    (top < 0 || plan->devs[i].tier_score[t->tier] >
 				plan->devs[top].tier_score[t->tier]))
 			top = (ptrdiff_t)i;
-	if (top < 0 || plan->devs[top].tier == (int)t->tier)
-		return 0;
+	if (top < 0 || plan->devs[top].tier == (int)t->tier || plan->buying ||
+	    plan_usable(plan, (size_t)top) >= (double)t->need_bytes)
+		return 0;	/* not kept out by its class alone */
 	tc = plan_media_class(plan->devs[t->devices[0]].p, (int)t->tier);
 	dc = plan_media_class(plan->devs[top].p, (int)t->tier);
 	if (tc == dc)
@@ -838,8 +839,8 @@ static int build_tiers(struct ctx *c)
 		struct advisor_plan_tier *tier = &plan->tiers[t];
 
 		ret = fill_members(plan, tier);
-		if (!ret && !tier->n_devices)
-			ret = share_tier(plan, tier);
+		if (!ret && !tier->n_devices && !(plan->buying && tier->need_bytes > 0))
+			ret = share_tier(plan, tier);	/* buying: nothing bought, said short */
 		if (!ret)
 			ret = plan_raid_make(plan, tier);
 		if (!ret) {
