@@ -61,8 +61,16 @@ line "score: file name a2" '  a2:pm9a1-1t  '
 check "score, one file twice" 0 "$tw" score "$tmp/b.json" "$tmp/b.json" --policy vector-db --policies "$pol"
 line "score: profile1" '  profile1:pm9a1-1t  '
 line "score: profile2" '  profile2:pm9a1-1t  '
-check "plan, two hosts" 0 "$tw" plan "$tmp/a.json" "$tmp/b.json" --no-inventory --policies "$pol"
-noline "plan: no bare pm9a1-1t" '^  pm9a1-1t '
+# a plan is for one server (issue 26): two hosts are refused, with where to go
+check "plan, two hosts" 2 "$tw" plan "$tmp/a.json" "$tmp/b.json" --no-inventory --policies "$pol"
+expect "plan, two hosts: both named" "$tmp/err" "(host hostA) and $tmp/b.json (host hostB) are profiles of two hosts"
+expect "plan, two hosts: fleet named" "$tmp/err" "tierwise fleet $tmp/a.json $tmp/b.json"
+[ "$(wc -l <"$tmp/err")" = 1 ] || { echo "FAIL: plan, two hosts: not one line:"; cat "$tmp/err"; fail=1; }
+# one host twice (a re-probe): its device once, the later figures
+check "plan, one host twice" 0 "$tw" plan "$tmp/a.json" "$tmp/a2.json" --no-inventory --policies "$pol" --format json
+jq_true "plan, re-probe: pm9a1-1t once, from a2" '[.tiers[].devices[]] | (index("a2:pm9a1-1t") != null and index("a:pm9a1-1t") == null)'
+expect "plan, re-probe: said" "$tmp/err" "1 device probed again in a later profile of the same host"
+
 check "report, two hosts" 0 "$tw" report "$tmp/a.json" "$tmp/b.json" -o "$tmp/r.html" --policies "$pol"
 expect "report: hostA's device" "$tmp/r.html" "hostA:pm9a1-1t"
 expect "report: hostB's device" "$tmp/r.html" "hostB:pm9a1-1t"
@@ -155,8 +163,8 @@ line "list: °C" '^nvme0n1 .* 30°C '
 noline "list: no bare C" ' [0-9]+C '
 check "plan: units" 0 "$tw" plan "$ex" --no-inventory --policies "$pol"
 line "plan: the decimal legend" '^\(sizes in decimal units: GB = 10\^9, TB = 10\^12 bytes\)$'
-line "plan: a 500 GB checkpoint in minutes" '^  a 500 GB checkpoint: 2 min on pm9a1-1t$'
-line "plan: a 10 TB backup still in hours" '^  a 10 TB backup: 12 h on ironwolf12t$'
+line "plan: a 500 GB checkpoint in minutes" '^  a 500 GB checkpoint: 3 min on tw-models \('
+line "plan: a 10 TB backup still in hours" '^  a 10 TB backup: 11 h on tw-archive \('
 noline "plan: no hour fraction" ' 0\.[0-9]+ h '
 check "plan --format md: units" 0 "$tw" plan "$ex" --no-inventory --policies "$pol" --format md
 line "plan md: the decimal legend" 'Sizes in decimal units: GB = 10\^9, TB = 10\^12 bytes'
@@ -179,7 +187,7 @@ expect "prices: the known models" "$tmp/err" 'models: "Samsung PM9A1 1TB", "Sams
 [ "$(grep -c 'warning' "$tmp/err")" = 1 ] || { echo "FAIL: prices: known names warned about:"; cat "$tmp/err"; fail=1; }
 # two hosts: the price list names the ids of the files, not the qualified ones
 printf 'pm9a1-1t = 90\n' >"$tmp/prices1"
-check "plan --prices, two hosts" 0 "$tw" plan "$tmp/a.json" "$tmp/b.json" --no-inventory \
+check "score --prices, two hosts" 0 "$tw" score "$tmp/a.json" "$tmp/b.json" \
 	--prices "$tmp/prices1" --policies "$pol" --format json
 [ -s "$tmp/err" ] && { echo "FAIL: prices by bare id warned:"; cat "$tmp/err"; fail=1; }
 
