@@ -341,9 +341,16 @@ static bool survives_one(const struct advisor_plan_tier *t)
  */
 static int failure_note(const struct ctx *c, struct advisor_plan_tier *t)
 {
-	char what[160], pref[256], refetch[256];
+	char what[256], pref[256], refetch[256];
 	const bool ok = survives_one(t);
 
+	if (!t->n_devices && t->redundancy == MODEL_REDUNDANCY_REQUIRED && t->need_bytes > 0) {
+		wanting(c, t, MODEL_REDUNDANCY_REQUIRED, false, pref, sizeof(pref));
+		return tw_strv_addf(&t->notes, &t->n_notes,
+				     "redundancy required by %s: only a mirror or parity array of two "
+				     "or more like devices (same model and size) may hold it, and no "
+				     "such devices are free for it", pref);
+	}
 	if (!t->n_devices)
 		return 0;
 	if (t->n_devices == 1)
@@ -351,6 +358,12 @@ static int failure_note(const struct ctx *c, struct advisor_plan_tier *t)
 	else if (ok)
 		snprintf(what, sizeof(what), "%zu devices in md %s: survives one failed device",
 			 t->n_devices, advisor_raid_name(t->raid.level));
+	else if (t->volume.n > 1 && t->raid.level != ADVISOR_RAID_NONE &&
+		 t->raid.level != ADVISOR_RAID0)
+		snprintf(what, sizeof(what), "%zu devices in one %s volume, %s (md %s) inside: "
+			 "one failed device outside %s loses all of it", t->n_devices,
+			 t->volume.striped ? "striped" : "linear", t->raid.name,
+			 advisor_raid_name(t->raid.level), t->raid.name);
 	else if (t->volume.n > 1)
 		snprintf(what, sizeof(what), "%zu devices in one %s volume: one failed device "
 			 "loses all of it", t->n_devices, t->volume.striped ? "striped" : "linear");
@@ -839,8 +852,10 @@ static int build_tiers(struct ctx *c)
 		struct advisor_plan_tier *tier = &plan->tiers[t];
 
 		ret = fill_members(plan, tier);
-		if (!ret && !tier->n_devices && !(plan->buying && tier->need_bytes > 0))
-			ret = share_tier(plan, tier);	/* buying: nothing bought, said short */
+		if (!ret && !tier->n_devices && !(tier->need_bytes > 0 && (plan->buying ||
+		    tier->redundancy == MODEL_REDUNDANCY_REQUIRED)))
+			ret = share_tier(plan, tier);	/* else said short: nothing bought,
+							   no array to hold it */
 		if (!ret)
 			ret = plan_raid_make(plan, tier);
 		if (!ret) {

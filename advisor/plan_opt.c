@@ -73,8 +73,10 @@ static int opt_input(const struct advisor_plan *plan, struct advisor_opt_input *
 	}
 	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
 		in->need[t] = plan->tiers[t].need_bytes > 0 ? (double)plan->tiers[t].need_bytes : 0.0;
-		in->rule[t] = plan->tiers[t].rule;
+		/* preferred: the whole capacity counts, and raid.c mirrors only
+		 * when the need still fits; required: only arrays hold it */
 		in->required[t] = plan->tiers[t].redundancy == MODEL_REDUNDANCY_REQUIRED;
+		in->rule[t] = in->required[t] ? plan->tiers[t].rule : ADVISOR_ARRAY_STRIPE;
 	}
 	return 0;
 }

@@ -308,6 +308,33 @@ static int describe(struct advisor_plan *plan, struct advisor_plan_tier *t)
 	return 0;
 }
 
+/*
+ * Does the tier still meet its need with r's members in their redundant
+ * level (r->level, set), the other devices as they are?  A tier whose
+ * policies only prefer redundancy is mirrored only then: the optimiser
+ * counted their whole capacity (plan_opt.c).
+ */
+static bool redundant_fits(const struct advisor_plan *plan, const struct advisor_plan_tier *t)
+{
+	const struct advisor_raid *r = &t->raid;
+	double cmin = INFINITY, usable = 0.0;
+
+	if (t->need_bytes <= 0)
+		return true;
+	for (size_t k = 0; k < r->n; k++)
+		cmin = fmin(cmin, plan_usable(plan, r->members[k]));
+	usable = cmin * (double)data_disks(r->level, r->n);
+	for (size_t k = 0; k < t->n_devices; k++) {
+		bool member = false;
+
+		for (size_t j = 0; j < r->n; j++)
+			member = member || r->members[j] == t->devices[k];
+		if (!member)
+			usable += plan_usable(plan, t->devices[k]);
+	}
+	return usable >= (double)t->need_bytes;
+}
+
 int plan_raid_make(struct advisor_plan *plan, struct advisor_plan_tier *t)
 {
 	struct advisor_raid *r = &t->raid;
@@ -329,6 +356,17 @@ int plan_raid_make(struct advisor_plan *plan, struct advisor_plan_tier *t)
 	}
 	r->n = n;
 	r->level = level_by(t->rule, (int)t->tier, n);
+	if (r->level != ADVISOR_RAID0 && t->redundancy == MODEL_REDUNDANCY_PREFERRED &&
+	    !redundant_fits(plan, t)) {
+		int ret = tw_strv_addf(&t->notes, &t->n_notes,
+				       "redundancy preferred, not required: md %s of %zu would leave "
+				       "too little for the need, so they are striped (RAID0) instead",
+				       advisor_raid_name(r->level), n);
+
+		r->level = ADVISOR_RAID0;
+		if (ret)
+			return ret;
+	}
 	return describe(plan, t);
 }
 

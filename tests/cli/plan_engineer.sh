@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# Plans an engineer would sign (issue 26), on the published server and on
+# catalogs built for the purpose: the warnings bind the optimiser (placed
+# despite only when a need requires it, and said so), one media class per
+# tier, estimates of what is built, redundancy from the policies, one host
+# per plan, buying by the same rules (a larger budget never scores lower).
+set -u
+tw=$1
+src=${TW_SRCDIR:?}
+ex=$src/examples/ai-server-18-devices.json
+pol=$src/policies
+command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+. "$(dirname "$0")/lib.sh"
+plan() { "$tw" plan --policies "$pol" --no-inventory "$@"; }
+
+# mixcheck DESCRIPTION CATALOG: no tier of the plan in $tmp/out holds a hard
+# disk beside solid state, nor (hot) 3D XPoint beside NAND (bought copies
+# "id-N" are their catalog entry's)
+mixcheck() {
+	local r
+	r=$(jq -n --slurpfile p "$tmp/out" --slurpfile c "$2" '
+		$c[0] as $cat | $p[0] | [.tiers[] | .name as $t | [.devices[] as $d
+		| ($cat.devices[] | select(.id == $d or .id == ($d | sub("-[0-9]+$"; ""))))
+		| if .media == "hdd" or .rotational then "hdd"
+		  elif .media == "3dxpoint" and $t == "hot" then "scm" else "ssd" end] | unique | length <= 1] | all')
+	[ "$r" = true ] || { echo "FAIL: $1: a tier mixes media classes"; jq -c '[.tiers[].devices]' "$tmp/out"; fail=1; }
+}
+
+# ---- 1. the published server keeps its conclusions ----
+check "published" 0 plan "$ex" --format json
+jq_true "hot: the Optane; warm: PM9A1 + 980 PRO + 980; cold: the HDDs" \
+	'.tiers[0].devices == ["optane905p"] and (.tiers[1].devices | sort) == ["980-1t", "980pro-2t", "pm9a1-1t"]
+	 and (.tiers[2].devices | sort) == ["ironwolf12t", "redpro10t"]'
+jq_true "the three pitfalls warned" \
+	'([.warnings[].kind] | index("write-trap") and index("cache-cliff") and index("heat")) != null'
+jq_true "no placement against a warning, none said" '[.warnings[] | select(.kind == "placed-despite")] == []'
+jq_true "every tier states its failure domain" '[.tiers[] | [.notes[] | test("^failure domain: ")] | any] | all'
+jq_true "warm: redundancy preferred (checkpoints), not all refetchable" \
+	'.tiers[1].redundancy == "preferred" and .tiers[1].refetchable == false'
+jq_true "warm's linear volume: no redundancy, said with what can be downloaded again" \
+	'[.tiers[1].notes[] | test("3 devices in one linear volume: one failed device loses all of it; no redundancy, wanted by checkpoints .*model-loading can be downloaded again")] | any'
+mixcheck "published" "$ex"
+
+# ---- 2. archive=20T: HDDs only, no write trap, short by 2.4 TB ----
+check "archive=20T" 0 plan "$ex" --need archive=20T --format json
+jq_true "cold: the two HDDs alone" '(.tiers[2].devices | sort) == ["ironwolf12t", "redpro10t"]'
+jq_true "no PC601 (write trap) in any tier" '[.tiers[].devices[] | test("pc601")] | any | not'
+jq_true "short by 2.4 TB, said" '([.tiers[2].notes[] | test("short by 2.4 TB")] | any) and .needs_met == 2'
+jq_true "the need warning says short by" '[.warnings[] | select(.kind == "need") | .message | test("short by 2.4 TB")] == [true]'
+mixcheck "archive=20T" "$ex"
+printf '%s\n' 'Seagate IronWolf 12TB = 20' 'WD Red Pro 10TB = 22' >"$tmp/hddprices"
+check "archive=20T with prices" 0 plan "$ex" --need archive=20T --prices "$tmp/hddprices" --format json
+jq_true "what to buy to meet it" '[.tiers[2].notes[] | test("to meet it: 1 more Seagate IronWolf 12TB \\(12.0 TB, 240 each: 240 in all\\)")] | any'
+
+# ---- 3. vector-db=2T: no Optane beside NAND; the estimate of the NAND volume ----
+check "vector-db=2T" 0 plan "$ex" --need vector-db=2T --format json
+jq_true "hot: no Optane among NAND" '(.tiers[0].devices | index("optane905p")) == null and (.tiers[0].devices | length) >= 2'
+jq_true "the search estimate is the NAND volume's, by share (≥ 0.45 s), best and worst shown" \
+	'[.tiers[0].estimates["vector-db"][] | .layout == "linear" and .value >= 0.45 and .best.value < .value and .worst.value > .value] == [true]'
+jq_true "why the Optane is not hot, said" '[.tiers[0].notes[] | test("optane905p scores best for the hot tier .* never mixes storage-class memory with NAND flash")] | any'
+mixcheck "vector-db=2T" "$ex"
+
+# ---- 4. a datacenter catalog: NVMe, SATA SSDs, a 20 TB HDD, storage-class memory ----
+jq '.host = "dc" | .devices = (
+	[.devices[] | select(.id == "pm9a1-1t") | .capacity_bytes = 3840000000000 | .model = "Samsung PM9A3 3.84TB"
+	 | (.id = "pm9a3-a"), (.id = "pm9a3-b")]
+	+ [.devices[] | select(.id == "mznln128") | .capacity_bytes = 1920000000000 | .model = "Samsung PM893 1.92TB"
+	 | .results.seq_write.mbps = 480 | .results.sustained_write.mbps = 470 | (.id = "pm893-a"), (.id = "pm893-b")]
+	+ [.devices[] | select(.id == "ironwolf12t") | .capacity_bytes = 20000000000000 | .model = "Seagate Exos X20 20TB" | .id = "exos20t"]
+	+ [.devices[] | select(.id == "optane905p") | .capacity_bytes = 1600000000000 | .model = "Intel Optane P5800X 1.6TB" | .id = "p5800x"])' \
+	"$ex" >"$tmp/dc.json"
+check "datacenter" 0 plan "$tmp/dc.json" --format json --need model-loading=3T
+jq_true "dc: no HDD in warm" '(.tiers[1].devices | index("exos20t")) == null'
+jq_true "dc: the HDD is cold" '.tiers[2].devices == ["exos20t"]'
+jq_true "dc: the Optane is hot" '.tiers[0].devices == ["p5800x"]'
+jq_true "dc: model loading estimated on NAND only" \
+	'[.tiers[1].estimates["model-loading"][] | .value < 30] | all'
+mixcheck "datacenter" "$tmp/dc.json"
+# warm needs more than the SSDs hold, and nothing else needs the HDD: placed despite, said
+check "datacenter, warm 12T" 0 plan "$tmp/dc.json" --format json --need model-loading=12T,checkpoints=0,archive=0
+jq_true "dc 12T: the HDD holds warm" '.tiers[1].devices == ["exos20t"] and .needs_met == 2'
+jq_true "dc 12T: placed despite, with the reason" \
+	'[.warnings[] | select(.kind == "placed-despite") | .device + ": " + .message]
+	 | map(test("^exos20t: exos20t: placed in the warm tier despite being a hard disk in a latency or loading tier, because without it no plan meets the warm need")) == [true]'
+mixcheck "datacenter, warm 12T" "$tmp/dc.json"
+# ...but with the archive needing it, the HDD stays cold: warm is short, not an HDD
+check "datacenter, warm 12T and an archive" 0 plan "$tmp/dc.json" --format json --need model-loading=12T,checkpoints=0
+jq_true "dc 12T + archive: HDD cold, warm short, no placed-despite" \
+	'.tiers[2].devices == ["exos20t"] and (.tiers[1].devices | index("exos20t")) == null
+	 and ([.tiers[1].notes[] | test("short by")] | any) and ([.warnings[] | select(.kind == "placed-despite")] == [])'
+
+# ---- 5. redundancy from the policies ----
+mkdir -p "$tmp/pol-req"
+cp "$pol"/*.yaml "$tmp/pol-req/"
+sed -i 's/^redundancy: .*/redundancy: required/' "$tmp/pol-req/archive.yaml"
+grep -q '^redundancy: required' "$tmp/pol-req/archive.yaml" || { echo "FAIL: archive.yaml has no redundancy key"; fail=1; }
+jq '.devices |= [.[] | select(.id == "pm9a1-1t" or .id == "optane905p")]
+	+ [range(4) as $i | .[] | select(.id == "ironwolf12t") | .id = "iw\($i)"]' "$ex" >"$tmp/four.json"
+check "required, four like HDDs" 0 "$tw" plan --policies "$tmp/pol-req" --no-inventory "$tmp/four.json" --format json \
+	--need archive=15T,model-loading=500G,checkpoints=0
+jq_true "required: cold is a parity array of the four" \
+	'.tiers[2].redundancy == "required" and (.tiers[2].raid.level == "raid6") and (.tiers[2].devices | length) == 4 and .needs_met == 3'
+jq_true "required and met: it survives a failure" '[.tiers[2].notes[] | test("failure domain: 4 devices in md raid6: survives one failed device")] | any'
+check "required, two unlike HDDs" 0 "$tw" plan --policies "$tmp/pol-req" --no-inventory "$ex" --format json
+jq_true "required, no like pair: cold holds none of the need, said" \
+	'.tiers[2].usable_bytes == 0 and .tiers[2].devices == [] and .tiers[2].shared_with == null and .needs_met == 2
+	 and ([.tiers[2].notes[] | test("short by 10.0 TB")] | any)
+	 and ([.tiers[2].notes[] | test("redundancy required by archive: only a mirror or parity array")] | any)'
+# RAID0 only where nothing wants redundancy, and then it says what can be downloaded again
+jq '.devices |= [.[] | select(.id == "optane905p" or .id == "pm9a1-512-a" or .id == "ironwolf12t")]
+	+ [.[] | select(.id == "pm9a1-512-a") | .id = "pm9a1-512-twin"]' "$ex" >"$tmp/twins.json"
+check "warm twins, model loading alone" 0 plan "$tmp/twins.json" --format json --need checkpoints=0,model-loading=800G,archive=9T
+jq_true "model loading alone: RAID0, refetchable said" \
+	'.tiers[1].raid.level == "raid0" and (.tiers[1].raid.tradeoff | test("can be downloaded again")) and .tiers[1].redundancy == "none"'
+check "warm twins with checkpoints" 0 plan "$tmp/twins.json" --format json --need checkpoints=300G,model-loading=100G,archive=9T
+jq_true "checkpoints too: a mirror, never RAID0" \
+	'.tiers[1].redundancy == "preferred" and .tiers[1].raid.level == "raid1" and (.tiers[1].raid.tradeoff | test("download") | not)'
+
+# ---- 6. one host per plan ----
+jq '.host = "srv1" | .devices |= map(select(.id == "optane905p" or .id == "ironwolf12t"))' "$ex" >"$tmp/h1.json"
+jq '.host = "srv2" | .devices |= map(select(.id == "optane905p" or .id == "ironwolf12t"))' "$ex" >"$tmp/h2.json"
+check "two hosts" 2 plan "$tmp/h1.json" "$tmp/h2.json"
+expect "two hosts: why" "$tmp/err" "are profiles of two hosts: a plan is for one server"
+[ -s "$tmp/out" ] && { echo "FAIL: two hosts: a plan was printed"; fail=1; }
+check "two hosts, json" 2 plan "$tmp/h1.json" "$tmp/h2.json" --format json
+check "one host, re-probed" 0 plan "$tmp/h1.json" "$tmp/h1.json" --format json
+jq_true "re-probe: no array of a device with itself" '.tiers[0].raid == null and ([.tiers[].devices[]] | length) == 2'
+
+# ---- 7. buying by the same rules ----
+check "--buy without prices" 2 plan "$ex" --buy
+[ "$(wc -l <"$tmp/err")" = 1 ] && expect "--buy without prices: what is missing" "$tmp/err" "no device of the catalog has a price" ||
+	{ echo "FAIL: --buy without prices: not one line:"; cat "$tmp/err"; fail=1; }
+printf '%s\n' 'Intel Optane 905P 960GB = 1000' 'Samsung PM9A1 1TB = 90' 'Samsung 980 PRO 2TB = 85' \
+	'Samsung 980 1TB = 70' 'Seagate IronWolf 12TB = 20' 'WD Red Pro 10TB = 22' 'Biwin NVMe 1TB = 60' \
+	'SK hynix PC601 512GB (1) = 40' >"$tmp/prices"
+prev_met=-1 prev_score=-1e9
+for b in 300 550 555 800 1000 1400 2000; do
+	check "buy, budget $b" 0 plan "$ex" --prices "$tmp/prices" --buy --budget "$b" --max-each 4 --format json
+	jq_true "budget $b: proven, within it" ".exact and .cost_total <= $b"
+	jq_true "budget $b: no PC601 bought (write trap)" '[.buy[].id] | index("pc601-a") == null'
+	jq_true "budget $b: no HDD bought for warm" '[.buy[] | select(.tier == "warm") | .id | test("ironwolf|redpro")] | any | not'
+	jq_true "budget $b: nothing bought for an unmet need" \
+		'[.tiers[] | select(.need_bytes != null and .usable_bytes < .need_bytes) | .devices | length] | all(. == 0)'
+	mixcheck "budget $b" "$ex"
+	met=$(jq .needs_met "$tmp/out") score=$(jq .score "$tmp/out")
+	if [ "$met" -lt "$prev_met" ] || awk -v s="$score" -v p="$prev_score" 'BEGIN { exit !(s < p - 1e-6) }'; then
+		echo "FAIL: budget $b: needs met $met, score $score, below the smaller budget's $prev_met, $prev_score"; fail=1
+	fi
+	prev_met=$met prev_score=$score
+done
+check "buy text: one shopping list" 0 plan "$ex" --prices "$tmp/prices" --buy --budget 2000 --max-each 4
+expect "buy text: a line" "$tmp/out" "buy 1 × Intel Optane 905P 960GB (optane905p) at 960 = 960"
+
+[ "$fail" -eq 0 ] && echo "plan_engineer: all checks passed"
+exit "$fail"
