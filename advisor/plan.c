@@ -132,6 +132,8 @@ static int collect_policies(struct ctx *c, struct advisor_plan_tier *t)
 
 		if (strcmp(p->tier, name))
 			continue;
+		if (c->need[i] == 0 && t->n_policies < 64)
+			t->off |= 1ull << t->n_policies;
 		t->policies[t->n_policies++] = p;
 		if (c->need[i] >= 0)
 			t->need_bytes = (t->need_bytes < 0 ? 0 : t->need_bytes) + c->need[i];
@@ -292,8 +294,9 @@ static int need_note(struct advisor_plan *plan, struct advisor_plan_tier *t)
 	if (t->need_bytes <= 0 || t->usable_bytes >= t->need_bytes)
 		return 0;
 	for (size_t k = 0; k < t->n_policies && at < sizeof(names); k++)
-		at += (size_t)snprintf(names + at, sizeof(names) - at, "%s%s",
-				       k ? " + " : "", t->policies[k]->name);
+		if (k >= 64 || !(t->off & (1ull << k)))
+			at += (size_t)snprintf(names + at, sizeof(names) - at, "%s%s",
+					       at ? " + " : "", t->policies[k]->name);
 	plan_fmt_bytes(need, sizeof(need), (double)t->need_bytes);
 	plan_fmt_bytes(have, sizeof(have), (double)t->usable_bytes);
 	plan_fmt_bytes(shortby, sizeof(shortby), (double)(t->need_bytes - t->usable_bytes));

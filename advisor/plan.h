@@ -285,6 +285,8 @@ struct advisor_plan_tier {
 				   STRIPE when it wants no redundancy,
 				   else its tier's (hot MIRROR, cold PARITY,
 				   warm MIRROR) */
+	unsigned long long off;	/* bit k: policies[k] has need 0 (not on this
+				   server: named in no message, asked nothing) */
 	bool writes;		/* a policy of it scores write figures (the tier
 				   writes: checkpoints, logs, backups) */
 	int64_t usable_bytes;	/* Σ usable capacity of its devices */

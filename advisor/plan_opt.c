@@ -85,9 +85,10 @@ static int opt_input(const struct advisor_plan *plan, struct advisor_opt_input *
  * as many needs: low, so no such pair is taken where another would do. */
 #define OBJECTED_KEEP 0.2
 
-/* The input again with the barred pairs allowed, at OBJECTED_KEEP of their
- * score.  in->score is replaced (opt_input_clear() frees it). */
-static void allow_objected(const struct advisor_plan *plan, struct advisor_opt_input *in)
+/* The input again with the barred pairs allowed, at keep × their score
+ * (in->score is written in place). */
+static void allow_objected(const struct advisor_plan *plan, struct advisor_opt_input *in,
+			   double keep)
 {
 	double (*score)[ADVISOR_TIER_COUNT] = (double (*)[ADVISOR_TIER_COUNT])in->score;
 
@@ -96,7 +97,7 @@ static void allow_objected(const struct advisor_plan *plan, struct advisor_opt_i
 			if (!plan->devs[i].excluded && !isnan(plan->devs[i].tier_score[t]) &&
 			    plan_objections(plan, i, t))
 				score[i][t] = plan->devs[i].tier_score[t] *
-					      plan_objection_cost(plan, i, t) * OBJECTED_KEEP;
+					      plan_objection_cost(plan, i, t) * keep;
 }
 
 static void opt_input_clear(struct advisor_opt_input *in)
@@ -302,8 +303,9 @@ static void need_names(const struct advisor_plan_tier *t, char *buf, size_t len)
 
 	buf[0] = 0;
 	for (size_t k = 0; k < t->n_policies && at < len; k++)
-		at += (size_t)snprintf(buf + at, len - at, "%s%s", k ? " + " : "",
-				       t->policies[k]->name);
+		if (k >= 64 || !(t->off & (1ull << k)))
+			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? " + " : "",
+					       t->policies[k]->name);
 }
 
 /* Each device placed against a warning: the sentence that says why. */
@@ -321,10 +323,10 @@ static int despite_notes(struct advisor_plan *plan, const int *assign, unsigned 
 			need_names(&plan->tiers[t], names, sizeof(names));
 			if (plan_warn(plan, (ptrdiff_t)i, "placed-despite",
 				      "%s: placed in the %s tier despite %s, because without it no "
-				      "plan meets the %s need (%s %s): %u of the needs are met "
-				      "without it", plan->devs[i].p->id, advisor_tier_name(t),
+				      "plan meets the %s need (%s %s): without it the plan meets %u "
+				      "of %d needs", plan->devs[i].p->id, advisor_tier_name(t),
 				      plan_objection_text(b), advisor_tier_name(t), names, need,
-				      met_without) < 0)
+				      met_without, plan_count_needs(plan)) < 0)
 				return -ENOMEM;
 		}
 	}
@@ -349,7 +351,7 @@ static int bound_optimize(struct advisor_plan *plan, const struct advisor_option
 
 	if (ret || !objected || r->best.e.met == (unsigned)plan_count_needs(plan))
 		return ret;
-	allow_objected(plan, in);
+	allow_objected(plan, in, OBJECTED_KEEP);
 	ret = advisor_optimize(in, limit, &alt);
 	if (ret) {
 		advisor_opt_result_clear(r);
@@ -362,7 +364,11 @@ static int bound_optimize(struct advisor_plan *plan, const struct advisor_option
 	met = r->best.e.met;
 	advisor_opt_result_clear(r);
 	*r = alt;
-	return despite_notes(plan, r->best.tier, met);
+	allow_objected(plan, in, 1.0);	/* the plan's score on the devices' own scores */
+	ret = advisor_evaluate(in, r->best.tier, &r->best.e);
+	if (!ret && r->runner_up.valid)
+		ret = advisor_evaluate(in, r->runner_up.tier, &r->runner_up.e);
+	return ret ? ret : despite_notes(plan, r->best.tier, met);
 }
 
 int plan_run_optimizer(struct advisor_plan *plan, const struct advisor_options *opt)
