@@ -14,6 +14,7 @@
 
 #include "profile.h"
 #include "tw_diag.h"
+#include "tw_tier.h"
 
 #define FLEET_SCHEMA "tierwise.fleet/1"
 #define FLEET_OUTLIER_PCT 20.0	/* a drive this far below its model's median */
@@ -45,8 +46,8 @@ void fleet_method(const struct profile_device *d, const struct fleet_metric *m,
 
 /* ---- plans beside the profiles (fleet_plan.c) ------------------------- */
 
-#define FLEET_TIERS 3			/* hot, warm, cold */
-extern const char *const fleet_tier_names[FLEET_TIERS];
+#define FLEET_TIERS TW_TIER_COUNT		/* hot, warm, cold */
+#define fleet_tier_names tw_tier_names	/* common/tw_tier.h */
 
 struct fleet_warning {
 	char *device;			/* NULL = the whole plan */

@@ -10,7 +10,6 @@
 
 #include "fleet.h"
 
-const char *const fleet_tier_names[FLEET_TIERS] = { "hot", "warm", "cold" };
 
 void fleet_plan_free(struct fleet_plan *p)
 {

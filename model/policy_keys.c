@@ -2,6 +2,7 @@
 #include <stddef.h>
 
 #include "policy_priv.h"
+#include "tw_tier.h"
 #include "tw_util.h"
 
 #define TABLE(name, arr) const struct pk_table name = { arr, ARRAY_SIZE(arr) }
@@ -10,7 +11,7 @@
 #define KEY(sec, key, req, kind, off, type, help) \
 	{ { sec, key, type, help, req }, kind, off }
 
-const char *const pk_tier_names[] = { "hot", "warm", "cold", "boot", NULL };
+const char *const pk_tier_names[] = { TW_TIER_NAMES, "boot", NULL };
 const char *const pk_better_names[] = { "higher", "lower", NULL };
 const char *const pk_estimate_names[] = { "load", "search", "backup", NULL };
 const char *const pk_redundancy_names[] = { "none", "preferred", "required", NULL };

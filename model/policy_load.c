@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "policy_priv.h"
+#include "tw_tier.h"
 
 int model_policy_load_file(const char *path, struct model_policy **out,
 			   struct tw_diags *diags)
@@ -68,10 +69,10 @@ static int check_names(const struct model_policy_set *s, struct tw_diags *d)
 static int check_tiers(const struct model_policy_set *s, const char *dir,
 		       struct tw_diags *d)
 {
-	static const char *const tiers[] = { "hot", "warm", "cold" };
+	const char *const *tiers = tw_tier_names;
 	int bad = 0;
 
-	for (size_t t = 0; t < 3; t++) {
+	for (size_t t = 0; t < TW_TIER_COUNT; t++) {
 		size_t i = 0;
 
 		while (i < s->n && strcmp(s->v[i]->tier, tiers[t]))

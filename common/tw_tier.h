@@ -1,0 +1,17 @@
+/* tw_tier.h — the storage tiers' names, defined once for policies (model),
+ * plans (advisor), fleets and renderers.
+ */
+#ifndef TW_TIER_H
+#define TW_TIER_H
+
+/* The placement tiers, hottest first: the order of every plan and fleet. */
+#define TW_TIER_COUNT 3
+
+/* Their names as string literals, for tables that add to them (a policy's
+ * tier may also be "boot", which no plan places). */
+#define TW_TIER_NAMES "hot", "warm", "cold"
+
+/* "hot", "warm", "cold", indexed by tier. */
+extern const char *const tw_tier_names[TW_TIER_COUNT];
+
+#endif
