@@ -139,6 +139,65 @@ static void buy_lines(FILE *out, const struct advisor_plan *plan, const struct a
 	}
 }
 
+/* Devices to buy in all (Σ counts of the buy lines). */
+static unsigned buy_count(const struct advisor_plan *plan)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < plan->n_buy; i++)
+		n += plan->buy[i].count;
+	return n;
+}
+
+/*
+ * The one shopping list: per catalog model, over every tier, the count,
+ * the unit price and the total, then the sum.  md: a table.  Nothing when
+ * the plan buys nothing.
+ */
+static void shopping_list(FILE *out, const struct advisor_plan *plan, bool md)
+{
+	double sum = 0.0;
+	char v[32], w[32];
+
+	if (!plan->buying)
+		return;
+	fprintf(out, md ? "## Shopping list\n\n| count | model | catalog id | unit price | total | tiers |\n"
+			  "|---:|---|---|---:|---:|---|\n" : "Shopping list:\n");
+	for (size_t i = 0; i < plan->n_buy; i++) {
+		const struct advisor_buy *b = &plan->buy[i];
+		unsigned count = 0;
+		double cost = 0.0;
+		char tiers[64] = "";
+		size_t at = 0;
+		bool first = true;
+
+		for (size_t j = 0; j < i && first; j++)	/* each model once */
+			first = plan->buy[j].p != b->p;
+		if (!first)
+			continue;
+		for (size_t j = i; j < plan->n_buy; j++)
+			if (plan->buy[j].p == b->p) {
+				count += plan->buy[j].count;
+				cost += plan->buy[j].cost;
+				if (at < sizeof(tiers))
+					at += (size_t)snprintf(tiers + at, sizeof(tiers) - at, "%s%s",
+							       at ? ", " : "",
+							       advisor_tier_name(plan->buy[j].tier));
+			}
+		sum += cost;
+		render_value(v, sizeof(v), b->price, NULL);
+		render_value(w, sizeof(w), cost, NULL);
+		fprintf(out, md ? "| %u | %s | %s | %s | %s | %s |\n" : "  %u × %s (%s) at %s = %s  (%s)\n",
+			count, b->p->model ? b->p->model : b->p->id, b->p->id, v, w, tiers);
+	}
+	render_value(w, sizeof(w), sum, NULL);
+	if (md)
+		fprintf(out, "| **%u** | **in all** | | | **%s** | |\n\n", buy_count(plan), w);
+	else
+		fprintf(out, "  %u device%s to buy, %s in all\n\n", buy_count(plan),
+			buy_count(plan) == 1 ? "" : "s", w);
+}
+
 /* The PV of unit k: a device id, or the array's name. */
 static const char *pv_name(const struct advisor_plan *plan, const struct advisor_plan_tier *t,
 			   size_t k)
@@ -234,9 +293,14 @@ static void text_unassigned(FILE *out, const struct advisor_plan *plan)
 
 static int text_print(FILE *out, const struct advisor_plan *plan)
 {
-	fprintf(out, "tierwise plan: %zu devices; %u of %d needs met; total score %.1f (%s, "
+	if (plan->buying)	/* the stock is no machine: say what is bought */
+		fprintf(out, "tierwise plan: %u device%s to buy", buy_count(plan),
+			buy_count(plan) == 1 ? "" : "s");
+	else
+		fprintf(out, "tierwise plan: %zu devices", plan->n_devs);
+	fprintf(out, "; %u of %d needs met; total score %.1f (%s, "
 		"%lu nodes searched)\n(sizes in decimal units: GB = 10^9, TB = 10^12 bytes)\n\n",
-		plan->n_devs, plan->needs_met, plan->n_needs, plan->score,
+		plan->needs_met, plan->n_needs, plan->score,
 		plan->exact ? "proven optimum" : "best found", plan->nodes);
 	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
 		text_tier(out, plan, &plan->tiers[t]);
@@ -246,6 +310,7 @@ static int text_print(FILE *out, const struct advisor_plan *plan)
 		fputs(plan->gap < 1.0 ? "  — a near tie: either is sound\n\n" : "\n\n", out);
 	}
 	text_unassigned(out, plan);
+	shopping_list(out, plan, false);
 	{
 		char cost[160];
 
@@ -353,8 +418,12 @@ static void md_tier(FILE *out, const struct advisor_plan *plan, const struct adv
 
 static int md_print(FILE *out, const struct advisor_plan *plan)
 {
-	fprintf(out, "# tierwise plan\n\n%zu devices, total score %.1f (%s).  Sizes in "
-		"decimal units: GB = 10^9, TB = 10^12 bytes.\n\n", plan->n_devs,
+	if (plan->buying)
+		fprintf(out, "# tierwise plan\n\n%u devices to buy", buy_count(plan));
+	else
+		fprintf(out, "# tierwise plan\n\n%zu devices", plan->n_devs);
+	fprintf(out, ", total score %.1f (%s).  Sizes in "
+		"decimal units: GB = 10^9, TB = 10^12 bytes.\n\n",
 		plan->score, plan->exact ? "proven optimum" : "best found");
 	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
 		md_tier(out, plan, &plan->tiers[t]);
@@ -370,6 +439,7 @@ static int md_print(FILE *out, const struct advisor_plan *plan)
 		if (cost[0])
 			fprintf(out, "**%s**\n\n", cost);
 	}
+	shopping_list(out, plan, true);
 	if (plan->n_warnings)
 		fputs("## Warnings\n\n| device | kind | message |\n|---|---|---|\n", out);
 	for (size_t i = 0; i < plan->n_warnings; i++)
