@@ -120,7 +120,7 @@ _tierwise_value()
 	--format)
 		case $2 in
 		plan) _tierwise_words 'text json md fstab udev script' ;;
-		compare) _tierwise_words 'text md json' ;;
+		compare|explain) _tierwise_words 'text md json' ;;
 		fleet) _tierwise_words 'text json md html' ;;
 		export) _tierwise_words 'prometheus' ;;
 		*) _tierwise_words 'text md' ;;
