@@ -91,20 +91,25 @@ static bool policy_writes(const struct model_policy *p)
 }
 
 /*
- * What the tier's policies want (those with a need other than 0): the most
- * redundancy any asks, whether all
+ * What the tier's policies want (those with a need other than 0; all of them
+ * when none has one: a spare tier holds what they say): the most redundancy
+ * any asks, whether all
  * their data can be fetched again, whether any writes; and so how its like
  * devices form an array: striped when none wants redundancy, else mirrored
  * (hot, warm) or with parity (cold).
  */
 static void tier_redundancy(const struct ctx *c, struct advisor_plan_tier *t)
 {
+	bool any = false;
+
+	for (size_t k = 0; k < t->n_policies; k++)
+		any = any || policy_need(c, t->policies[k]) != 0;
 	t->refetchable = true;
 	t->redundancy = MODEL_REDUNDANCY_NONE;
 	for (size_t k = 0; k < t->n_policies; k++) {
 		const struct model_policy *p = t->policies[k];
 
-		if (policy_need(c, p) == 0)	/* not on this server */
+		if (any && policy_need(c, p) == 0)	/* not on this server */
 			continue;
 		t->refetchable = t->refetchable && p->refetchable;
 		if (p->redundancy > t->redundancy)
@@ -370,9 +375,13 @@ static int failure_note(const struct ctx *c, struct advisor_plan_tier *t)
 	else if (t->volume.n > 1)
 		snprintf(what, sizeof(what), "%zu devices in one %s volume: one failed device "
 			 "loses all of it", t->n_devices, t->volume.striped ? "striped" : "linear");
+	else if (t->raid.level == ADVISOR_RAID0 && t->raid.n == t->n_devices)
+		snprintf(what, sizeof(what), "%zu devices in md raid0: one failed device loses "
+			 "all of it", t->n_devices);
 	else
-		snprintf(what, sizeof(what), "%zu devices%s: one failed device loses what is on it",
-			 t->n_devices, t->raid.level == ADVISOR_RAID0 ? " (RAID0: all of the array)" : "");
+		snprintf(what, sizeof(what), "%zu devices%s: one failed device loses what is on it%s",
+			 t->n_devices, t->raid.level == ADVISOR_RAID0 ? ", md raid0 among them" : "",
+			 t->raid.level == ADVISOR_RAID0 ? " (all of the array for one of it)" : "");
 	wanting(c, t, MODEL_REDUNDANCY_PREFERRED, false, pref, sizeof(pref));
 	wanting(c, t, MODEL_REDUNDANCY_NONE, true, refetch, sizeof(refetch));
 	if (ok)

@@ -441,18 +441,19 @@ static int make_and_print(const struct plan_opts *o, const struct score_inputs *
 static int one_host(const struct plan_opts *o, const struct score_inputs *in,
 		    char *const *files)
 {
-	for (size_t i = 1; !o->a.buy && i < in->n_profiles; i++) {
-		const char *a = in->profiles[0]->host, *b = in->profiles[i]->host;
+	for (size_t i = 0; !o->a.buy && i < in->n_profiles; i++)
+		for (size_t j = i + 1; j < in->n_profiles; j++) {
+			const char *a = in->profiles[i]->host, *b = in->profiles[j]->host;
 
-		if (!a || !b || !strcmp(a, b))
-			continue;
-		fprintf(stderr, "tierwise plan: %s (host %s) and %s (host %s) are profiles of two "
-			"hosts: a plan is for one server (an array or a volume cannot span "
-			"machines); plan each host apart (`tierwise plan %s`), or compare them "
-			"with `tierwise fleet %s %s`\n", files[0], a, files[i], b, files[0],
-			files[0], files[i]);
-		return TW_EXIT_USAGE;
-	}
+			if (!a || !b || !strcmp(a, b))
+				continue;
+			fprintf(stderr, "tierwise plan: %s (host %s) and %s (host %s) are profiles "
+				"of two hosts: a plan is for one server (an array or a volume "
+				"cannot span machines); plan each host apart (`tierwise plan %s`), "
+				"or compare them with `tierwise fleet %s %s`\n", files[i], a,
+				files[j], b, files[i], files[i], files[j]);
+			return TW_EXIT_USAGE;
+		}
 	return TW_EXIT_OK;
 }
 
