@@ -394,8 +394,10 @@ static int failure_note(const struct ctx *c, struct advisor_plan_tier *t)
 	if (t->redundancy == MODEL_REDUNDANCY_PREFERRED)
 		return tw_strv_addf(&t->notes, &t->n_notes,
 				     "failure domain: %s; no redundancy, wanted by %s (data with no "
-				     "other copy): a mirror needs two like devices (same model and "
-				     "size); until then back it up%s%s%s", what, pref,
+				     "other copy): %s; until then back it up%s%s%s", what, pref,
+				     t->raid.level == ADVISOR_RAID0 ? "mirrored, its like devices would "
+				     "not hold the need: add capacity to mirror them" : "a mirror needs "
+				     "two like devices (same model and size)",
 				     refetch[0] ? "; " : "", refetch,
 				     refetch[0] ? " can be downloaded again" : "");
 	return tw_strv_addf(&t->notes, &t->n_notes, "failure domain: %s; no redundancy: %s",

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Golden outputs: `tierwise --sysroot FIXTURE list` (text and --json) for every
-# recorded machine in tests/fixtures/ must match tests/expected/ byte for byte.
+# recorded machine in tests/fixtures/, and `tierwise plan` of the published
+# server and a catalog (tests/expected/plan/), must match byte for byte.
 # TW_UPDATE_GOLDEN=1 rewrites the expected files (review the diff!).
 set -u
 tw=$1
@@ -27,5 +28,34 @@ for fx in "$src"/tests/fixtures/*/; do
 	done
 done
 [ "$n" -ge 6 ] || { echo "FAIL: expected at least 3 fixtures (6 outputs), found $n outputs"; fail=1; }
+
+# Plans (issue 26): the published server as is, with needs it cannot meet,
+# and a datacenter catalog built for the purpose, text and md; the search's
+# node count (GLPK's path, not the plan) is masked.
+ex=$src/examples/ai-server-18-devices.json dc=$src/tests/fixtures/catalogs/datacenter.json
+printf '%s\n' 'Intel Optane 905P 960GB = 1000' 'Samsung PM9A1 1TB = 90' 'Samsung 980 PRO 2TB = 85' \
+	'Samsung 980 1TB = 70' 'Seagate IronWolf 12TB = 20' 'WD Red Pro 10TB = 22' 'Biwin NVMe 1TB = 60' \
+	'SK hynix PC601 512GB (1) = 40' >"$tmp/prices"
+plan_case() {	# NAME ARGS...
+	local name=$1 want; shift
+	want=$src/tests/expected/plan/$name
+	if ! "$tw" plan --policies "$src/policies" --no-inventory "$@" >"$tmp/out" 2>"$tmp/err"; then
+		echo "FAIL: plan $name: exit $?"; cat "$tmp/err"; fail=1; return
+	fi
+	sed -i -E 's/, [0-9]+ nodes searched\)/, N nodes searched)/; s/\(proven optimum, [0-9]+ nodes/(proven optimum, N nodes/' "$tmp/out"
+	if [ "${TW_UPDATE_GOLDEN:-0}" = 1 ]; then
+		cp "$tmp/out" "$want"; echo "updated $want"
+	elif ! diff -u "$want" "$tmp/out"; then
+		echo "FAIL: plan $name differs from $want"; fail=1
+	fi
+	n=$((n + 1))
+}
+plan_case published.txt "$ex"
+plan_case published.md "$ex" --format md
+plan_case archive-20T.txt "$ex" --need archive=20T --prices "$tmp/prices"
+plan_case vector-db-2T.txt "$ex" --need vector-db=2T
+plan_case datacenter.txt "$dc" --need model-loading=3T
+plan_case datacenter-warm-12T.txt "$dc" --need model-loading=12T,checkpoints=0,archive=0
+plan_case buy-1400.txt "$ex" --prices "$tmp/prices" --buy --budget 1400 --max-each 4
 [ "$fail" -eq 0 ] && echo "golden: $n outputs match"
 exit "$fail"
