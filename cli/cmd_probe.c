@@ -26,7 +26,7 @@ struct probe_cli {
 	bool no_links;		/* --no-links: no link pass */
 	bool qd1_side;		/* --qd1-side-by-side: QD1 too, the spot check guarding it */
 	unsigned jobs;		/* --jobs; 0 = auto: the CPUs for the whole
-				 * machine, one at a time for named targets */
+				 * machine and for two named devices or more */
 	uint64_t size;
 	struct probe_inventory *inv;
 	struct profile *prof;
@@ -66,7 +66,8 @@ static void probe_usage(FILE *out)
 	      "                         port; one per CPU, more while the running ones\n"
 	      "                         leave a core idle (slow disks); QD1 one at a time,\n"
 	      "                         then a solo spot check (default: as the CPUs allow\n"
-	      "                         with no TARGET, 1 with targets; 1 = one after another)\n"
+	      "                         with no TARGET or two named devices or more; 1 = one\n"
+	      "                         after another)\n"
 	      "  --no-links             side by side: skip the link pass (devices read\n"
 	      "                         together against alone to find shared bottlenecks)\n"
 	      "  --qd1-side-by-side     side by side: QD1 too; the spot check compares it\n"
@@ -79,8 +80,10 @@ static void probe_usage(FILE *out)
 	      "  --quiet                no progress display\n"
 	      "  --textfile DIR         also write DIR/tierwise.prom for node_exporter's\n"
 	      "                         textfile collector (atomically)\n\n"
-	      "Quick mode stops each test when the last 5 half-second windows are within\n"
-	      "±5 % with no significant slope (min 2.5 s, max 4 s).\n"
+	      "Quick mode stops each test when its figure is known: the 95 % confidence\n"
+	      "band of its mean rate within ±2 % (0.1 s windows, batch means), and for\n"
+	      "random reads 10,000 I/Os (a p99 with 100 samples above it); at least\n"
+	      "0.5-1 s past the ramp, at most 4 s (a note says when the cap came first).\n"
 	      "Exit: 0 all measured, 4 some tests or targets failed (see notes),\n"
 	      "3 nothing could be measured, 2 usage error.\n\n"
 	      "Example: tierwise probe nvme0n1 /srv/models -o server.json\n", out);
@@ -381,14 +384,14 @@ static void probe_side_by_side(struct probe_cli *c, const char **names, size_t n
 	free(v);
 }
 
-/* Whether devices run side by side: --jobs > 1, or auto for the whole
- * machine; never with the fault hook (its state is one per process). */
+/* Whether devices run side by side: --jobs > 1, or auto (the whole machine,
+ * two named devices or more); the fault hook's counters are atomic, so it
+ * runs side by side too. */
 static bool side_by_side(const struct probe_cli *c, bool whole_machine)
 {
-	const char *fault = getenv("TIERWISE_FAULT");
 	unsigned jobs = c->jobs ? c->jobs : whole_machine ? probe_jobs_cpus() : 1;
 
-	return jobs > 1 && !(fault && *fault);
+	return jobs > 1;
 }
 
 static void probe_device(struct probe_cli *c, const char *name)
@@ -413,7 +416,20 @@ static void probe_arg(struct probe_cli *c, const char *arg)
 	}
 }
 
-/* Named targets with --jobs > 1: devices side by side, then directories. */
+/* How many of the named targets are devices (not directories). */
+static size_t named_devices(char **targets, int n)
+{
+	struct stat st;
+	size_t m = 0;
+
+	for (int i = 0; i < n; i++)
+		m += !(stat(targets[i], &st) == 0 && S_ISDIR(st.st_mode));
+	return m;
+}
+
+/* Named targets side by side (--jobs > 1, or two devices or more and no
+ * --jobs: as many at once as the CPUs allow, as for the whole machine, and
+ * the link pass): devices side by side, then directories. */
 static void probe_named_side_by_side(struct probe_cli *c, char **targets, int n)
 {
 	const char **devs = calloc((size_t)n, sizeof(*devs));
@@ -542,10 +558,10 @@ static void print_summary(FILE *out, const struct profile *p)
 				num(b, sizeof(b), d->under_write.p99_ratio, 2),
 				num(g, sizeof(g), d->under_write.write_mibps, 1));
 		if (legend)
-			fputs("  (SEC: seconds measured; STEADY: whether the IOPS of the last "
-			      "half-second windows\n   settled, and ± how far they spread around "
-			      "their mean: \"no ±99.8%\" = still changing;\n   \"-\" = not "
-			      "checked, --seconds fixed the length)\n", out);
+			fputs("  (SEC: seconds measured; STEADY: whether the figure became known "
+			      "(quick mode: its mean\n   rate within ±2 % at 95 % confidence), and "
+			      "the ± band it reached: \"no ±9.5%\" = the\n   cap came first; "
+			      "\"-\" = not checked, --seconds fixed the length)\n", out);
 		if (d->lat_target.present)
 			fprintf(out, "  latency target p99 ≤ %.0f µs: %s\n", d->lat_target.p99_us,
 				d->lat_target.qd > 0 ? "met" : "not met at any depth");
@@ -660,13 +676,14 @@ static int probe_finish(struct probe_cli *c)
  * before anything runs, and say loudly that faults are being injected.
  * Returns 0 or TW_EXIT_USAGE.
  */
-static int check_fault_hook(void)
+static int check_fault_hook(struct probe_cli *c)
 {
 	const char *spec = getenv("TIERWISE_FAULT");
 	char err[128];
 
 	if (!spec || !*spec)
 		return 0;
+	c->o.fault = spec;	/* the library reads no environment */
 	if (probe_fault_check(spec, err, sizeof(err)) < 0) {
 		fprintf(stderr, "tierwise probe: TIERWISE_FAULT: %s\n", err);
 		return TW_EXIT_USAGE;
@@ -683,7 +700,7 @@ static int check_fault_hook(void)
 static int probe_execute(struct probe_cli *c, struct tw_global *g, char **targets, int n)
 {
 	char err[512] = "";
-	int ret = check_fault_hook();
+	int ret = check_fault_hook(c);
 
 	if (!ret && c->json)
 		ret = cli_check_output("probe", "-o", c->json);
@@ -702,7 +719,7 @@ static int probe_execute(struct probe_cli *c, struct tw_global *g, char **target
 	}
 	probe_scratch_install_handlers();
 	catch_interrupts(c);
-	if (n > 0 && side_by_side(c, false) && !c->destructive)
+	if (n > 0 && side_by_side(c, named_devices(targets, n) >= 2) && !c->destructive)
 		probe_named_side_by_side(c, targets, n);
 	else
 		for (int i = 0; i < n && !interrupt_sig; i++)

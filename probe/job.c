@@ -26,6 +26,7 @@
  * bytes are I/Os times bs, no latencies).
  */
 #include "job.h"
+#include "known.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -637,6 +638,8 @@ static int validate(const struct probe_job *job, double window,
 		return bad(res, "no file descriptor");
 	if (!isfinite(job->rate_iops) || job->rate_iops < 0 || job->rate_iops > 1e9)
 		return bad(res, "rate_iops must be 0..1e9");
+	if (!isfinite(job->known_pct) || job->known_pct < 0 || job->known_pct > 100)
+		return bad(res, "known_pct must be 0..100");
 	return 0;
 }
 
@@ -827,7 +830,8 @@ static uint64_t control(struct shared *sh, struct worker *w, double window,
 			return tw_now_ns();
 		}
 		cur = take_sample(sh, w);
-		if (cur.ns >= next && res->n_windows < cap) {
+		if (cur.ns >= next && res->n_windows < cap &&
+		    (cur.ios - prev.ios >= job->win_min_ios || cur.ns >= prev.ns + 10 * win_ns)) {
 			add_window(job, res, &prev, &cur, m_start);
 			prev = cur;
 		}
@@ -836,6 +840,11 @@ static uint64_t control(struct shared *sh, struct worker *w, double window,
 		if (job->stop_on_steady && cur.ns >= min_end &&
 		    steady_now(res)) {
 			res->stopped_steady = true;
+			return cur.ns;
+		}
+		if (job->known_pct > 0 && cur.ns >= min_end && cur.ios >= job->min_ios &&
+		    probe_known(res->win_iops, res->n_windows, job->known_pct)) {
+			res->known = true;
 			return cur.ns;
 		}
 	}
@@ -918,6 +927,12 @@ static void finish(struct probe_job_result *res, struct shared *sh,
 		res->mbps = (double)res->bytes / res->seconds / 1e6;
 	}
 	probe_steady_check(res->win_iops, res->n_windows, &st);
+	{
+		struct probe_known k;
+
+		probe_known_check(res->win_iops, res->n_windows, &k);
+		res->known_pct = k.half_pct;
+	}
 	res->steady = st.steady;
 	res->spread_pct = st.spread_pct;
 	res->slope_pct = st.slope_pct;

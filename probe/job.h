@@ -7,7 +7,9 @@
  *
  *   ramp_s     I/Os run but are not counted
  *   window_s   throughput is sampled per window (default 0.5 s)
- *   min_s      with stop_on_steady, run at least this long
+ *   min_s      with stop_on_steady or known_pct, run at least this long
+ *   known_pct  > 0: stop once the mean rate is known within ± this % (95 %
+ *              confidence, known.h) and at least min_ios I/Os were counted
  *   max_s      stop after this long (measured time, ramp excluded)
  *   max_ios    or after this many I/Os (0 = no limit)
  *
@@ -80,6 +82,12 @@ struct probe_job {
 	double rate_iops;		/* > 0: open loop at this rate (all
 					 * threads); 0 = closed loop */
 	bool stop_on_steady;
+	double known_pct;		/* > 0: stop when the rate is known to ± this % */
+	uint64_t min_ios;		/* and at least this many I/Os counted (a p99
+					 * with PROBE_KNOWN_TAIL samples above it) */
+	unsigned win_min_ios;		/* a window closes with at least this many
+					 * I/Os (or at 10 × window_s): slow devices
+					 * get longer windows; 0 = any */
 	uint64_t seed;			/* rng seed; thread t uses seed + t */
 	probe_window_fn on_window;	/* NULL or called after each window */
 	void *arg;			/* for on_window */
@@ -97,6 +105,9 @@ struct probe_job_result {
 	bool steady;			/* probe_steady_check on win_iops */
 	double spread_pct, slope_pct;
 	bool stopped_steady;		/* stop_on_steady ended the job early */
+	double known_pct;		/* the 95 % band of the mean rate, ± % of it
+					 * (known.h); INFINITY when too few windows */
+	bool known;			/* known_pct > 0 and reached: it ended the job */
 	bool cancelled;			/* *cancel ended the job */
 	/* The workers' own CPU time over their wall time (thread clocks: other
 	 * jobs of the process do not count); NAN when unknown. */

@@ -261,6 +261,13 @@ struct probe_options {
 	double busy_cores;	/* auto: CPU (cores) that counts as busy; 0 = 0.9 */
 	const char *engine;	/* "io_uring" (default, falls back), "psync", "null" */
 	const char *sysroot;	/* for temperature sensors; NULL = live system */
+	const char *fault;	/* test hook: a fault spec (probe_fault_check(),
+				 * docs/reliability.md) that puts the fault engine
+				 * around the engine for the targets it names; NULL
+				 * or "" = none.  The CLI fills it from
+				 * TIERWISE_FAULT: the library reads no environment.
+				 * Its counters span every probe_run() of the
+				 * process, side by side too (atomic). */
 	void (*progress)(void *arg, const struct probe_status *st);
 	void *arg;
 	volatile sig_atomic_t *cancel;
@@ -273,7 +280,7 @@ struct probe_options {
  * that fails is recorded in the device's notes and the others still run.
  * Returns 0 when every selected test ran; -EIO when some failed (the device
  * is still added); -ECANCELED when cancelled; -EINVAL for a malformed
- * TIERWISE_FAULT test hook (docs/reliability.md); -ENOMEM.
+ * o->fault test hook (docs/reliability.md); -ENOMEM.
  */
 int probe_run(const struct probe_target *t, const struct probe_options *o,
 	      struct profile *prof, char *err, size_t errlen);

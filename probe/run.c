@@ -5,8 +5,9 @@
  * time, -ETIMEDOUT from the job) skips the target's remaining tests, each
  * with a note, so that a dead device costs one test's time, not all of them.
  *
- * Test hook: TIERWISE_FAULT (see probe_fault_parse, docs/reliability.md)
- * puts the fault engine around the chosen engine for the targets it names;
+ * Test hook: options.fault (the CLI's TIERWISE_FAULT; see probe_fault_parse,
+ * docs/reliability.md) puts the fault engine around the chosen engine for
+ * the targets it names;
  * its counters span the whole process, and the device gets a note saying
  * its figures are not measurements.
  */
@@ -22,6 +23,7 @@
 
 #include "cliff.h"
 #include "job.h"
+#include "known.h"
 #include "probe.h"
 #include "thermal.h"
 #include "tw_util.h"
@@ -31,12 +33,18 @@
 #define MIB (1024u * 1024u)
 #define SWEEP_MAX_QD 128u
 #define FILL_QUICK_S 60.0	/* the destructive fill's time limit, quick */
+#define FILL_QUICK_RATE_S 3.0	/* quick: fill what 3 s at the seq_write rate writes … */
+#define FILL_QUICK_MIN (UINT64_C(1) << 30)	/* … and 1 GiB at least: well past a
+					 * drive's caches, the span the reads need */
 #define FILL_FULL_S 600.0	/* and --full */
 #define IORATE_QD 128u		/* iorate: most I/Os in flight */
 #define IORATE_FULL_S 5.0	/* iorate: seconds per step with --full */
 #define BOOT_BS (32u * KIB)	/* read_under_write's second part, after */
 #define BOOT_QD 32u		/* OCP BOOT-BENCH-1: 32 KiB random reads */
-#define BOOT_QUICK_S 2.5	/* at depth under the same writes */
+#define BOOT_QUICK_S 2.5	/* at depth under the same writes (at most) */
+#define BOOT_MIN_S 0.5		/* (at least) */
+#define KNOWN_WINDOW_S 0.1	/* quick tests: windows this short … */
+#define KNOWN_WINDOW_IOS 32u	/* … with this many I/Os at least */
 
 /* One row per test: its shape and its quick-mode time limits. */
 struct test_def {
@@ -51,14 +59,14 @@ struct test_def {
 };
 
 static const struct test_def tests[PROBE_TEST_COUNT] = {
-	[PROBE_TEST_SEQ_READ] = { "seq_read", PROFILE_SEQ_READ, PROBE_SEQ, 100, MIB, 32, false, 0.5, 2.5, 4.0 },
-	[PROBE_TEST_RAND_READ_QD1] = { "rand_read_qd1", PROFILE_RAND_READ_QD1, PROBE_RAND, 100, 4 * KIB, 1, false, 0.25, 2.5, 4.0 },
-	[PROBE_TEST_RAND_READ_QD32] = { "rand_read_qd32", PROFILE_RAND_READ_QD32, PROBE_RAND, 100, 4 * KIB, 32, true, 0.5, 2.5, 4.0 },
-	[PROBE_TEST_QD_SWEEP] = { "qd_sweep", -1, PROBE_RAND, 100, 4 * KIB, 0, false, 0.2, 0.8, 0.8 },
-	[PROBE_TEST_SEQ_WRITE] = { "seq_write", PROFILE_SEQ_WRITE, PROBE_SEQ, 0, MIB, 32, false, 0.5, 2.5, 4.0 },
+	[PROBE_TEST_SEQ_READ] = { "seq_read", PROFILE_SEQ_READ, PROBE_SEQ, 100, MIB, 32, false, 0.5, 1.0, 4.0 },
+	[PROBE_TEST_RAND_READ_QD1] = { "rand_read_qd1", PROFILE_RAND_READ_QD1, PROBE_RAND, 100, 4 * KIB, 1, false, 0.25, 0.5, 4.0 },
+	[PROBE_TEST_RAND_READ_QD32] = { "rand_read_qd32", PROFILE_RAND_READ_QD32, PROBE_RAND, 100, 4 * KIB, 32, true, 0.5, 0.5, 4.0 },
+	[PROBE_TEST_QD_SWEEP] = { "qd_sweep", -1, PROBE_RAND, 100, 4 * KIB, 0, false, 0.2, 0.3, 0.8 },
+	[PROBE_TEST_SEQ_WRITE] = { "seq_write", PROFILE_SEQ_WRITE, PROBE_SEQ, 0, MIB, 32, false, 0.5, 1.0, 4.0 },
 	[PROBE_TEST_IORATE] = { "iorate", -1, PROBE_RAND, 100, 4 * KIB, IORATE_QD, false, 0.2, 1.0, 1.0 },
-	[PROBE_TEST_MIXED_70_30] = { "mixed_70_30", PROFILE_MIXED_70_30, PROBE_RAND, 70, 4 * KIB, 32, true, 0.5, 2.5, 4.0 },
-	[PROBE_TEST_READ_UNDER_WRITE] = { "read_under_write", -1, PROBE_RAND, 100, 4 * KIB, 1, false, 0.5, 5.0, 5.0 },
+	[PROBE_TEST_MIXED_70_30] = { "mixed_70_30", PROFILE_MIXED_70_30, PROBE_RAND, 70, 4 * KIB, 32, true, 0.5, 0.5, 4.0 },
+	[PROBE_TEST_READ_UNDER_WRITE] = { "read_under_write", -1, PROBE_RAND, 100, 4 * KIB, 1, false, 0.5, 1.0, 5.0 },
 	[PROBE_TEST_SUSTAINED_WRITE] = { "sustained_write", -1, PROBE_SEQ, 0, MIB, 32, false, 0, 30, 30 },
 };
 
@@ -82,7 +90,8 @@ struct run {
 	int failures;
 };
 
-/* The process-wide counters of TIERWISE_FAULT: after=N spans every test. */
+/* The process-wide counters of the fault hook: after=N spans every test and
+ * every target, side by side too (the counters are atomic). */
 static struct probe_fault_state fault_state;
 
 const char *probe_test_name(enum probe_test t)
@@ -174,9 +183,18 @@ static void job_for(const struct run *r, const struct test_def *def, unsigned qd
 	} else if (o->full) {
 		job->min_s = job->max_s = 30;
 	} else {
+		/* quick: until the figure is known (known.h), min_s past the
+		 * ramp at least, max_s at most; short windows, each of a few
+		 * I/Os at least; a random-read test also until its p99 has
+		 * PROBE_KNOWN_TAIL samples above it */
 		job->min_s = def->min_s;
 		job->max_s = def->max_s;
-		job->stop_on_steady = def->min_s < def->max_s;
+		if (def->min_s < def->max_s) {
+			job->known_pct = PROBE_KNOWN_PCT;
+			job->window_s = KNOWN_WINDOW_S;
+			job->win_min_ios = KNOWN_WINDOW_IOS;
+			job->min_ios = def->pattern == PROBE_RAND ? PROBE_KNOWN_TAIL * 100u : 0;
+		}
 	}
 }
 
@@ -302,8 +320,13 @@ static void fill_io(struct profile_io *io, const struct test_def *def,
 	}
 	lat_from_hist(&res->lat, &io->lat);
 	io->seconds = res->seconds;
-	io->steady = res->n_windows >= 5 ? res->steady : -1;
-	io->spread_pct = res->n_windows >= 5 ? res->spread_pct : NAN;
+	if (job->known_pct > 0) {	/* the band: known (1) or not (0) within it */
+		io->steady = isfinite(res->known_pct) ? res->known : -1;
+		io->spread_pct = isfinite(res->known_pct) ? res->known_pct : NAN;
+	} else {
+		io->steady = res->n_windows >= 5 ? res->steady : -1;
+		io->spread_pct = res->n_windows >= 5 ? res->spread_pct : NAN;
+	}
 	io->threads = job->threads;
 	free(io->label);
 	io->label = strdup(label_for(res->seconds));
@@ -340,6 +363,25 @@ static int more_threads(struct run *r, const struct test_def *def, double busy,
 	return ret == -ECANCELED ? ret : 0;
 }
 
+/*
+ * A quick test that reached its cap before its figure was known (a slow
+ * disk never narrows its band): how sure the figure is, in a note.
+ */
+static void band_note(struct run *r, const struct test_def *def, const struct probe_job *job,
+		      const struct probe_job_result *res)
+{
+	char band[32] = "too few windows for a band";
+
+	if (!(job->known_pct > 0) || res->known || res->cancelled)
+		return;
+	if (isfinite(res->known_pct))
+		snprintf(band, sizeof(band), "±%.1f %%", res->known_pct);
+	profile_device_add_notef(r->dev, "%s: stopped at its %.1f s cap before its figure was known "
+				 "to ±%.0f %%: %s (95 %% confidence) over %llu I/Os%s", def->name,
+				 job->max_s, job->known_pct, band, (unsigned long long)res->ios,
+				 res->ios < job->min_ios ? ", fewer than a p99 needs" : "");
+}
+
 static int io_test(struct run *r, enum probe_test t)
 {
 	const struct test_def *def = &tests[t];
@@ -353,6 +395,7 @@ static int io_test(struct run *r, enum probe_test t)
 	busy = res.busy_cores;	/* this job's threads only, not its neighbours' */
 	if (ret == 0 && res.ios) {
 		fill_io(&r->dev->io[def->slot], def, &job, &res);
+		band_note(r, def, &job, &res);
 		if (def->threaded && !r->o->threads &&
 		    busy >= (r->o->busy_cores > 0 ? r->o->busy_cores : 0.9) &&
 		    sysconf(_SC_NPROCESSORS_ONLN) > 1)
@@ -376,7 +419,67 @@ static int sweep_add(struct profile_device *d, unsigned qd, const struct probe_j
 	return 0;
 }
 
-/* Random 4 KiB reads at QD 1..128, then the best IOPS under the p99 target. */
+/* The sweep stops going deeper when IOPS grew less than this for two steps. */
+#define SWEEP_FLAT 0.05
+
+/*
+ * A point of the sweep already measured by this run: rand_read_qd1 at QD 1,
+ * rand_read_qd32 at QD 32 (4 KiB random reads, the same span).  Returns
+ * true and adds it, or false (run the point).
+ */
+static bool sweep_reuse(struct run *r, unsigned qd)
+{
+	const struct profile_io *io = qd == 1 ? &r->dev->io[PROFILE_RAND_READ_QD1] :
+				      qd == 32 ? &r->dev->io[PROFILE_RAND_READ_QD32] : NULL;
+	struct profile_sweep *v;
+
+	if (!io || !io->present || io->qd != (long)qd || io->bs != 4 * KIB || r->o->full ||
+	    r->o->seconds > 0)
+		return false;
+	v = realloc(r->dev->sweep, (r->dev->n_sweep + 1) * sizeof(*v));
+	if (!v)
+		return false;
+	r->dev->sweep = v;
+	v[r->dev->n_sweep].qd = qd;
+	v[r->dev->n_sweep].iops = io->iops;
+	v[r->dev->n_sweep].lat = io->lat;
+	r->dev->n_sweep++;
+	return true;
+}
+
+/* Has the sweep gone as deep as it needs: IOPS flat for two steps, or the
+ * p99 past the target?  Says why in a note.  Quick mode only. */
+static bool sweep_done(struct run *r, double target)
+{
+	const struct profile_sweep *v = r->dev->sweep;
+	size_t n = r->dev->n_sweep;
+	double p99 = n ? v[n - 1].lat.v[PROFILE_LAT_P99] : NAN;
+
+	if (r->o->full || r->o->seconds > 0 || !n)
+		return false;
+	if (p99 > target) {
+		profile_device_add_notef(r->dev, "qd_sweep: stopped at QD %ld: its p99 %.0f µs is past "
+					 "the %.0f µs target, deeper only waits longer", v[n - 1].qd, p99,
+					 target);
+		return true;
+	}
+	if (n >= 3 && v[n - 1].iops < v[n - 2].iops * (1 + SWEEP_FLAT) &&
+	    v[n - 2].iops < v[n - 3].iops * (1 + SWEEP_FLAT)) {
+		profile_device_add_notef(r->dev, "qd_sweep: stopped at QD %ld: IOPS grew less than "
+					 "%.0f %% for two steps (%.0f, %.0f, %.0f): the device is "
+					 "saturated", v[n - 1].qd, SWEEP_FLAT * 100, v[n - 3].iops,
+					 v[n - 2].iops, v[n - 1].iops);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Random 4 KiB reads at QD 1, 2, 4 … 128 (QD 1 and 32 taken from this run's
+ * rand_read tests when they ran; each other depth until its figure is
+ * known), no deeper once saturated or past the p99 target; then the best
+ * IOPS under the target.
+ */
 static int sweep_test(struct run *r)
 {
 	const struct test_def *def = &tests[PROBE_TEST_QD_SWEEP];
@@ -390,22 +493,29 @@ static int sweep_test(struct run *r)
 	     qd *= 2) {
 		struct probe_job_result res;
 		struct probe_job job;
+		bool reused = sweep_reuse(r, qd);
 
-		job_for(r, def, qd, &job);
-		if (!r->o->seconds && r->o->full)
-			job.min_s = job.max_s = 5;
-		ret = run_job(r, def, &job, &res);
-		if (ret == 0 && res.ios && sweep_add(r->dev, qd, &res) < 0)
-			ret = -ENOMEM;
-		if (ret == 0 && res.ios) {
-			double p99 = r->dev->sweep[r->dev->n_sweep - 1].lat.v[PROFILE_LAT_P99];
+		if (!reused) {
+			job_for(r, def, qd, &job);
+			if (!r->o->seconds && r->o->full)
+				job.min_s = job.max_s = 5;
+			ret = run_job(r, def, &job, &res);
+			if (ret == 0 && res.ios && sweep_add(r->dev, qd, &res) < 0)
+				ret = -ENOMEM;
+		}
+		if (reused || (ret == 0 && res.ios)) {
+			const struct profile_sweep *pt = &r->dev->sweep[r->dev->n_sweep - 1];
+			double p99 = pt->lat.v[PROFILE_LAT_P99];
 
-			if (p99 <= target && (isnan(lt->iops) || res.iops > lt->iops)) {
-				lt->iops = res.iops;
+			if (p99 <= target && (isnan(lt->iops) || pt->iops > lt->iops)) {
+				lt->iops = pt->iops;
 				lt->qd = qd;
 			}
 		}
-		probe_job_result_free(&res);
+		if (!reused)
+			probe_job_result_free(&res);
+		if (ret == 0 && sweep_done(r, target))
+			break;
 	}
 	return ret;
 }
@@ -573,8 +683,10 @@ static int uw_boot(struct run *r, const struct test_def *def, const struct probe
 
 	job.bs = BOOT_BS < r->t->align ? r->t->align : BOOT_BS;
 	job.qd = BOOT_QD;
-	if (!r->o->seconds && !r->o->full)
-		job.min_s = job.max_s = BOOT_QUICK_S;
+	if (!r->o->seconds && !r->o->full) {	/* until its IOPS are known, ≤ 2.5 s */
+		job.min_s = BOOT_MIN_S;
+		job.max_s = BOOT_QUICK_S;
+	}
 	if (job.length < job.bs)
 		return 0;
 	r->budget_s = job.max_s;
@@ -602,10 +714,10 @@ static int uw_test(struct run *r)
 	double idle;
 	int ret;
 
+	/* quick: the 0.5 s ramp lets the writer settle, then the reads run
+	 * until their p99 is known (job_for: known_pct, min_ios), 1 s to 5 s */
 	job_for(r, def, def->qd, &job);
 	job.stop_on_steady = false;
-	if (!r->o->seconds && !r->o->full)
-		job.min_s = job.max_s = def->max_s;
 	ret = idle_p99(r, def, &job, &idle);
 	if (ret == -ECANCELED || r->stalled)
 		return ret;
@@ -775,18 +887,35 @@ static bool wants_fill(const struct run *r, unsigned mask)
 	       r->dev->media != PROFILE_MEDIA_HDD && r->t->span_bytes >= MIB;
 }
 
+/* The bytes the destructive fill writes (see fill_span()). */
+static uint64_t fill_bytes(const struct run *r)
+{
+	const struct profile_io *wr = &r->dev->io[PROFILE_SEQ_WRITE];
+	double rate = wr->present && wr->mbps > 0 ? wr->mbps * 1e6 : 0.0;
+	uint64_t want = (uint64_t)(rate * FILL_QUICK_RATE_S);
+
+	if (r->o->full || r->o->seconds > 0)
+		return r->span;
+	want = want > FILL_QUICK_MIN ? want : FILL_QUICK_MIN;
+	want -= want % MIB;
+	return want < r->span ? want : r->span;
+}
+
 /*
  * Write the span with incompressible data (sequential 1 MiB at QD32, the
  * seq_write shape) before the first test that reads, so that reads come
- * from the media, not from never-written blocks.  At most FILL_QUICK_S (FILL_FULL_S with
- * --full): when that is not enough, the tests run over the part written.
+ * from the media, not from never-written blocks.  Quick mode fills only what
+ * the reads need (fill_bytes(): 3 s at the seq_write rate, 1 GiB at least)
+ * and the tests run over that; --full and --seconds fill the whole span.
+ * At most FILL_QUICK_S (FILL_FULL_S with --full): when that is not enough,
+ * the tests run over the part written.
  * Returns 0, -ECANCELED or -EIO (a note says why).
  */
 static int fill_span(struct run *r)
 {
 	static const struct test_def def = { "fill", -1, PROBE_SEQ, 0, MIB, 32, false,
 					     0, 0, FILL_QUICK_S };
-	const uint64_t span = r->span;
+	const uint64_t span = r->span, want = fill_bytes(r);
 	struct probe_job_result res;
 	struct probe_job job;
 	int ret;
@@ -795,9 +924,17 @@ static int fill_span(struct run *r)
 	job.ramp_s = 0;
 	job.min_s = job.max_s = r->o->full ? FILL_FULL_S : FILL_QUICK_S;
 	job.stop_on_steady = false;
-	job.max_ios = span / MIB;
+	job.known_pct = 0;
+	job.max_ios = want / MIB;
 	ret = run_job(r, &def, &job, &res);
-	if (ret == 0 && res.bytes >= job.max_ios * MIB) {
+	if (ret == 0 && want < span && res.bytes >= job.max_ios * MIB) {
+		r->span = job.max_ios * MIB;
+		profile_device_add_notef(r->dev, "fill: wrote %.2f of the %.2f GiB span with incompressible "
+		     "data in %.1f s (%.0f MB/s) before the read tests, which ran over that part: the "
+		     "reads need a span well past the drive's caches (%.0f s at its sequential write "
+		     "rate, 1 GiB at least), not all of it; --full fills it all", r->span / 1073741824.0,
+		     span / 1073741824.0, res.seconds, res.mbps, FILL_QUICK_RATE_S);
+	} else if (ret == 0 && res.bytes >= job.max_ios * MIB) {
 		profile_device_add_notef(r->dev, "fill: wrote the whole span (%.2f GiB) with incompressible data "
 		     "in %.1f s (%.0f MB/s) before the read tests", span / 1073741824.0,
 		     res.seconds, res.mbps);
@@ -904,12 +1041,12 @@ static int device_facts(const struct probe_target *t, const struct probe_options
 }
 
 /*
- * Whether TIERWISE_FAULT applies to t: fills r->fault and notes it on the
+ * Whether the fault hook (options.fault) applies to t: fills r->fault and notes it on the
  * device.  Returns 0, -EINVAL (a bad spec, message in err) or -ENOMEM.
  */
 static int fault_hook(struct run *r, char *err, size_t errlen)
 {
-	const char *spec = getenv("TIERWISE_FAULT");
+	const char *spec = r->o->fault;
 	char why[128];
 
 	if (!spec || !*spec)

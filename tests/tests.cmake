@@ -18,6 +18,7 @@ tw_unit_test(test_thermal tw_probe)
 tw_unit_test(test_hist tw_probe)
 tw_unit_test(test_rng tw_probe)
 tw_unit_test(test_steady tw_probe)
+tw_unit_test(test_known tw_probe)
 tw_unit_test(test_cliff tw_probe)
 # the job loop on the null engine and the engines on a file
 tw_unit_test(test_job tw_probe)

@@ -424,6 +424,56 @@ static void test_stop_on_steady(void **state)
 	assert_true(i < TIMING_TRIES);
 }
 
+/*
+ * Stop when the figure is known (issue 27): a steady null device with short
+ * windows stops once its rate is known to ±2 % and min_ios were counted,
+ * long before the cap; the band it reports is within the target.  A job
+ * that cannot count min_ios before its cap runs to the cap, not known.
+ */
+static bool stop_on_known_once(void)
+{
+	struct probe_null_opts o = { .lat_ns = 20000 };
+	struct probe_job job = null_job(&o);
+	struct probe_job_result *res;
+	bool ok;
+
+	job.window_s = 0.1;
+	job.win_min_ios = 32;
+	job.min_s = 0.3;
+	job.max_s = 6.0;
+	job.known_pct = 2.0;
+	job.min_ios = 5000;
+	res = run_ok(&job);
+	ok = res->known && res->known_pct <= 2.0 && res->seconds < 3.0 &&
+	     res->seconds >= 0.3 && res->ios >= 5000;
+	result_del(res);
+	return ok;
+}
+
+static void test_stop_on_known(void **state)
+{
+	struct probe_null_opts o = { .lat_ns = 20000 };
+	struct probe_job job = null_job(&o);
+	struct probe_job_result *res;
+	int i = 0;
+
+	(void)state;
+	while (i < TIMING_TRIES && !stop_on_known_once())
+		i++;
+	assert_true(i < TIMING_TRIES);
+	job.window_s = 0.1;
+	job.min_s = 0.1;
+	job.max_s = 0.6;
+	job.known_pct = 2.0;
+	job.min_ios = UINT64_C(1) << 40;	/* never counted: the cap ends it */
+	res = run_ok(&job);
+	assert_false(res->known);
+	assert_true(res->seconds >= 0.6 && res->seconds < 1.6);
+	result_del(res);
+	job.known_pct = -1;
+	assert_int_equal(probe_job_run(&job, &(struct probe_job_result){ 0 }), -EINVAL);
+}
+
 static void test_cancel(void **state)
 {
 	static volatile sig_atomic_t cancel;
@@ -876,6 +926,7 @@ int main(void)
 		cmocka_unit_test(test_paced_open_loop),
 		cmocka_unit_test(test_windows),
 		cmocka_unit_test(test_stop_on_steady),
+		cmocka_unit_test(test_stop_on_known),
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_injected_failure),
 		cmocka_unit_test(test_short_io_is_error),
