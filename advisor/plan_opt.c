@@ -371,6 +371,31 @@ static int bound_optimize(struct advisor_plan *plan, const struct advisor_option
 	return ret ? ret : despite_notes(plan, r->best.tier, met);
 }
 
+/*
+ * A tier whose policies want redundancy (preferred or required) takes the
+ * idle devices like one of its own (same model and size, raid.c): the
+ * optimiser counted the whole capacity of what it chose, and a like disk
+ * that would stand idle is the mirror or parity of the only copy of a
+ * database or an archive at no loss (raid.c builds the array when the need
+ * still fits).  Never a device a warning keeps off the tier.
+ */
+static void join_like_idle(struct advisor_plan *plan)
+{
+	for (size_t d = 0; d < plan->n_devs; d++) {
+		struct advisor_plan_device *pd = &plan->devs[d];
+
+		for (size_t j = 0; pd->tier < 0 && !pd->excluded && j < plan->n_devs; j++) {
+			int t = plan->devs[j].tier;
+
+			if (t < 0 || plan->tiers[t].redundancy == MODEL_REDUNDANCY_NONE ||
+			    isnan(pd->tier_score[t]) || plan_objections(plan, d, t) ||
+			    !plan_alike(&plan->devs[j], pd))
+				continue;
+			pd->tier = t;
+		}
+	}
+}
+
 int plan_run_optimizer(struct advisor_plan *plan, const struct advisor_options *opt)
 {
 	struct advisor_opt_input in;
@@ -392,6 +417,8 @@ int plan_run_optimizer(struct advisor_plan *plan, const struct advisor_options *
 		return ret;
 	ret = take_result(plan, &r);
 	advisor_opt_result_clear(&r);
+	if (!ret && !plan->buying)
+		join_like_idle(plan);
 	return ret;
 }
 

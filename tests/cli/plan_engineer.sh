@@ -119,6 +119,16 @@ check "warm twins with checkpoints" 0 plan "$tmp/twins.json" --format json --nee
 jq_true "checkpoints too: a mirror, never RAID0" \
 	'.tiers[1].redundancy == "preferred" and .tiers[1].raid.level == "raid1" and (.tiers[1].raid.tradeoff | test("download") | not)'
 
+# an idle like disk joins a tier that wants redundancy as its mirror (the
+# lab's two HDDs: same model and size, 165 and 160 IOPS — alike, not twins)
+jq '.devices |= [.[] | select(.id == "optane905p" or .id == "pm9a1-1t")]
+	+ [.[] | select(.id == "ironwolf12t") | (.id = "hdd0"), (.id = "hdd1" | .results.rand_read_qd1.iops *= 0.97)]' \
+	"$ex" >"$tmp/hdds.json"
+check "two like HDDs, archive 5T" 0 plan "$tmp/hdds.json" --format json --need archive=5T,model-loading=500G,checkpoints=0
+jq_true "the idle like HDD joins cold: a mirror" \
+	'(.tiers[2].devices | sort) == ["hdd0", "hdd1"] and .tiers[2].raid.level == "raid1"
+	 and ([.tiers[2].notes[] | test("failure domain: 2 devices in md raid1: survives one failed device")] | any)'
+
 # ---- 6. one host per plan ----
 jq '.host = "srv1" | .devices |= map(select(.id == "optane905p" or .id == "ironwolf12t"))' "$ex" >"$tmp/h1.json"
 jq '.host = "srv2" | .devices |= map(select(.id == "optane905p" or .id == "ironwolf12t"))' "$ex" >"$tmp/h2.json"
