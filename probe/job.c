@@ -806,8 +806,10 @@ static bool steady_now(const struct probe_job_result *res)
 /*
  * The measurement: ramp, then windows until max_s, steady state, an
  * event or every worker done (*done set).  Windows are back to back, each
- * at least window long (the controller's wake-up delay lengthens them a
- * little; their rates use the true length).  Returns the end time.
+ * at least window long and of win_min_ios I/Os (or ten windows long, for a
+ * stalled device); while one stays open past its time for want of I/Os,
+ * the controller looks again a quarter window later (never spins).  The
+ * stop rules are checked when a window closes.  Returns the end time.
  */
 static uint64_t control(struct shared *sh, struct worker *w, double window,
 			struct probe_job_result *res, size_t cap, bool *done)
@@ -818,10 +820,11 @@ static uint64_t control(struct shared *sh, struct worker *w, double window,
 	const uint64_t end = m_start + (uint64_t)(job->max_s * NS);
 	const uint64_t min_end = m_start + (uint64_t)(job->min_s * NS);
 	struct sample prev = { .ns = m_start }, cur;
+	uint64_t next = m_start + win_ns;
 	enum wake why = sleep_until(sh, m_start);
 
 	for (;;) {
-		uint64_t next = prev.ns + win_ns;
+		bool closed = false;
 
 		if (why == WAKE_DEADLINE)
 			why = sleep_until(sh, next < end ? next : end);
@@ -830,19 +833,22 @@ static uint64_t control(struct shared *sh, struct worker *w, double window,
 			return tw_now_ns();
 		}
 		cur = take_sample(sh, w);
-		if (cur.ns >= next && res->n_windows < cap &&
+		if (cur.ns >= prev.ns + win_ns && res->n_windows < cap &&
 		    (cur.ios - prev.ios >= job->win_min_ios || cur.ns >= prev.ns + 10 * win_ns)) {
 			add_window(job, res, &prev, &cur, m_start);
 			prev = cur;
+			closed = true;
 		}
+		next = closed || cur.ns < next ? prev.ns + win_ns : cur.ns + win_ns / 4;
 		if (cur.ns >= end)
 			return cur.ns;
-		if (job->stop_on_steady && cur.ns >= min_end &&
-		    steady_now(res)) {
+		if (!closed || cur.ns < min_end)
+			continue;
+		if (job->stop_on_steady && steady_now(res)) {
 			res->stopped_steady = true;
 			return cur.ns;
 		}
-		if (job->known_pct > 0 && cur.ns >= min_end && cur.ios >= job->min_ios &&
+		if (job->known_pct > 0 && cur.ios >= job->min_ios &&
 		    probe_known(res->win_iops, res->n_windows, job->known_pct)) {
 			res->known = true;
 			return cur.ns;

@@ -24,6 +24,7 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "engine.h"
@@ -472,6 +473,42 @@ static void test_stop_on_known(void **state)
 	result_del(res);
 	job.known_pct = -1;
 	assert_int_equal(probe_job_run(&job, &(struct probe_job_result){ 0 }), -EINVAL);
+}
+
+/* CPU time of the calling thread (the controller runs in it), in s. */
+static double thread_cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * A window that stays open past its time for want of I/Os (100 IOPS, 32
+ * I/Os a window: 0.32 s windows of 0.1 s) does not make the controller
+ * spin: it looks again a quarter window later.  A spinning controller
+ * burns as much CPU as the job lasts (~1 s); a sleeping one a few ms.
+ */
+static void test_open_window_sleeps(void **state)
+{
+	struct probe_null_opts o = { .lat_ns = 1000 };
+	struct probe_job job = null_job(&o);
+	struct probe_job_result *res;
+	double cpu;
+
+	(void)state;
+	job.qd = 1;
+	job.rate_iops = 100;
+	job.window_s = 0.1;
+	job.win_min_ios = 32;
+	job.min_s = job.max_s = 1.0;
+	cpu = thread_cpu_s();
+	res = run_ok(&job);
+	cpu = thread_cpu_s() - cpu;
+	assert_true(res->n_windows >= 2 && res->n_windows <= 4);	/* 0.32 s each */
+	assert_true(cpu < 0.1);
+	result_del(res);
 }
 
 static void test_cancel(void **state)
@@ -927,6 +964,7 @@ int main(void)
 		cmocka_unit_test(test_windows),
 		cmocka_unit_test(test_stop_on_steady),
 		cmocka_unit_test(test_stop_on_known),
+		cmocka_unit_test(test_open_window_sleeps),
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_injected_failure),
 		cmocka_unit_test(test_short_io_is_error),
