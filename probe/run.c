@@ -21,44 +21,25 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cliff.h"
 #include "job.h"
 #include "known.h"
 #include "probe.h"
+#include "run_int.h"
 #include "thermal.h"
 #include "tw_util.h"
-#include "underwrite.h"
 
-#define KIB 1024u
-#define MIB (1024u * 1024u)
-#define SWEEP_MAX_QD 128u
 #define FILL_QUICK_S 60.0	/* the destructive fill's time limit, quick */
 #define FILL_QUICK_RATE_S 3.0	/* quick: fill what 3 s at the seq_write rate writes … */
 #define FILL_QUICK_MIN (UINT64_C(1) << 30)	/* … and 1 GiB at least: well past a
 					 * drive's caches, the span the reads need */
 #define FILL_FULL_S 600.0	/* and --full */
 #define IORATE_QD 128u		/* iorate: most I/Os in flight */
-#define IORATE_FULL_S 5.0	/* iorate: seconds per step with --full */
-#define BOOT_BS (32u * KIB)	/* read_under_write's second part, after */
-#define BOOT_QD 32u		/* OCP BOOT-BENCH-1: 32 KiB random reads */
-#define BOOT_QUICK_S 2.5	/* at depth under the same writes (at most) */
-#define BOOT_MIN_S 0.5		/* (at least) */
 #define KNOWN_WINDOW_S 0.1	/* quick tests: windows this short … */
 #define KNOWN_WINDOW_IOS 32u	/* … with this many I/Os at least */
 
-/* One row per test: its shape and its quick-mode time limits. */
-struct test_def {
-	const char *name;
-	int slot;		/* enum profile_io_test, or -1 */
-	enum probe_pattern pattern;
-	unsigned read_pct;	/* 100 read, 0 write, 70 mixed */
-	uint32_t bs;
-	unsigned qd;
-	bool threaded;		/* honours options.threads */
-	double ramp_s, min_s, max_s;	/* quick mode */
-};
-
-static const struct test_def tests[PROBE_TEST_COUNT] = {
+/* One row per test (run_int.h): its shape and its quick-mode time limits;
+ * the composite tests (run_composite.c) read their rows from here too. */
+const struct test_def tests[PROBE_TEST_COUNT] = {
 	[PROBE_TEST_SEQ_READ] = { "seq_read", PROFILE_SEQ_READ, PROBE_SEQ, 100, MIB, 32, false, 0.5, 1.0, 4.0 },
 	[PROBE_TEST_RAND_READ_QD1] = { "rand_read_qd1", PROFILE_RAND_READ_QD1, PROBE_RAND, 100, 4 * KIB, 1, false, 0.25, 0.5, 4.0 },
 	[PROBE_TEST_RAND_READ_QD32] = { "rand_read_qd32", PROFILE_RAND_READ_QD32, PROBE_RAND, 100, 4 * KIB, 32, true, 0.5, 0.5, 4.0 },
@@ -68,26 +49,6 @@ static const struct test_def tests[PROBE_TEST_COUNT] = {
 	[PROBE_TEST_MIXED_70_30] = { "mixed_70_30", PROFILE_MIXED_70_30, PROBE_RAND, 70, 4 * KIB, 32, true, 0.5, 0.5, 4.0 },
 	[PROBE_TEST_READ_UNDER_WRITE] = { "read_under_write", -1, PROBE_RAND, 100, 4 * KIB, 1, false, 0.5, 1.0, 5.0 },
 	[PROBE_TEST_SUSTAINED_WRITE] = { "sustained_write", -1, PROBE_SEQ, 0, MIB, 32, false, 0, 30, 30 },
-};
-
-/* Per-run state handed to the window callback. */
-struct run {
-	const struct probe_target *t;
-	const struct probe_options *o;
-	struct profile_device *dev;
-	const char *test;
-	double budget_s;
-	unsigned qd;		/* of the job running, for the progress line */
-	struct probe_series ser;	/* 1 Hz throughput + temperature */
-	bool sampling;			/* this test feeds ser */
-	bool noticed;			/* engine fallback noted once */
-	char engine[PROBE_ENGINE_MSG];	/* the engine setup last noted */
-	uint64_t span;			/* bytes the tests touch, from 0 */
-	uint64_t zero_samples, zero_reads;	/* this test, all its jobs */
-	bool stalled;			/* a test stalled: skip the rest */
-	bool faulty;			/* TIERWISE_FAULT applies: use fault */
-	struct probe_fault_opts fault;
-	int failures;
 };
 
 /* The process-wide counters of the fault hook: after=N spans every test and
@@ -150,8 +111,8 @@ static void on_window(void *arg, const struct probe_window *w)
 }
 
 /* The job for test def at depth qd, timed by the options. */
-static void job_for(const struct run *r, const struct test_def *def, unsigned qd,
-		    struct probe_job *job)
+void job_for(const struct run *r, const struct test_def *def, unsigned qd,
+	     struct probe_job *job)
 {
 	const struct probe_options *o = r->o;
 	unsigned threads = def->threaded && o->threads > 1 ? o->threads : 1;
@@ -198,7 +159,7 @@ static void job_for(const struct run *r, const struct test_def *def, unsigned qd
 	}
 }
 
-static void lat_from_hist(const struct probe_hist *h, struct profile_lat *lat)
+void lat_from_hist(const struct probe_hist *h, struct profile_lat *lat)
 {
 	struct probe_lat_summary s;
 
@@ -269,8 +230,8 @@ static void zero_note(struct run *r, const char *test, double *share)
  * What a job's return ret means for the run: failures become notes.
  * Returns 0, -ECANCELED or -EIO.
  */
-static int job_outcome(struct run *r, const struct test_def *def, int ret,
-		       const struct probe_job_result *res)
+int job_outcome(struct run *r, const struct test_def *def, int ret,
+		const struct probe_job_result *res)
 {
 	job_notes(r, def, res);
 	if (ret == -ECANCELED)
@@ -292,8 +253,8 @@ static int job_outcome(struct run *r, const struct test_def *def, int ret,
 }
 
 /* Run one job; failures become notes.  Returns 0, -ECANCELED or -EIO. */
-static int run_job(struct run *r, const struct test_def *def, const struct probe_job *job,
-		   struct probe_job_result *res)
+int run_job(struct run *r, const struct test_def *def, const struct probe_job *job,
+	    struct probe_job_result *res)
 {
 	r->test = def->name;
 	r->budget_s = job->max_s;
@@ -403,390 +364,6 @@ static int io_test(struct run *r, enum probe_test t)
 	}
 	probe_job_result_free(&res);
 	return ret;
-}
-
-static int sweep_add(struct profile_device *d, unsigned qd, const struct probe_job_result *res)
-{
-	struct profile_sweep *v = realloc(d->sweep, (d->n_sweep + 1) * sizeof(*v));
-
-	if (!v)
-		return -ENOMEM;
-	d->sweep = v;
-	v[d->n_sweep].qd = qd;
-	v[d->n_sweep].iops = res->iops;
-	lat_from_hist(&res->lat, &v[d->n_sweep].lat);
-	d->n_sweep++;
-	return 0;
-}
-
-/* The sweep stops going deeper when IOPS grew less than this for two steps. */
-#define SWEEP_FLAT 0.05
-
-/*
- * A point of the sweep already measured by this run: rand_read_qd1 at QD 1,
- * rand_read_qd32 at QD 32 (4 KiB random reads, the same span).  Returns
- * true and adds it, or false (run the point).
- */
-static bool sweep_reuse(struct run *r, unsigned qd)
-{
-	const struct profile_io *io = qd == 1 ? &r->dev->io[PROFILE_RAND_READ_QD1] :
-				      qd == 32 ? &r->dev->io[PROFILE_RAND_READ_QD32] : NULL;
-	struct profile_sweep *v;
-
-	if (!io || !io->present || io->qd != (long)qd || io->bs != 4 * KIB || r->o->full ||
-	    r->o->seconds > 0)
-		return false;
-	v = realloc(r->dev->sweep, (r->dev->n_sweep + 1) * sizeof(*v));
-	if (!v)
-		return false;
-	r->dev->sweep = v;
-	v[r->dev->n_sweep].qd = qd;
-	v[r->dev->n_sweep].iops = io->iops;
-	v[r->dev->n_sweep].lat = io->lat;
-	r->dev->n_sweep++;
-	return true;
-}
-
-/* Has the sweep gone as deep as it needs: IOPS flat for two steps, or the
- * p99 past the target?  Says why in a note.  Quick mode only. */
-static bool sweep_done(struct run *r, double target)
-{
-	const struct profile_sweep *v = r->dev->sweep;
-	size_t n = r->dev->n_sweep;
-	double p99 = n ? v[n - 1].lat.v[PROFILE_LAT_P99] : NAN;
-
-	if (r->o->full || r->o->seconds > 0 || !n)
-		return false;
-	if (p99 > target) {
-		profile_device_add_notef(r->dev, "qd_sweep: stopped at QD %ld: its p99 %.0f µs is past "
-					 "the %.0f µs target, deeper only waits longer", v[n - 1].qd, p99,
-					 target);
-		return true;
-	}
-	if (n >= 3 && v[n - 1].iops < v[n - 2].iops * (1 + SWEEP_FLAT) &&
-	    v[n - 2].iops < v[n - 3].iops * (1 + SWEEP_FLAT)) {
-		profile_device_add_notef(r->dev, "qd_sweep: stopped at QD %ld: IOPS grew less than "
-					 "%.0f %% for two steps (%.0f, %.0f, %.0f): the device is "
-					 "saturated", v[n - 1].qd, SWEEP_FLAT * 100, v[n - 3].iops,
-					 v[n - 2].iops, v[n - 1].iops);
-		return true;
-	}
-	return false;
-}
-
-/*
- * Random 4 KiB reads at QD 1, 2, 4 … 128 (QD 1 and 32 taken from this run's
- * rand_read tests when they ran; each other depth until its figure is
- * known), no deeper once saturated or past the p99 target; then the best
- * IOPS under the target.
- */
-static int sweep_test(struct run *r)
-{
-	const struct test_def *def = &tests[PROBE_TEST_QD_SWEEP];
-	double target = r->o->latency_target_us > 0 ? r->o->latency_target_us : 1000;
-	struct profile_lat_target *lt = &r->dev->lat_target;
-	int ret = 0;
-
-	lt->present = true;
-	lt->p99_us = target;
-	for (unsigned qd = 1; qd <= SWEEP_MAX_QD && ret != -ECANCELED && !r->stalled;
-	     qd *= 2) {
-		struct probe_job_result res;
-		struct probe_job job;
-		bool reused = sweep_reuse(r, qd);
-
-		if (!reused) {
-			job_for(r, def, qd, &job);
-			if (!r->o->seconds && r->o->full)
-				job.min_s = job.max_s = 5;
-			ret = run_job(r, def, &job, &res);
-			if (ret == 0 && res.ios && sweep_add(r->dev, qd, &res) < 0)
-				ret = -ENOMEM;
-		}
-		if (reused || (ret == 0 && res.ios)) {
-			const struct profile_sweep *pt = &r->dev->sweep[r->dev->n_sweep - 1];
-			double p99 = pt->lat.v[PROFILE_LAT_P99];
-
-			if (p99 <= target && (isnan(lt->iops) || pt->iops > lt->iops)) {
-				lt->iops = pt->iops;
-				lt->qd = qd;
-			}
-		}
-		if (!reused)
-			probe_job_result_free(&res);
-		if (ret == 0 && sweep_done(r, target))
-			break;
-	}
-	return ret;
-}
-
-/* The sweep's best IOPS (or rand_read_qd32's), NAN when neither ran. */
-static double max_iops(const struct profile_device *d)
-{
-	double best = d->io[PROFILE_RAND_READ_QD32].present ? d->io[PROFILE_RAND_READ_QD32].iops
-							     : NAN;
-
-	for (size_t i = 0; i < d->n_sweep; i++)
-		if (isnan(best) || d->sweep[i].iops > best)
-			best = d->sweep[i].iops;
-	return best;
-}
-
-static int iorate_add(struct profile_device *d, double pct, double offered,
-		      const struct probe_job_result *res)
-{
-	struct profile_iorate *v = realloc(d->iorate, (d->n_iorate + 1) * sizeof(*v));
-
-	if (!v)
-		return -ENOMEM;
-	d->iorate = v;
-	v += d->n_iorate++;
-	v->pct = pct;
-	v->offered_iops = offered;
-	v->iops = res->iops > 0 ? res->iops : NAN;
-	lat_from_hist(&res->read_lat, &v->lat);
-	return 0;
-}
-
-/*
- * 4 KiB random reads offered open loop (job.h rate_iops) at fixed shares
- * of the sweep's maximum, one step each, latency from the scheduled time.
- */
-static int iorate_test(struct run *r)
-{
-	static const double pcts[] = { 10, 25, 50, 75, 90, 100, 110 };
-	const struct test_def *def = &tests[PROBE_TEST_IORATE];
-	const double top = max_iops(r->dev);
-	double short_pct = 0, short_iops = 0;
-	int ret = 0;
-
-	if (!(top > 0)) {
-		profile_device_add_notef(r->dev, "iorate: skipped: no maximum to offer a share of (run qd_sweep "
-		     "or rand_read_qd32 with it)");
-		return 0;
-	}
-	for (size_t i = 0; i < sizeof(pcts) / sizeof(pcts[0]) && ret != -ECANCELED &&
-	     !r->stalled; i++) {
-		struct probe_job_result res;
-		struct probe_job job;
-
-		job_for(r, def, def->qd, &job);
-		job.rate_iops = top * pcts[i] / 100;
-		job.stop_on_steady = false;
-		if (!r->o->seconds)
-			job.min_s = job.max_s = r->o->full ? IORATE_FULL_S : def->max_s;
-		ret = run_job(r, def, &job, &res);
-		if (ret == 0 && res.ios && iorate_add(r->dev, pcts[i], job.rate_iops, &res) < 0)
-			ret = -ENOMEM;
-		if (ret == 0 && !short_pct && pcts[i] <= 100 && res.iops < 0.9 * job.rate_iops) {
-			short_pct = pcts[i];
-			short_iops = res.iops;
-		}
-		probe_job_result_free(&res);
-	}
-	if (short_pct > 0)
-		profile_device_add_notef(r->dev, "iorate: from %.0f %% of %.0f IOPS on, less was delivered than offered "
-		     "(%.0f IOPS): the device or the one submitting thread saturated there, and "
-		     "the latency of the steps after it includes the queue", short_pct, top,
-		     short_iops);
-	return ret;
-}
-
-/* The idle QD1 p99 to compare with: rand_read_qd1's, else measured now. */
-static int idle_p99(struct run *r, const struct test_def *def, const struct probe_job *job,
-		    double *p99)
-{
-	struct probe_job_result res;
-	struct profile_lat lat;
-	int ret;
-
-	*p99 = r->dev->io[PROFILE_RAND_READ_QD1].lat.v[PROFILE_LAT_P99];
-	if (r->dev->io[PROFILE_RAND_READ_QD1].present || r->stalled)
-		return 0;
-	ret = run_job(r, def, job, &res);
-	if (ret == 0 && res.ios) {
-		lat_from_hist(&res.read_lat, &lat);
-		*p99 = lat.v[PROFILE_LAT_P99];
-		profile_device_add_notef(r->dev, "read_under_write: the idle figure was measured by this test "
-		     "(rand_read_qd1 did not run)");
-	}
-	probe_job_result_free(&res);
-	return ret;
-}
-
-static void uw_fill(struct run *r, const struct probe_job *job, const struct probe_uw_opts *uo,
-		    const struct probe_uw_result *res, double idle)
-{
-	struct profile_under_write *uw = &r->dev->under_write;
-
-	uw->present = true;
-	uw->bs = job->bs;
-	uw->qd = job->qd;
-	uw->iops = res->read.iops > 0 ? res->read.iops : NAN;
-	lat_from_hist(&res->read.read_lat, &uw->lat);
-	uw->idle_p99_us = idle > 0 ? idle : NAN;
-	uw->p99_ratio = uw->lat.v[PROFILE_LAT_P99] / uw->idle_p99_us;
-	if (!(uw->p99_ratio > 0))
-		uw->p99_ratio = NAN;
-	uw->write_bs = uo->write_bs;
-	uw->write_rate_mibps = uo->write_mibps + uo->trim_mibps;
-	uw->write_mibps = res->write_mibps;
-	uw->trim_mibps = res->trim_mibps;
-	uw->seconds = res->read.seconds;
-}
-
-static void uw_notes(struct run *r, const struct probe_uw_opts *uo,
-		     const struct probe_uw_result *res)
-{
-	const struct profile_under_write *uw = &r->dev->under_write;
-
-	profile_device_add_notef(r->dev, "read_under_write: QD1 reads while %u KiB random writes ran at %.1f MiB/s "
-	     "(%.1f MiB/s of them with trims; delivered %.1f MiB/s): p99 %.1f µs under writes, "
-	     "%.1f µs idle (x%.2f)", uo->write_bs / KIB, uo->write_mibps + uo->trim_mibps,
-	     uo->trim_mibps, uw->write_mibps, uw->lat.v[PROFILE_LAT_P99], uw->idle_p99_us,
-	     uw->p99_ratio);
-	if (res->trim_why[0] && uo->trim_mibps > 0)
-		profile_device_add_notef(r->dev, "read_under_write: trims were not issued (%s); the trim stream's "
-		     "ranges were written without them", res->trim_why);
-	if (res->write_errmsg[0])
-		profile_device_add_notef(r->dev, "read_under_write: the background writer failed: %s (the reads "
-		     "are kept, under whatever writes ran)", res->write_errmsg);
-}
-
-/* The writer's rates from the options. */
-static struct probe_uw_opts uw_opts(const struct run *r)
-{
-	struct probe_uw_opts uo = {
-		.write_mibps = r->o->uw_write_mibps > 0 ? r->o->uw_write_mibps
-							 : PROBE_UW_WRITE_MIBPS,
-		.trim_mibps = r->o->uw_trim_mibps > 0 ? r->o->uw_trim_mibps
-			      : r->o->uw_trim_mibps < 0 ? 0 : PROBE_UW_TRIM_MIBPS,
-		.write_bs = PROBE_UW_WRITE_BS,
-	};
-
-	if (uo.write_bs % r->t->align)
-		uo.write_bs = r->t->align;
-	return uo;
-}
-
-/*
- * OCP BOOT-BENCH-1's reads (32 KiB random at QD32) under the same
- * background writes: read IOPS for the boot policy.
- */
-static int uw_boot(struct run *r, const struct test_def *def, const struct probe_job *qd1,
-		   const struct probe_uw_opts *uo)
-{
-	struct profile_under_write *uw = &r->dev->under_write;
-	struct probe_uw_result res;
-	struct probe_job job = *qd1;
-	int ret;
-
-	job.bs = BOOT_BS < r->t->align ? r->t->align : BOOT_BS;
-	job.qd = BOOT_QD;
-	if (!r->o->seconds && !r->o->full) {	/* until its IOPS are known, ≤ 2.5 s */
-		job.min_s = BOOT_MIN_S;
-		job.max_s = BOOT_QUICK_S;
-	}
-	if (job.length < job.bs)
-		return 0;
-	r->budget_s = job.max_s;
-	ret = job_outcome(r, def, probe_uw_run(&job, uo, &res), &res.read);
-	if (ret == 0 && res.read.ios) {
-		uw->boot_bs = job.bs;
-		uw->boot_qd = job.qd;
-		uw->boot_iops = res.read.iops;
-		lat_from_hist(&res.read.read_lat, &uw->boot_lat);
-		profile_device_add_notef(r->dev, "read_under_write: %u KiB random reads at QD%u under the same writes "
-		     "(OCP BOOT-BENCH-1): %.0f IOPS (the boot policy's pass mark: 60,000)",
-		     job.bs / KIB, job.qd, res.read.iops);
-	}
-	probe_job_result_free(&res.read);
-	return ret;
-}
-
-/* QD1 4 KiB random reads while the background writer runs (underwrite.h). */
-static int uw_test(struct run *r)
-{
-	const struct test_def *def = &tests[PROBE_TEST_READ_UNDER_WRITE];
-	const struct probe_uw_opts uo = uw_opts(r);
-	struct probe_uw_result res;
-	struct probe_job job;
-	double idle;
-	int ret;
-
-	/* quick: the 0.5 s ramp lets the writer settle, then the reads run
-	 * until their p99 is known (job_for: known_pct, min_ios), 1 s to 5 s */
-	job_for(r, def, def->qd, &job);
-	job.stop_on_steady = false;
-	ret = idle_p99(r, def, &job, &idle);
-	if (ret == -ECANCELED || r->stalled)
-		return ret;
-	r->test = def->name;
-	r->budget_s = job.max_s;
-	ret = probe_uw_run(&job, &uo, &res);
-	if (ret == -EINVAL && !res.read.errmsg[0])
-		snprintf(res.read.errmsg, sizeof(res.read.errmsg),
-			 "the span is smaller than one write");
-	ret = job_outcome(r, def, ret, &res.read);
-	if (ret == 0 && res.read.ios) {
-		uw_fill(r, &job, &uo, &res, idle);
-		uw_notes(r, &uo, &res);
-	}
-	probe_job_result_free(&res.read);
-	if (ret == 0 && !r->stalled)
-		ret = uw_boot(r, def, &job, &uo);
-	return ret;
-}
-
-static double sustained_seconds(const struct run *r)
-{
-	if (r->o->sustained_s > 0)
-		return r->o->sustained_s;
-	return r->o->full ? 120 : tests[PROBE_TEST_SUSTAINED_WRITE].max_s;
-}
-
-/* Sequential writes for a fixed time, one point a second (the series). */
-static int sustained_test(struct run *r)
-{
-	const struct test_def *def = &tests[PROBE_TEST_SUSTAINED_WRITE];
-	struct probe_job_result res;
-	struct probe_job job;
-	int ret;
-
-	job_for(r, def, def->qd, &job);
-	job.window_s = 1.0;
-	job.min_s = job.max_s = sustained_seconds(r);
-	job.stop_on_steady = false;
-	ret = run_job(r, def, &job, &res);
-	if (ret == 0 && res.ios)
-		r->dev->sustained.seconds = res.seconds;
-	probe_job_result_free(&res);
-	return ret;
-}
-
-/* The cache cliff from the series of the sustained write. */
-static void sustained_from_series(struct profile_sustained *su, struct profile_point *pts,
-				  size_t n)
-{
-	double *mbps = calloc(n + 1, sizeof(*mbps));
-	struct probe_cliff cl;
-
-	if (!mbps || !n || isnan(su->seconds)) {
-		free(mbps);
-		free(pts);
-		return;
-	}
-	for (size_t i = 0; i < n; i++)
-		mbps[i] = pts[i].mbps;
-	probe_cliff_find(mbps, n, &cl);
-	su->present = true;
-	su->initial_mbps = cl.initial_mbps > 0 ? cl.initial_mbps : NAN;
-	su->mbps = cl.after_mbps > 0 ? cl.after_mbps : NAN;
-	su->cliff_after_gb = cl.found ? cl.gb_before : NAN;
-	free(su->series);
-	su->series = pts;
-	su->n_series = n;
-	free(mbps);
 }
 
 /*

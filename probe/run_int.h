@@ -1,0 +1,108 @@
+/* run_int.h — what the test runner's files share (not public).
+ *   run.c            the test table, the plain tests (one job each), the
+ *                    destructive fill, one target's tests into a profile
+ *   run_composite.c  the tests made of many jobs or read from a series:
+ *                    qd_sweep, iorate, read_under_write, sustained_write
+ */
+#ifndef TW_RUN_INT_H
+#define TW_RUN_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "job.h"
+#include "probe.h"
+#include "thermal.h"
+
+#define KIB 1024u
+#define MIB (1024u * 1024u)
+
+/* One row of the test table: a test's shape and its quick-mode time limits. */
+struct test_def {
+	const char *name;
+	int slot;		/* enum profile_io_test, or -1 */
+	enum probe_pattern pattern;
+	unsigned read_pct;	/* 100 read, 0 write, 70 mixed */
+	uint32_t bs;
+	unsigned qd;
+	bool threaded;		/* honours options.threads */
+	double ramp_s, min_s, max_s;	/* quick mode */
+};
+
+/* Per-run state handed to the window callback. */
+struct run {
+	const struct probe_target *t;
+	const struct probe_options *o;
+	struct profile_device *dev;
+	const char *test;
+	double budget_s;
+	unsigned qd;		/* of the job running, for the progress line */
+	struct probe_series ser;	/* 1 Hz throughput + temperature */
+	bool sampling;			/* this test feeds ser */
+	bool noticed;			/* engine fallback noted once */
+	char engine[PROBE_ENGINE_MSG];	/* the engine setup last noted */
+	uint64_t span;			/* bytes the tests touch, from 0 */
+	uint64_t zero_samples, zero_reads;	/* this test, all its jobs */
+	bool stalled;			/* a test stalled: skip the rest */
+	bool faulty;			/* TIERWISE_FAULT applies: use fault */
+	struct probe_fault_opts fault;
+	int failures;
+};
+
+/* The test table (run.c), indexed by enum probe_test. */
+extern const struct test_def tests[PROBE_TEST_COUNT];
+
+/* ---- run.c ---- */
+
+/* Fill *job for test def at depth qd, timed by r's options (quick: until
+ * the figure is known; --full: 30 s; --seconds: fixed); the window
+ * callback feeds r's series and progress line. */
+void job_for(const struct run *r, const struct test_def *def, unsigned qd,
+	     struct probe_job *job);
+
+/* The latency summary of h into *lat, in µs; NAN where h is empty or a
+ * figure is below 1 ns (the null engine). */
+void lat_from_hist(const struct probe_hist *h, struct profile_lat *lat);
+
+/* What a job's return ret means for the run: notes for the engine and for
+ * failures (r->failures counts them, -ETIMEDOUT sets r->stalled).
+ * Returns 0, -ECANCELED or -EIO. */
+int job_outcome(struct run *r, const struct test_def *def, int ret,
+		const struct probe_job_result *res);
+
+/* Run one job into *res (the caller frees it with
+ * probe_job_result_free); failures become notes.  Returns 0, -ECANCELED
+ * or -EIO. */
+int run_job(struct run *r, const struct test_def *def, const struct probe_job *job,
+	    struct probe_job_result *res);
+
+/* ---- run_composite.c ---- */
+
+/* qd_sweep: random 4 KiB reads at QD 1 … 128 into r->dev->sweep and the
+ * best IOPS under the p99 target into lat_target.  Returns 0, -ECANCELED,
+ * -EIO or -ENOMEM. */
+int sweep_test(struct run *r);
+
+/* iorate: 4 KiB random reads offered open loop at shares of the sweep's
+ * maximum into r->dev->iorate.  Returns 0, -ECANCELED, -EIO or -ENOMEM. */
+int iorate_test(struct run *r);
+
+/* read_under_write: QD1 reads, then OCP BOOT-BENCH-1's, under a background
+ * writer into r->dev->under_write.  Returns 0, -ECANCELED or -EIO. */
+int uw_test(struct run *r);
+
+/* The sustained write's time limit in seconds, from r's options. */
+double sustained_seconds(const struct run *r);
+
+/* sustained_write: sequential writes, one series point a second (r's
+ * series, fed by the window callback).  Returns 0, -ECANCELED or -EIO. */
+int sustained_test(struct run *r);
+
+/* The cache cliff from the sustained write's series pts[n] into *su,
+ * which takes pts (freed when there is nothing to keep). */
+void sustained_from_series(struct profile_sustained *su, struct profile_point *pts,
+			   size_t n);
+
+#endif
