@@ -20,12 +20,6 @@ jq_true() {	# description, jq filter that must print true
 		echo "FAIL: $1: jq '$2' is not true"; fail=1
 	fi
 }
-# line DESCRIPTION REGEX — some line of the output matches the extended REGEX.
-line() {
-	if ! grep -qE -- "$2" "$tmp/out"; then
-		echo "FAIL: $1: no line matches '$2':"; cat "$tmp/out"; fail=1
-	fi
-}
 # one-device profile: one ID of the example into FILE
 one() { jq --arg id "$1" '.devices |= map(select(.id == $id))' "$ex" >"$2"; }
 

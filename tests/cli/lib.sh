@@ -18,6 +18,20 @@ expect() {
 	fi
 }
 
+# line DESCRIPTION REGEX — some line of $tmp/out matches the extended REGEX.
+line() {
+	if ! grep -qE -- "$2" "$tmp/out"; then
+		echo "FAIL: $1: no line matches '$2':"; cat "$tmp/out"; fail=1
+	fi
+}
+
+# noline DESCRIPTION REGEX — no line of $tmp/out matches.
+noline() {
+	if grep -qE -- "$2" "$tmp/out"; then
+		echo "FAIL: $1: a line matches '$2':"; grep -E -- "$2" "$tmp/out"; fail=1
+	fi
+}
+
 # jq_true DESCRIPTION FILTER [CONTEXT] — jq FILTER on $tmp/out must print
 # true; on failure prints CONTEXT (a jq filter, default: the whole output).
 jq_true() {

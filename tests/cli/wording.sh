@@ -14,18 +14,6 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 . "$(dirname "$0")/lib.sh"
-# line DESCRIPTION REGEX — some line of $tmp/out matches the extended REGEX.
-line() {
-	if ! grep -qE -- "$2" "$tmp/out"; then
-		echo "FAIL: $1: no line matches '$2':"; cat "$tmp/out"; fail=1
-	fi
-}
-# noline DESCRIPTION REGEX — no line of $tmp/out matches.
-noline() {
-	if grep -qE -- "$2" "$tmp/out"; then
-		echo "FAIL: $1: a line matches '$2':"; grep -E -- "$2" "$tmp/out"; fail=1
-	fi
-}
 
 # ---- the example is named by its device count ----
 [ "$(jq '.devices | length' "$ex")" = 18 ] ||
