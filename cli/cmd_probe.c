@@ -11,8 +11,7 @@
 
 #include "cli.h"
 #include "render_prom.h"
-#include "probe_jobs.h"
-#include "probe_links.h"
+#include "schedule.h"
 #include "tw_size.h"
 #include "tw_outfile.h"
 #include "tw_util.h"
@@ -338,15 +337,23 @@ static void probe_dir(struct probe_cli *c, const char *dir)
 	probe_target_close(&t);
 }
 
+/* The scheduler's and the link pass's lines ("probing …"), on stderr. */
+static void sched_note(void *arg, const char *msg)
+{
+	(void)arg;
+	fprintf(stderr, "%s\n", msg);
+}
+
 /*
- * Probe the devices names[0..n) read-only side by side (probe_jobs.c) and
+ * Probe the devices names[0..n) read-only side by side (probe/schedule.c) and
  * add their results to the profile in this order.
  */
 static void probe_side_by_side(struct probe_cli *c, const char **names, size_t n)
 {
-	struct probe_jobs_opts jo = { .jobs = c->jobs ? c->jobs : PROBE_JOBS_AUTO,
-				      .serial_qd1 = !c->qd1_side, .spot_check = true, .quiet = c->quiet };
-	struct probe_job *v = calloc(n ? n : 1, sizeof(*v));
+	struct probe_sched_opts so = { .jobs = c->jobs ? c->jobs : PROBE_SCHED_AUTO,
+				       .serial_qd1 = !c->qd1_side, .spot_check = true,
+				       .note = c->quiet ? NULL : sched_note };
+	struct probe_task *v = calloc(n ? n : 1, sizeof(*v));
 	size_t m = 0;
 
 	if (!v) {
@@ -364,9 +371,9 @@ static void probe_side_by_side(struct probe_cli *c, const char **names, size_t n
 			m++;
 		}
 	}
-	if (probe_jobs_run(v, m, &c->o, &jo) < 0)
+	if (probe_sched_run(v, m, &c->o, &so) < 0)
 		fprintf(stderr, "tierwise probe: could not start the jobs side by side\n");
-	else if (!c->no_links && probe_links_find(v, m, &c->o, c->prof, c->quiet) < 0)
+	else if (!c->no_links && probe_links_find(v, m, &c->o, c->prof, &so) < 0)
 		fprintf(stderr, "tierwise probe: the link pass ran out of memory\n");
 	for (size_t i = 0; i < m; i++) {
 		if (v[i].ret < 0) {
@@ -389,7 +396,7 @@ static void probe_side_by_side(struct probe_cli *c, const char **names, size_t n
  * runs side by side too. */
 static bool side_by_side(const struct probe_cli *c, bool whole_machine)
 {
-	unsigned jobs = c->jobs ? c->jobs : whole_machine ? probe_jobs_cpus() : 1;
+	unsigned jobs = c->jobs ? c->jobs : whole_machine ? probe_sched_cpus() : 1;
 
 	return jobs > 1;
 }

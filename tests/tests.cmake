@@ -20,6 +20,8 @@ tw_unit_test(test_rng tw_probe)
 tw_unit_test(test_steady tw_probe)
 tw_unit_test(test_known tw_probe)
 tw_unit_test(test_cliff tw_probe)
+# devices side by side and the link pass, through injected runs and reads
+tw_unit_test(test_schedule tw_probe)
 # the job loop on the null engine and the engines on a file
 tw_unit_test(test_job tw_probe)
 set_tests_properties(unit.test_job PROPERTIES TIMEOUT 120)
