@@ -103,6 +103,29 @@ static bool scan_string(struct scan *sc, char *out, size_t outlen)
 
 static bool scan_value(struct scan *sc, const char *path, int depth);
 
+/*
+ * One member of an object or array: its value at path child (freed here),
+ * then ',' (returns 1: another follows) or the closing character close
+ * (returns 0: the end); -1 on a scan error.
+ */
+static int scan_member(struct scan *sc, char *child, int depth, int close)
+{
+	bool ok = scan_value(sc, child, depth + 1);
+
+	free(child);
+	if (!ok)
+		return -1;
+	skip_ws(sc);
+	if (peek(sc) == ',') {
+		advance(sc);
+		return 1;
+	}
+	if (peek(sc) != close)
+		return -1;
+	advance(sc);
+	return 0;
+}
+
 static bool scan_object(struct scan *sc, const char *path, int depth)
 {
 	char key[256], *child;
@@ -125,20 +148,10 @@ static bool scan_object(struct scan *sc, const char *path, int depth)
 			sc->oom = true;
 			return false;
 		}
-		bool ok = scan_value(sc, child, depth + 1);
+		int more = scan_member(sc, child, depth, '}');
 
-		free(child);
-		if (!ok)
-			return false;
-		skip_ws(sc);
-		if (peek(sc) == ',') {
-			advance(sc);
-			continue;
-		}
-		if (peek(sc) != '}')
-			return false;
-		advance(sc);
-		return true;
+		if (more <= 0)
+			return more == 0;
 	}
 }
 
@@ -157,20 +170,10 @@ static bool scan_array(struct scan *sc, const char *path, int depth)
 			sc->oom = true;
 			return false;
 		}
-		bool ok = scan_value(sc, child, depth + 1);
+		int more = scan_member(sc, child, depth, ']');
 
-		free(child);
-		if (!ok)
-			return false;
-		skip_ws(sc);
-		if (peek(sc) == ',') {
-			advance(sc);
-			continue;
-		}
-		if (peek(sc) != ']')
-			return false;
-		advance(sc);
-		return true;
+		if (more <= 0)
+			return more == 0;
 	}
 }
 
