@@ -853,6 +853,10 @@ static uint64_t control(struct shared *sh, struct worker *w, double window,
 			res->known = true;
 			return cur.ns;
 		}
+		if (job->stop_when && job->stop_when(job->arg, res->win_mbps, res->n_windows)) {
+			res->stopped_when = true;
+			return cur.ns;
+		}
 	}
 }
 

@@ -7,9 +7,11 @@
  *
  *   ramp_s     I/Os run but are not counted
  *   window_s   throughput is sampled per window (default 0.5 s)
- *   min_s      with stop_on_steady or known_pct, run at least this long
+ *   min_s      with stop_on_steady, known_pct or stop_when, run at least this long
  *   known_pct  > 0: stop once the mean rate is known within ± this % (95 %
  *              confidence, known.h) and at least min_ios I/Os were counted
+ *   stop_when  or once this callback says so (the caller's own rule on the
+ *              windows so far, e.g. the sustained write's cache cliff)
  *   max_s      stop after this long (measured time, ramp excluded)
  *   max_ios    or after this many I/Os (0 = no limit)
  *
@@ -88,9 +90,13 @@ struct probe_job {
 	unsigned win_min_ios;		/* a window closes with at least this many
 					 * I/Os (or at 10 × window_s): slow devices
 					 * get longer windows; 0 = any */
+	/* NULL, or asked on the controller thread each time a window closes
+	 * past min_s, with arg and the MB/s of the windows so far
+	 * (win_mbps[0..n)): true ends the job (res->stopped_when). */
+	bool (*stop_when)(void *arg, const double *win_mbps, size_t n);
 	uint64_t seed;			/* rng seed; thread t uses seed + t */
 	probe_window_fn on_window;	/* NULL or called after each window */
-	void *arg;			/* for on_window */
+	void *arg;			/* for on_window and stop_when */
 	volatile sig_atomic_t *cancel;	/* NULL or checked every batch */
 };
 
@@ -105,6 +111,7 @@ struct probe_job_result {
 	bool steady;			/* probe_steady_check on win_iops */
 	double spread_pct, slope_pct;
 	bool stopped_steady;		/* stop_on_steady ended the job early */
+	bool stopped_when;		/* stop_when ended the job early */
 	double known_pct;		/* the 95 % band of the mean rate, ± % of it
 					 * (known.h); INFINITY when too few windows */
 	bool known;			/* known_pct > 0 and reached: it ended the job */

@@ -475,6 +475,52 @@ static void test_stop_on_known(void **state)
 	assert_int_equal(probe_job_run(&job, &(struct probe_job_result){ 0 }), -EINVAL);
 }
 
+/* stop_when: asked once per closed window past min_s, with every window so
+ * far; the job ends at the window it first says true. */
+struct stop_count {
+	size_t calls, last_n, at;
+};
+
+static bool stop_at(void *arg, const double *win_mbps, size_t n)
+{
+	struct stop_count *c = arg;
+
+	assert_non_null(win_mbps);
+	assert_true(win_mbps[n - 1] > 0);
+	c->calls++;
+	c->last_n = n;
+	return n >= c->at;
+}
+
+static void test_stop_when(void **state)
+{
+	struct probe_null_opts o = { .lat_ns = 20000 };
+	struct probe_job job = null_job(&o);
+	struct stop_count c = { .at = 5 };
+	struct probe_job_result *res;
+
+	(void)state;
+	job.window_s = 0.1;
+	job.max_s = 10;
+	job.stop_when = stop_at;
+	job.arg = &c;
+	res = run_ok(&job);
+	assert_true(res->stopped_when);
+	assert_false(res->known);
+	assert_int_equal(res->n_windows, 5);
+	assert_int_equal(c.calls, 5);	/* min_s 0: every window */
+	assert_int_equal(c.last_n, 5);
+	assert_true(res->seconds >= 0.5 && res->seconds < 2.0);
+	result_del(res);
+	c = (struct stop_count){ .at = SIZE_MAX };	/* never: the cap ends it */
+	job.max_s = 0.5;
+	res = run_ok(&job);
+	assert_false(res->stopped_when);
+	assert_true(res->seconds >= 0.5);
+	assert_true(c.calls + 1 >= res->n_windows && c.calls <= res->n_windows);	/* not the one at the cap */
+	result_del(res);
+}
+
 /* CPU time of the calling thread (the controller runs in it), in s. */
 static double thread_cpu_s(void)
 {
@@ -964,6 +1010,7 @@ int main(void)
 		cmocka_unit_test(test_windows),
 		cmocka_unit_test(test_stop_on_steady),
 		cmocka_unit_test(test_stop_on_known),
+		cmocka_unit_test(test_stop_when),
 		cmocka_unit_test(test_open_window_sleeps),
 		cmocka_unit_test(test_cancel),
 		cmocka_unit_test(test_injected_failure),
