@@ -29,7 +29,7 @@
 #include "tw_util.h"
 
 #define FILL_QUICK_S 60.0	/* the destructive fill's time limit, quick */
-#define FILL_QUICK_RATE_S 3.0	/* quick: fill what 3 s at the seq_write rate writes … */
+#define FILL_QUICK_RATE_S 2.0	/* quick: fill what 2 s at the seq_write rate writes … */
 #define FILL_QUICK_MIN (UINT64_C(1) << 30)	/* … and 1 GiB at least: well past a
 					 * drive's caches, the span the reads need */
 #define FILL_FULL_S 600.0	/* and --full */
@@ -40,14 +40,14 @@
 /* One row per test (run_int.h): its shape and its quick-mode time limits;
  * the composite tests (run_composite.c) read their rows from here too. */
 const struct test_def tests[PROBE_TEST_COUNT] = {
-	[PROBE_TEST_SEQ_READ] = { "seq_read", PROFILE_SEQ_READ, PROBE_SEQ, 100, MIB, 32, false, 0.5, 1.0, 4.0 },
-	[PROBE_TEST_RAND_READ_QD1] = { "rand_read_qd1", PROFILE_RAND_READ_QD1, PROBE_RAND, 100, 4 * KIB, 1, false, 0.25, 0.5, 4.0 },
-	[PROBE_TEST_RAND_READ_QD32] = { "rand_read_qd32", PROFILE_RAND_READ_QD32, PROBE_RAND, 100, 4 * KIB, 32, true, 0.5, 0.5, 4.0 },
-	[PROBE_TEST_QD_SWEEP] = { "qd_sweep", -1, PROBE_RAND, 100, 4 * KIB, 0, false, 0.2, 0.3, 0.8 },
-	[PROBE_TEST_SEQ_WRITE] = { "seq_write", PROFILE_SEQ_WRITE, PROBE_SEQ, 0, MIB, 32, false, 0.5, 1.0, 4.0 },
+	[PROBE_TEST_SEQ_READ] = { "seq_read", PROFILE_SEQ_READ, PROBE_SEQ, 100, MIB, 32, false, 0.25, 0.5, 3.0 },
+	[PROBE_TEST_RAND_READ_QD1] = { "rand_read_qd1", PROFILE_RAND_READ_QD1, PROBE_RAND, 100, 4 * KIB, 1, false, 0.1, 0.5, 3.0 },
+	[PROBE_TEST_RAND_READ_QD32] = { "rand_read_qd32", PROFILE_RAND_READ_QD32, PROBE_RAND, 100, 4 * KIB, 32, true, 0.2, 0.3, 3.0 },
+	[PROBE_TEST_QD_SWEEP] = { "qd_sweep", -1, PROBE_RAND, 100, 4 * KIB, 0, false, 0.1, 0.2, 0.4 },
+	[PROBE_TEST_SEQ_WRITE] = { "seq_write", PROFILE_SEQ_WRITE, PROBE_SEQ, 0, MIB, 32, false, 0.25, 0.5, 3.0 },
 	[PROBE_TEST_IORATE] = { "iorate", -1, PROBE_RAND, 100, 4 * KIB, IORATE_QD, false, 0.2, 1.0, 1.0 },
-	[PROBE_TEST_MIXED_70_30] = { "mixed_70_30", PROFILE_MIXED_70_30, PROBE_RAND, 70, 4 * KIB, 32, true, 0.5, 0.5, 4.0 },
-	[PROBE_TEST_READ_UNDER_WRITE] = { "read_under_write", -1, PROBE_RAND, 100, 4 * KIB, 1, false, 0.5, 1.0, 5.0 },
+	[PROBE_TEST_MIXED_70_30] = { "mixed_70_30", PROFILE_MIXED_70_30, PROBE_RAND, 70, 4 * KIB, 32, true, 0.2, 0.3, 3.0 },
+	[PROBE_TEST_READ_UNDER_WRITE] = { "read_under_write", -1, PROBE_RAND, 100, 4 * KIB, 1, false, 0.5, 0.5, 4.0 },
 	[PROBE_TEST_SUSTAINED_WRITE] = { "sustained_write", -1, PROBE_SEQ, 0, MIB, 32, false, 0, 30, 30 },
 };
 
@@ -155,6 +155,14 @@ void job_for(const struct run *r, const struct test_def *def, unsigned qd,
 			job->window_s = KNOWN_WINDOW_S;
 			job->win_min_ios = KNOWN_WINDOW_IOS;
 			job->min_ios = def->pattern == PROBE_RAND ? PROBE_KNOWN_TAIL * 100u : 0;
+			/* a sweep point: windows half as long (four of them
+			 * are the least a band is drawn from) */
+			if (def == &tests[PROBE_TEST_QD_SWEEP])
+				job->window_s = KNOWN_WINDOW_S / 2;
+			/* reads under writes: their figure is the p99, known
+			 * once it has PROBE_KNOWN_TAIL samples above it */
+			if (def == &tests[PROBE_TEST_READ_UNDER_WRITE])
+				job->max_ios = job->min_ios;
 		}
 	}
 }
@@ -482,7 +490,7 @@ static uint64_t fill_bytes(const struct run *r)
  * Write the span with incompressible data (sequential 1 MiB at QD32, the
  * seq_write shape) before the first test that reads, so that reads come
  * from the media, not from never-written blocks.  Quick mode fills only what
- * the reads need (fill_bytes(): 3 s at the seq_write rate, 1 GiB at least)
+ * the reads need (fill_bytes(): 2 s at the seq_write rate, 1 GiB at least)
  * and the tests run over that; --full and --seconds fill the whole span.
  * At most FILL_QUICK_S (FILL_FULL_S with --full): when that is not enough,
  * the tests run over the part written.
