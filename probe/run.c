@@ -289,6 +289,7 @@ static void fill_io(struct profile_io *io, const struct test_def *def,
 	}
 	lat_from_hist(&res->lat, &io->lat);
 	io->seconds = res->seconds;
+	io->ios = (int64_t)res->ios;
 	if (job->known_pct > 0) {	/* the band: known (1) or not (0) within it */
 		io->steady = isfinite(res->known_pct) ? res->known : -1;
 		io->spread_pct = isfinite(res->known_pct) ? res->known_pct : NAN;

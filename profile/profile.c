@@ -116,6 +116,7 @@ static void device_init(struct profile_device *d)
 		io->mbps = io->iops = io->read_iops = io->write_iops = NAN;
 		io->lat = profile_lat_none();
 		io->seconds = io->spread_pct = NAN;
+		io->ios = -1;
 		io->steady = -1;
 		io->threads = -1;
 		io->unwritten = NAN;
@@ -127,6 +128,7 @@ static void device_init(struct profile_device *d)
 	d->under_write.iops = d->under_write.idle_p99_us = d->under_write.p99_ratio = NAN;
 	d->under_write.write_rate_mibps = d->under_write.write_mibps = NAN;
 	d->under_write.trim_mibps = d->under_write.seconds = NAN;
+	d->under_write.ios = -1;
 	d->under_write.unwritten = NAN;
 	d->under_write.lat = profile_lat_none();
 	d->under_write.boot_bs = d->under_write.boot_qd = -1;

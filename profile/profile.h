@@ -61,6 +61,7 @@ struct profile_io {
 	struct profile_lat lat;
 	/* how it was measured (absent for catalog data) */
 	double seconds;			/* measured seconds, NAN = absent */
+	int64_t ios;			/* I/Os measured in them, -1 = absent */
 	int steady;			/* steady state reached: 1, 0, -1 = unknown */
 	double spread_pct;		/* ± % of the last windows around their mean */
 	long threads;			/* rings/threads used, -1 = absent */
@@ -111,6 +112,7 @@ struct profile_under_write {
 	double write_mibps;		/* the rate it delivered, NAN = absent */
 	double trim_mibps;		/* discards issued, NAN = none issued */
 	double seconds;			/* measured seconds, NAN = absent */
+	int64_t ios;			/* I/Os measured in them, -1 = absent */
 	double unwritten;		/* share of sampled reads all zeros, NAN */
 	/* OCP BOOT-BENCH-1's reads under the same writes: 32 KiB random at depth */
 	long boot_bs, boot_qd;		/* -1 = not measured */
