@@ -2,7 +2,10 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "known.h"
 
 static bool all_valid(const double *v, size_t n)
 {
@@ -61,5 +64,63 @@ int probe_cliff_find(const double *v, size_t n, struct probe_cliff *out)
 	out->index = i;
 	out->after_mbps = sum_of(v + i, n - i) / (double)(n - i);
 	out->gb_before = sum_of(v, i) / 1000.0;
+	return 0;
+}
+
+/* The first second after the cliff that is judged: past the cliff's own,
+ * and past the last one back at the bar or above. */
+static size_t held_first(const double *v, size_t n, const struct probe_cliff *c)
+{
+	const double bar = PROBE_CLIFF_RATIO * c->initial_mbps;
+
+	for (size_t i = n; i-- > c->index + 1;)
+		if (v[i] >= bar)
+			return i + 1;
+	return c->index + 1;
+}
+
+/* Seconds per point: enough that one holds min_mb MB at the mean rate of
+ * v[0..n), at least 1, at most n. */
+static size_t held_group(const double *v, size_t n, double min_mb)
+{
+	const double mean = n ? sum_of(v, n) / (double)n : 0.0;
+	double g;
+
+	if (!(min_mb > 0) || !(mean > 0))
+		return 1;
+	g = ceil(min_mb / mean);
+	return g < 1 ? 1 : g > (double)n ? (n ? n : 1) : (size_t)g;
+}
+
+int probe_cliff_held(const double *v, size_t n, size_t min_after, double pct, double min_mb,
+		     struct probe_cliff_held *out)
+{
+	struct probe_known k;
+	double *pts;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	out->half_pct = INFINITY;
+	ret = probe_cliff_find(v, n, &out->cliff);
+	if (ret < 0 || !out->cliff.found)
+		return ret;
+	out->first = held_first(v, n, &out->cliff);
+	out->after = n - out->first;
+	out->group = held_group(v + out->first, out->after, min_mb);
+	out->points = out->after / out->group;
+	if (!out->points)
+		return 0;
+	pts = malloc(out->points * sizeof(*pts));
+	if (!pts)
+		return -ENOMEM;
+	for (size_t p = 0; p < out->points; p++)	/* the newest whole points */
+		pts[p] = sum_of(v + n - (out->points - p) * out->group, out->group) /
+			 (double)out->group;
+	if (probe_known_check(pts, out->points, &k) == 0) {
+		out->mbps = k.mean;
+		out->half_pct = k.half_pct;
+	}
+	free(pts);
+	out->held = out->points >= min_after && out->half_pct <= pct;
 	return 0;
 }

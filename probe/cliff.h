@@ -18,6 +18,19 @@
  *   after_mbps   = mean(v[i..n)) when found, else the mean of the series
  *   gb_before    = sum(v[0..i)) / 1000 when found, else the GB written by
  *                  the whole series (a lower bound of the cache size)
+ *
+ * When has a sustained write seen enough (probe_cliff_held, asked after
+ * each second while it runs): a cliff is found in v[0..n) by the rule
+ * above, and the rate after it holds.  Judged are the seconds since the
+ * rate last stood at the bar or above, the cliff's own second excluded (it
+ * may still hold cached writes), in points of g whole seconds each (the
+ * newest; g = 1, or as many as make a point of min_mb MB at their mean
+ * rate: a slow device completes its queue in bunches, and a second that
+ * holds less than a queue or two measures the bunching, not the rate).
+ * The rate holds when there are min_after points or more and their mean
+ * rate is known within ± pct (95 % confidence, known.h's batch means).  A
+ * dip that recovers is no cliff (the rule above), and the seconds before
+ * its recovery are not judged: only those since.
  */
 #ifndef PROBE_CLIFF_H
 #define PROBE_CLIFF_H
@@ -27,6 +40,8 @@
 
 #define PROBE_CLIFF_INITIAL_SECS 3
 #define PROBE_CLIFF_RATIO 0.7
+#define PROBE_CLIFF_HELD_POINTS 5	/* points after the cliff, at least … */
+#define PROBE_CLIFF_HELD_PCT 10.0	/* … whose mean rate is known to ± this % */
 
 struct probe_cliff {
 	bool found;
@@ -43,5 +58,26 @@ struct probe_cliff {
  * (*out zeroed).
  */
 int probe_cliff_find(const double *v, size_t n, struct probe_cliff *out);
+
+/* Whether the rate after a cliff holds (the rule above). */
+struct probe_cliff_held {
+	bool held;
+	struct probe_cliff cliff;	/* probe_cliff_find on v[0..n) */
+	size_t first, after;	/* the seconds after the cliff: v[first .. first + after) */
+	size_t group, points;	/* g seconds a point; the newest points judged */
+	double mbps;		/* their mean rate (known.h: of the batch means) */
+	double half_pct;	/* its 95 % band, ± % of mbps; INFINITY when too few */
+};
+
+/*
+ * Has v[0..n) crossed a cliff after which the rate holds: at least
+ * min_after points (PROBE_CLIFF_HELD_POINTS) of min_mb MB or more (0: one
+ * second each) known to ± pct (PROBE_CLIFF_HELD_PCT)?  *out is always
+ * fully written (held false, the counts 0, mbps 0, half_pct INFINITY when
+ * no cliff was found).  Returns 0 (see out->held), probe_cliff_find's
+ * -ENODATA or -EINVAL, or -ENOMEM.
+ */
+int probe_cliff_held(const double *v, size_t n, size_t min_after, double pct, double min_mb,
+		     struct probe_cliff_held *out);
 
 #endif

@@ -21,6 +21,8 @@
 #define BOOT_QD 32u		/* OCP BOOT-BENCH-1: 32 KiB random reads */
 #define BOOT_QUICK_S 2.5	/* at depth under the same writes (at most) */
 #define BOOT_MIN_S 0.5		/* (at least) */
+#define SUSTAINED_POINT_QUEUES 2	/* the rate after the cliff: judged in points
+					 * of two queues' worth at least */
 
 static int sweep_add(struct profile_device *d, unsigned qd, const struct probe_job_result *res)
 {
@@ -250,6 +252,7 @@ static void uw_fill(struct run *r, const struct probe_job *job, const struct pro
 	uw->write_mibps = res->write_mibps;
 	uw->trim_mibps = res->trim_mibps;
 	uw->seconds = res->read.seconds;
+	uw->ios = (int64_t)res->read.ios;
 }
 
 static void uw_notes(struct run *r, const struct probe_uw_opts *uo,
@@ -362,10 +365,72 @@ double sustained_seconds(const struct run *r)
 	return r->o->full ? 120 : tests[PROBE_TEST_SUSTAINED_WRITE].max_s;
 }
 
-/* Sequential writes for a fixed time, one point a second (the series). */
+/* The MB a point of the rate after the cliff holds at least (cliff.h):
+ * SUSTAINED_POINT_QUEUES times what is in flight. */
+static double sustained_point_mb(const struct run *r)
+{
+	return SUSTAINED_POINT_QUEUES * (double)r->qd *
+	       (double)tests[PROBE_TEST_SUSTAINED_WRITE].bs / 1e6;
+}
+
+/* The sustained write's stop rule (cliff.h): past the cliff, and the rate
+ * after it held for PROBE_CLIFF_HELD_POINTS points within
+ * ±PROBE_CLIFF_HELD_PCT. */
+static bool sustained_stop(void *arg, const double *win_mbps, size_t n)
+{
+	struct probe_cliff_held h;
+
+	return probe_cliff_held(win_mbps, n, PROBE_CLIFF_HELD_POINTS, PROBE_CLIFF_HELD_PCT,
+				sustained_point_mb(arg), &h) == 0 && h.held;
+}
+
+/* What ended a sustained write that was not given a fixed time, and what
+ * it found, in a note. */
+static void sustained_note(struct run *r, const struct probe_job *job,
+			   const struct probe_job_result *res)
+{
+	const double gb = (double)res->bytes / 1e9;
+	struct probe_cliff_held h;
+	const struct probe_cliff *cl = &h.cliff;
+
+	if (probe_cliff_held(res->win_mbps, res->n_windows, PROBE_CLIFF_HELD_POINTS,
+			     PROBE_CLIFF_HELD_PCT, sustained_point_mb(r), &h) < 0)
+		return;
+	if (res->stopped_when)
+		profile_device_add_notef(r->dev, "sustained_write: stopped %zu s after the cache cliff at "
+			"%.2f GB (%.0f s in, %.2f GB written): the rate after it held at %.0f MB/s ±%.1f %% "
+			"(95 %% confidence over %zu s), %.0f MB/s before it", res->n_windows - cl->index,
+			cl->gb_before, res->seconds, gb, h.mbps, h.half_pct, h.after, cl->initial_mbps);
+	else if (job->max_ios && res->ios >= job->max_ios && cl->found)
+		profile_device_add_notef(r->dev, "sustained_write: stopped when the span (%.2f GB) was written "
+			"once, %zu s after the cache cliff at %.2f GB (%.0f MB/s after it)", gb,
+			res->n_windows - cl->index, cl->gb_before, cl->after_mbps);
+	else if (job->max_ios && res->ios >= job->max_ios)
+		profile_device_add_notef(r->dev, "sustained_write: stopped when the span (%.2f GB) was written "
+			"once, in %.0f s, before any cache cliff (%.0f MB/s throughout): a cache, if any, "
+			"holds more than the device", gb, res->seconds, cl->after_mbps);
+	else if (cl->found)
+		profile_device_add_notef(r->dev, "sustained_write: ran to its %.0f s cap: the cache cliff at "
+			"%.2f GB, the rate after it (%.0f MB/s) not known to ±%.0f %% in %zu s", job->max_s,
+			cl->gb_before, cl->after_mbps, PROBE_CLIFF_HELD_PCT, h.after);
+	else
+		profile_device_add_notef(r->dev, "sustained_write: ran to its %.0f s cap without a cache cliff "
+			"in %.2f GB written (%.0f MB/s on average): a cache, if any, is larger",
+			job->max_s, gb, cl->after_mbps);
+}
+
+/*
+ * Sequential writes, one point a second (the series).  Given a time
+ * (--sustained-seconds), for that long; else that time (quick 30 s, --full
+ * 120 s) is a cap, and the write stops sooner once the cache cliff is
+ * crossed and the rate after it held (sustained_stop), or once a device's
+ * span was written (a scratch file is written again: a drive's cache takes
+ * every write, wherever it lands); a note says which.
+ */
 int sustained_test(struct run *r)
 {
 	const struct test_def *def = &tests[PROBE_TEST_SUSTAINED_WRITE];
+	const bool fixed = r->o->sustained_s > 0;
 	struct probe_job_result res;
 	struct probe_job job;
 	int ret;
@@ -374,9 +439,18 @@ int sustained_test(struct run *r)
 	job.window_s = 1.0;
 	job.min_s = job.max_s = sustained_seconds(r);
 	job.stop_on_steady = false;
+	if (!fixed) {
+		job.min_s = 0;
+		job.stop_when = sustained_stop;
+		if (r->t->kind != PROBE_TARGET_SCRATCH)
+			job.max_ios = r->span / job.bs ? r->span / job.bs : 1;
+	}
 	ret = run_job(r, def, &job, &res);
-	if (ret == 0 && res.ios)
+	if (ret == 0 && res.ios) {
 		r->dev->sustained.seconds = res.seconds;
+		if (!fixed)
+			sustained_note(r, &job, &res);
+	}
 	probe_job_result_free(&res);
 	return ret;
 }

@@ -93,11 +93,15 @@ int iorate_test(struct run *r);
  * writer into r->dev->under_write.  Returns 0, -ECANCELED or -EIO. */
 int uw_test(struct run *r);
 
-/* The sustained write's time limit in seconds, from r's options. */
+/* The sustained write's time in seconds, from r's options: fixed when
+ * given (--sustained-seconds), else a cap (quick 30, --full 120). */
 double sustained_seconds(const struct run *r);
 
 /* sustained_write: sequential writes, one series point a second (r's
- * series, fed by the window callback).  Returns 0, -ECANCELED or -EIO. */
+ * series, fed by the window callback), until the cache cliff is crossed
+ * and the rate after it held, a device's span was written once, or the
+ * time (sustained_seconds); a note says which.  Returns 0, -ECANCELED or
+ * -EIO. */
 int sustained_test(struct run *r);
 
 /* The cache cliff from the sustained write's series pts[n] into *su,

@@ -105,7 +105,7 @@ set_tests_properties(unit.test_fleet PROPERTIES LABELS fleet)
 include(${CMAKE_CURRENT_SOURCE_DIR}/fuzz.cmake)
 # the server lab (scripts/lab): the scenario reader, ai-server end to end,
 # unlike-tier (one LVM volume for a tier, issue 15), shared-link (the link
-# pass, issue 14)
+# pass, issue 14), slc-cache (the sustained write's stop, issue 27)
 tw_cli_test(lab_scenario)
 tw_cli_test(lab)
 set_tests_properties(cli.lab PROPERTIES TIMEOUT 1500 LABELS "lab;qemu")
@@ -113,6 +113,9 @@ tw_cli_test(lab_unlike)
 set_tests_properties(cli.lab_unlike PROPERTIES TIMEOUT 1200 LABELS "lab;lab-long;qemu")
 tw_cli_test(lab_shared)
 set_tests_properties(cli.lab_shared PROPERTIES TIMEOUT 600 LABELS "lab;qemu")
+# slc-cache: --full's sustained write stops after the cache cliff (issue 27)
+tw_cli_test(lab_slc)
+set_tests_properties(cli.lab_slc PROPERTIES TIMEOUT 600 LABELS "lab;qemu")
 tw_cli_test(wording)
 tw_cli_test(link)
 # Two zram devices probed side by side (--jobs 2) and one after another.  Root.

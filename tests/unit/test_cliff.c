@@ -203,6 +203,169 @@ static void test_degenerate(void **state)
 	assert_int_equal(probe_cliff_find(inf, 2, &c), -EINVAL);
 }
 
+/* ---- the stop rule: the rate after the cliff held (probe_cliff_held) ---- */
+
+/*
+ * The first m at which v[0..m) holds, asking after every second as the
+ * sustained write does (the seconds so far only), or 0 when none does;
+ * *h is the answer at m (at n when none held).
+ */
+static size_t first_held(const double *v, size_t n, double min_mb,
+			 struct probe_cliff_held *h)
+{
+	for (size_t m = 1; m <= n; m++) {
+		assert_int_equal(probe_cliff_held(v, m, PROBE_CLIFF_HELD_POINTS,
+						  PROBE_CLIFF_HELD_PCT, min_mb, h), 0);
+		if (h->held)
+			return m;
+	}
+	return 0;
+}
+
+/*
+ * A 40 GB SLC cache: 2,000 MB/s for 20 s, then 1,000 MB/s with ±1 %
+ * ripple.  The write stops 6 s after the cliff (its own second and 5
+ * more), not at a 120 s cap; the cache is the 40 GB before the cliff.
+ */
+static void test_held_after_cliff(void **state)
+{
+	double v[SECS];
+	struct probe_cliff_held h;
+
+	(void)state;
+	for (size_t i = 0; i < SECS; i++)
+		v[i] = i < 20 ? 2000.0 : 1000.0 * (1.0 + 0.01 * sin((double)i));
+	assert_int_equal(first_held(v, SECS, 0, &h), 26);
+	assert_true(h.cliff.found);
+	assert_int_equal(h.cliff.index, 20);
+	near(h.cliff.gb_before, 40.0, 1e-9);
+	assert_int_equal(h.first, 21);	/* the cliff's own second is not judged */
+	assert_int_equal(h.after, 5);
+	near(h.mbps, 1000.0, 10.0);
+	assert_true(h.half_pct > 0 && h.half_pct <= PROBE_CLIFF_HELD_PCT);
+	/* one second fewer: not yet */
+	assert_int_equal(probe_cliff_held(v, 25, PROBE_CLIFF_HELD_POINTS, PROBE_CLIFF_HELD_PCT, 0, &h), 0);
+	assert_true(h.cliff.found);
+	assert_false(h.held);
+	assert_int_equal(h.after, 4);
+}
+
+/* A noisy rate after the cliff (±20 %, period 6 s) is not known to ±10 %
+ * in 5 s; it is in 11 (to ±9.4 %), and to ±5 % in 30, once its batches
+ * average whole periods. */
+static void test_held_noisy(void **state)
+{
+	double v[SECS];
+	struct probe_cliff_held h;
+	size_t m;
+
+	(void)state;
+	for (size_t i = 0; i < SECS; i++)
+		v[i] = i < 10 ? 3000.0 : 800.0 * (1.0 + 0.2 * sin((double)i * M_PI / 3));
+	m = first_held(v, SECS, 0, &h);
+	assert_int_equal(m, 10 + 1 + 11);
+	assert_int_equal(h.cliff.index, 10);
+	assert_int_equal(h.points, 11);
+	near(h.mbps, 800.0, 800.0 * PROBE_CLIFF_HELD_PCT / 100);
+	near(h.half_pct, 9.4, 0.05);
+	for (m = 22; m < SECS; m++)	/* to ±5 % */
+		if (probe_cliff_held(v, m, PROBE_CLIFF_HELD_POINTS, 5.0, 0, &h) == 0 && h.held)
+			break;
+	assert_int_equal(m, 10 + 1 + 30);
+	near(h.mbps, 800.0, 1e-6);
+}
+
+/* No cliff, and a dip that recovers: never held, whatever the length. */
+static void test_held_never(void **state)
+{
+	double flat[SECS], dip[SECS];
+	struct probe_cliff_held h;
+
+	(void)state;
+	for (size_t i = 0; i < SECS; i++) {
+		flat[i] = 500.0;
+		dip[i] = i >= 10 && i < 13 ? 300.0 : 2000.0;
+	}
+	assert_int_equal(first_held(flat, SECS, 0, &h), 0);
+	assert_false(h.cliff.found);
+	assert_int_equal(h.after, 0);
+	assert_true(isinf(h.half_pct));
+	assert_int_equal(first_held(dip, SECS, 0, &h), 0);
+	assert_false(h.cliff.found);
+}
+
+/*
+ * A 2 s dip, the cache again, then the cliff at 40 s: held at 46, judged
+ * on the seconds after the real cliff.  And a second back at the cache's
+ * rate after a cliff: only the seconds since it are judged.
+ */
+static void test_held_dip_then_cliff(void **state)
+{
+	double v[100], w[60];
+	struct probe_cliff_held h;
+
+	(void)state;
+	for (size_t i = 0; i < 100; i++)
+		v[i] = i >= 10 && i < 12 ? 300.0 : i < 40 ? 2000.0 : 800.0;
+	assert_int_equal(first_held(v, 100, 0, &h), 46);
+	assert_int_equal(h.cliff.index, 40);
+	assert_int_equal(h.first, 41);
+	near(h.mbps, 800.0, 1e-9);
+	for (size_t i = 0; i < 60; i++)
+		w[i] = i < 20 ? 2000.0 : i == 23 ? 1500.0 : 1000.0;
+	assert_int_equal(first_held(w, 60, 0, &h), 29);
+	assert_int_equal(h.cliff.index, 20);
+	assert_int_equal(h.first, 24);
+	assert_int_equal(h.after, 5);
+}
+
+/*
+ * A slow device completes its queue in bunches: after the cliff at 10 s
+ * (150 MB/s, then 60) the seconds alternate 50 and 67 MB (16 MiB bunches:
+ * the lab's throttled disk).  In points of one second each (±14 % apart)
+ * the rate is known only after 20 s, when its batches are pairs; in points
+ * of 67 MB (two queues of 32 × 1 MiB: 2 s each, all 58.5) after 10.  Each
+ * point is whole seconds, the newest.
+ */
+static void test_held_bunched(void **state)
+{
+	double v[SECS];
+	struct probe_cliff_held h;
+	size_t m1, m2;
+
+	(void)state;
+	for (size_t i = 0; i < SECS; i++)
+		v[i] = i < 10 ? 150.0 : i == 10 ? 83.0 : i % 2 ? 50.0 : 67.0;
+	m1 = first_held(v, SECS, 0, &h);
+	assert_int_equal(m1, 11 + 20);
+	assert_int_equal(h.group, 1);
+	m2 = first_held(v, SECS, 2 * 32 * 1.048576, &h);
+	assert_int_equal(m2, 11 + 10);
+	assert_int_equal(h.cliff.index, 10);
+	near(h.cliff.gb_before, 1.5, 1e-9);
+	assert_int_equal(h.first, 11);
+	assert_int_equal(h.group, 2);
+	assert_int_equal(h.points, 5);
+	near(h.mbps, 58.5, 1e-9);
+	/* an odd count of seconds: the oldest is left out, not half a point */
+	assert_int_equal(probe_cliff_held(v, 24, 5, 5.0, 67.1, &h), 0);
+	assert_int_equal(h.after, 13);
+	assert_int_equal(h.points, 6);
+}
+
+static void test_held_degenerate(void **state)
+{
+	const double nan_in[] = { 2000, 2000, NAN, 1000 };
+	struct probe_cliff_held h = { .held = true, .after = 3 };
+
+	(void)state;
+	assert_int_equal(probe_cliff_held(NULL, 0, 5, 5.0, 0, &h), -ENODATA);
+	assert_false(h.held);
+	assert_int_equal(h.after, 0);
+	assert_int_equal(probe_cliff_held(nan_in, 4, 5, 5.0, 0, &h), -EINVAL);
+	assert_false(h.held);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -216,6 +379,12 @@ int main(void)
 		cmocka_unit_test(test_short_series),
 		cmocka_unit_test(test_slow_start),
 		cmocka_unit_test(test_degenerate),
+		cmocka_unit_test(test_held_after_cliff),
+		cmocka_unit_test(test_held_noisy),
+		cmocka_unit_test(test_held_never),
+		cmocka_unit_test(test_held_dip_then_cliff),
+		cmocka_unit_test(test_held_bunched),
+		cmocka_unit_test(test_held_degenerate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
