@@ -58,20 +58,47 @@ fio_shape() {
 	esac
 }
 
-# fio_run TEST FILENAME SIZE SECONDS OUT.json — fio with io_uring, fixed
+# fio_run TEST FILENAME SIZE SECONDS OUT.json [JOBS] — fio with io_uring, fixed
 # buffers in huge pages (see hugepages_setup) and registered files, the same shape, span and time as the probe.
+# JOBS (default 1): fio's numjobs sharing the test's total depth, as the
+# probe's rings do when one keeps a core busy (its result's `threads`).
 # --scramble_buffers=0: fio's default scrambling cut its zram write rate to a
 # third here (292 vs 852 MB/s, cause not established); its buffers stay
 # random, so both sides write incompressible data.
 fio_run() {
-	local rw bs qd
+	local rw bs qd jobs=${6:-1}
 	read -r rw bs qd <<<"$(fio_shape "$1")"
+	qd=$(((qd + jobs / 2) / jobs)); [ "$qd" -ge 1 ] || qd=1
 	fio --name=tw --filename="$2" --size="$3" --direct=1 --ioengine=io_uring \
 		--iomem="${FIO_IOMEM:-mmaphuge}" --fixedbufs --registerfiles --rw="$rw" --rwmixread=70 --bs="$bs" \
-		--iodepth="$qd" --numjobs=1 --time_based --runtime="$4" --ramp_time=0.5 \
+		--iodepth="$qd" --numjobs="$jobs" --time_based --runtime="$4" --ramp_time=0.5 \
 		--scramble_buffers=0 \
 		--norandommap --randrepeat=0 --group_reporting --lat_percentiles=1 --output-format=json \
 		--output="$5" >/dev/null
+}
+
+# fio_lay_out FILE SIZE — write a file once with random data, as the probe
+# fills its scratch file before any test.
+fio_lay_out() {
+	fio --name=lay --filename="$1" --size="$2" --rw=write --bs=1M --direct=1 --iodepth=1 \
+		--ioengine=psync --end_fsync=1 --output=/dev/null >/dev/null
+}
+
+# tw_old_build [COMMIT [DIR]] — "today's probe" beside the new one: COMMIT
+# (default 0106152, the commit before the issue-27 work) checked out as a git
+# worktree in DIR (default /tmp/tw-old) and built there once; prints the
+# binary.  The same by hand:
+#   git worktree add /tmp/tw-old 0106152 &&
+#   cmake -S /tmp/tw-old -B /tmp/tw-old/build -DCMAKE_BUILD_TYPE=RelWithDebInfo &&
+#   cmake --build /tmp/tw-old/build -j2
+tw_old_build() {
+	local c=${1:-0106152} d=${2:-/tmp/tw-old}
+	if [ ! -x "$d/build/cli/tierwise" ]; then
+		{ [ -d "$d" ] || git -C "$(dirname "${BASH_SOURCE[0]}")/.." worktree add --detach "$d" "$c"; } >&2 &&
+			cmake -S "$d" -B "$d/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null &&
+			cmake --build "$d/build" -j"$(nproc)" >/dev/null || return 1
+	fi
+	echo "$d/build/cli/tierwise"
 }
 
 # tw_run TEST TARGET SECONDS OUT.json [extra args] — one ring, like fio numjobs=1
