@@ -293,15 +293,11 @@ static int short_buy_note(struct advisor_plan *plan, struct advisor_plan_tier *t
 
 static int need_note(struct advisor_plan *plan, struct advisor_plan_tier *t)
 {
-	char need[32], have[32], shortby[32], names[256] = "";
-	size_t at = 0;
+	char need[32], have[32], shortby[32], names[256];
 
 	if (t->need_bytes <= 0 || t->usable_bytes >= t->need_bytes)
 		return 0;
-	for (size_t k = 0; k < t->n_policies && at < sizeof(names); k++)
-		if (k >= 64 || !(t->off & (1ull << k)))
-			at += (size_t)snprintf(names + at, sizeof(names) - at, "%s%s",
-					       at ? " + " : "", t->policies[k]->name);
+	plan_need_names(t, names, sizeof(names));
 	plan_fmt_bytes(need, sizeof(need), (double)t->need_bytes);
 	plan_fmt_bytes(have, sizeof(have), (double)t->usable_bytes);
 	plan_fmt_bytes(shortby, sizeof(shortby), (double)(t->need_bytes - t->usable_bytes));
@@ -543,11 +539,8 @@ static size_t tier_units(const struct advisor_plan *plan, const struct advisor_p
 					(double)t->raid.capacity_bytes : NAN, NAN };
 	for (size_t k = 0; k < t->n_devices; k++) {
 		size_t d = t->devices[k];
-		bool in = false;
 
-		for (size_t j = 0; t->raid.level != ADVISOR_RAID_NONE && j < t->raid.n; j++)
-			in = in || t->raid.members[j] == d;
-		if (!in)
+		if (!plan_in_raid(t, d))
 			u[n++] = (struct unit){ (ptrdiff_t)d, plan_usable(plan, d) / plan->fill, NAN };
 	}
 	return n;

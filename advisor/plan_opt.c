@@ -296,18 +296,6 @@ static int spread_links(struct advisor_plan *plan, const struct advisor_opt_inpu
 	return 0;
 }
 
-/* The names of the tier's policies with a need, "a + b". */
-static void need_names(const struct advisor_plan_tier *t, char *buf, size_t len)
-{
-	size_t at = 0;
-
-	buf[0] = 0;
-	for (size_t k = 0; k < t->n_policies && at < len; k++)
-		if (k >= 64 || !(t->off & (1ull << k)))
-			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? " + " : "",
-					       t->policies[k]->name);
-}
-
 /* Each device placed against a warning: the sentence that says why. */
 static int despite_notes(struct advisor_plan *plan, const int *assign, unsigned met_without)
 {
@@ -320,7 +308,7 @@ static int despite_notes(struct advisor_plan *plan, const int *assign, unsigned 
 			if (!(o & b))
 				continue;
 			plan_fmt_bytes(need, sizeof(need), (double)plan->tiers[t].need_bytes);
-			need_names(&plan->tiers[t], names, sizeof(names));
+			plan_need_names(&plan->tiers[t], names, sizeof(names));
 			if (plan_warn(plan, (ptrdiff_t)i, "placed-despite",
 				      "%s: placed in the %s tier despite %s, because without it no "
 				      "plan meets the %s need (%s %s): without it the plan meets %u "

@@ -93,6 +93,13 @@ int plan_media_class(const struct profile_device *p, int t);
 /* Usable bytes of device i: its capacity × plan->fill (1 when unknown). */
 double plan_usable(const struct advisor_plan *plan, size_t i);
 
+/* Is device d a member of tier t's array (a level other than none)? */
+bool plan_in_raid(const struct advisor_plan_tier *t, size_t d);
+
+/* The names of tier t's policies with a need (not in t->off), "a + b",
+ * into buf (always terminated; cut at len). */
+void plan_need_names(const struct advisor_plan_tier *t, char *buf, size_t len);
+
 /*
  * Solve the assignment for plan->devs (tier scores set, excluded judged):
  * every device's tier, the plan's score, bounds, runner-up and the notes of

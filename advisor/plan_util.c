@@ -56,3 +56,22 @@ bool plan_is_filesystem(const char *fstype)
 	return true;
 }
 
+
+bool plan_in_raid(const struct advisor_plan_tier *t, size_t d)
+{
+	for (size_t i = 0; t->raid.level != ADVISOR_RAID_NONE && i < t->raid.n; i++)
+		if (t->raid.members[i] == d)
+			return true;
+	return false;
+}
+
+void plan_need_names(const struct advisor_plan_tier *t, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (size_t k = 0; k < t->n_policies && at < len; k++)
+		if (k >= 64 || !(t->off & (1ull << k)))
+			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? " + " : "",
+					       t->policies[k]->name);
+}

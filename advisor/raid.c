@@ -324,14 +324,9 @@ static bool redundant_fits(const struct advisor_plan *plan, const struct advisor
 	for (size_t k = 0; k < r->n; k++)
 		cmin = fmin(cmin, plan_usable(plan, r->members[k]));
 	usable = cmin * (double)data_disks(r->level, r->n);
-	for (size_t k = 0; k < t->n_devices; k++) {
-		bool member = false;
-
-		for (size_t j = 0; j < r->n; j++)
-			member = member || r->members[j] == t->devices[k];
-		if (!member)
+	for (size_t k = 0; k < t->n_devices; k++)
+		if (!plan_in_raid(t, t->devices[k]))
 			usable += plan_usable(plan, t->devices[k]);
-	}
 	return usable >= (double)t->need_bytes;
 }
 

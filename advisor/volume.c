@@ -23,14 +23,6 @@
 #define STRIPE_TOLERANCE 0.15
 #define STRIPE_KIB 256		/* lvcreate -I: 256 KiB stripes, as md's 512 KiB chunk order */
 
-static bool in_raid(const struct advisor_plan_tier *t, size_t d)
-{
-	for (size_t i = 0; t->raid.level != ADVISOR_RAID_NONE && i < t->raid.n; i++)
-		if (t->raid.members[i] == d)
-			return true;
-	return false;
-}
-
 /* A device LVM may take whole: new, not the root disk, a block device. */
 static bool pv_ok(const struct advisor_plan_device *pd)
 {
@@ -173,7 +165,7 @@ int plan_volume_make(struct advisor_plan *plan, struct advisor_plan_tier *t)
 	if (t->raid.level != ADVISOR_RAID_NONE)
 		v->pv[v->n++] = -1;	/* the md array, one physical volume */
 	for (size_t i = 0; i < t->n_devices; i++)
-		if (!in_raid(t, t->devices[i]) && pv_ok(&plan->devs[t->devices[i]]))
+		if (!plan_in_raid(t, t->devices[i]) && pv_ok(&plan->devs[t->devices[i]]))
 			v->pv[v->n++] = (ptrdiff_t)t->devices[i];
 	if (v->n < 2) {
 		plan_volume_clear(v);
