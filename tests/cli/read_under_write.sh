@@ -72,6 +72,18 @@ for target in "zram:/dev/zram$zram" "loop:$loop" "scratch:$tmp/dir"; do
 	check_uw "$what"
 done
 
+# quick mode (no --seconds): the reads stop once the p99 has 100 samples
+# above it (10,000 reads, a few more in flight at the stop) or at the 4 s
+# cap (zram: never); every result says how many I/Os it rests on
+"$tw" probe "/dev/zram$zram" --destructive --yes --tests rand_read_qd1,read_under_write --quiet \
+	-o "$tmp/out" >/dev/null 2>"$tmp/err" || { echo "FAIL: quick: exit $?"; cat "$tmp/err"; fail=1; }
+jq_true "quick: reads under writes stop at 10,000" \
+	'.devices[0].results.read_under_write | (.ios >= 10000) and (.ios <= 10004) and (.seconds < 3.9)' \
+	'.devices[0].results.read_under_write'
+jq_true "quick: rand_read_qd1 counts its I/Os" \
+	'.devices[0].results.rand_read_qd1 | (.ios >= 10000) and (((.ios / .seconds - .iops) | fabs) < .iops * 1e-3)' \
+	'.devices[0].results.rand_read_qd1'
+
 # read-only: skipped with a note, no result
 "$tw" probe "$loop" "${quick[@]}" -o "$tmp/ro.json" >/dev/null 2>"$tmp/err"
 cp "$tmp/ro.json" "$tmp/out"
