@@ -31,7 +31,7 @@ static void default_usage(FILE *out)
 	      "  --json FILE      the same as -o FILE (deprecated)\n"
 	      "  --format F       how the plan is printed: text (default), json, md,\n"
 	      "                   fstab, udev, script\n"
-	      "  --full           the published recipe: 30 s per test, 120 s sustained\n"
+	      "  --full           the published recipe: 30 s per test, up to 120 s sustained\n"
 	      "  --destructive    write tests on the devices safe for them (blank disks),\n"
 	      "                   each after its name is typed (or --yes)\n"
 	      "  --yes            do not ask (for scripts)\n"
