@@ -153,7 +153,10 @@ void job_for(const struct run *r, const struct test_def *def, unsigned qd,
 		if (def->min_s < def->max_s) {
 			job->known_pct = PROBE_KNOWN_PCT;
 			job->window_s = KNOWN_WINDOW_S;
-			job->win_min_ios = KNOWN_WINDOW_IOS;
+			/* 1 MiB I/Os: a quarter as many (8 MiB a window), so
+			 * that a 20 MB/s disk still gets the four windows of a
+			 * band within its cap */
+			job->win_min_ios = def->bs > 64 * KIB ? KNOWN_WINDOW_IOS / 4 : KNOWN_WINDOW_IOS;
 			job->min_ios = def->pattern == PROBE_RAND ? PROBE_KNOWN_TAIL * 100u : 0;
 			/* a sweep point: windows half as long (four of them
 			 * are the least a band is drawn from) */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cliff.h"
+#include "known.h"
 #include "job.h"
 #include "probe.h"
 #include "run_int.h"
@@ -273,6 +274,19 @@ static void uw_notes(struct run *r, const struct probe_uw_opts *uo,
 		     "are kept, under whatever writes ran)", res->write_errmsg);
 }
 
+/* Quick mode: the reads under writes ran to their cap before their p99 had
+ * PROBE_KNOWN_TAIL samples above it (a slow disk): say on how many it rests. */
+static void uw_cap_note(struct run *r, const struct probe_job *job,
+			const struct probe_job_result *res)
+{
+	if (!job->max_ios || res->ios >= job->max_ios || res->cancelled)
+		return;
+	profile_device_add_notef(r->dev, "read_under_write: stopped at its %.1f s cap after %llu "
+				 "reads: its p99 rests on %llu samples above it (%u wanted)", job->max_s,
+				 (unsigned long long)res->ios, (unsigned long long)res->ios / 100,
+				 PROBE_KNOWN_TAIL);
+}
+
 /* The writer's rates from the options. */
 static struct probe_uw_opts uw_opts(const struct run *r)
 {
@@ -351,6 +365,7 @@ int uw_test(struct run *r)
 	if (ret == 0 && res.read.ios) {
 		uw_fill(r, &job, &uo, &res, idle);
 		uw_notes(r, &uo, &res);
+		uw_cap_note(r, &job, &res.read);
 	}
 	probe_job_result_free(&res.read);
 	if (ret == 0 && !r->stalled)

@@ -123,6 +123,12 @@ limit 0 0 150 150
 probe iops-wr --destructive --yes
 within iops-wr .devices[0].results.rand_read_qd32.iops 120 180
 within iops-wr .devices[0].results.mixed_70_30.iops 120 330
+# reads under writes on a 150-IOPS disk: at their cap long before a p99's
+# 10,000, and a note says on how few samples the p99 rests (issue 27)
+jq -e '.devices[0] | (.results.read_under_write.ios | . > 0 and . < 10000) and
+	([.notes[] | test("^read_under_write: stopped at its 4.0 s cap after [0-9]+ reads: its p99 rests on [0-9]+ samples above it \\(100 wanted\\)$")] | any)' \
+	"$tmp/iops-wr.json" >/dev/null ||
+	{ echo "FAIL: iops-wr: read_under_write's cap note: $(jq -c '.devices[0] | [.results.read_under_write.ios, .notes]' "$tmp/iops-wr.json")"; fail=1; }
 show iops-wr
 
 limit 20000000 20000000 0 0
