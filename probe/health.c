@@ -66,7 +66,7 @@ static int health_get(const char *sysroot, const struct probe_dev *d, bool with_
 	ret = smart_read(sysroot, d, with_id, h);
 	if (ret == 0)
 		return ret;
-	if (probe_hwmon_read(sysroot, d->name, h) == 0) {
+	if (probe_hwmon_read(sysroot, d, h) == 0) {
 		if (ret == -ENODEV)
 			h->why[0] = '\0';	/* no SMART expected; hwmon is the sensor */
 		return 0;	/* h->why still says why SMART was not read */
@@ -95,5 +95,5 @@ double probe_hwmon_temp(const char *sysroot, const struct probe_dev *d)
 	struct probe_health h;
 
 	probe_health_init(&h);
-	return probe_hwmon_read(sysroot, d->name, &h) == 0 ? h.temp_c : NAN;
+	return probe_hwmon_read(sysroot, d, &h) == 0 ? h.temp_c : NAN;
 }

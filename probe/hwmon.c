@@ -36,11 +36,21 @@ static int hwmon_under(const struct probe_sysdev *dev, const char *sub,
 }
 
 /* The hwmon directory of a device: <device>/hwmon/hwmonN (drivetemp) or
- * <device>/hwmonN (NVMe: the controller). */
-static int hwmon_dir(const struct probe_sysdev *dev, struct probe_sysdev *hw)
+ * <device>/hwmonN (NVMe: the controller); for an NVMe multipath head, whose
+ * device is the subsystem, the hwmon of the controller d->controller, found
+ * through its path: multipath/<path>/device/hwmonN. */
+static int hwmon_dir(const struct probe_sysdev *dev, const struct probe_dev *d,
+		     struct probe_sysdev *hw)
 {
+	char sub[NAME_MAX + 32];
+
 	if (hwmon_under(dev, "device/hwmon", hw) == 0)
 		return 0;
+	for (size_t i = 0; d->controller && i < d->n_paths; i++)
+		if (d->paths[i].controller && !strcmp(d->paths[i].controller, d->controller) &&
+		    snprintf(sub, sizeof(sub), "multipath/%s/device", d->paths[i].name) <
+		    (int)sizeof(sub))
+			return hwmon_under(dev, sub, hw);
 	return hwmon_under(dev, "device", hw);
 }
 
@@ -63,15 +73,16 @@ static double millideg(const struct probe_sysdev *hw, const char *attr)
 	return v >= -50 && v <= 200 ? v : NAN;
 }
 
-int probe_hwmon_read(const char *sysroot, const char *name, struct probe_health *h)
+int probe_hwmon_read(const char *sysroot, const struct probe_dev *d,
+		     struct probe_health *h)
 {
 	struct probe_sysdev dev, hw;
 	char *chip;
 	int ret;
 
-	if (probe_sysdev_init(&dev, sysroot, name) < 0)
+	if (probe_sysdev_init(&dev, sysroot, d->name) < 0)
 		return -ENOENT;	/* no such directory under sys/block */
-	ret = hwmon_dir(&dev, &hw);
+	ret = hwmon_dir(&dev, d, &hw);
 	if (ret < 0)
 		return ret;
 	h->temp_c = millideg(&hw, "temp1_input");

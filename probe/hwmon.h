@@ -6,10 +6,12 @@
 
 /*
  * Read temp1_input (and temp1_max / temp1_crit as warning / critical) of
- * the hwmon device under sys/block/name/device.  Sets h->source.
+ * the hwmon device under sys/block/NAME/device (a multipath head's: its
+ * controller's, d->controller).  Sets h->source.
  * Returns 0, -ENOENT when there is no hwmon, -ENODATA when it has no
  * readable temperature.
  */
-int probe_hwmon_read(const char *sysroot, const char *name, struct probe_health *h);
+int probe_hwmon_read(const char *sysroot, const struct probe_dev *d,
+		     struct probe_health *h);
 
 #endif

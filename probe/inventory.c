@@ -289,6 +289,8 @@ static char *nvme_controller(const struct probe_sysdev *h)
 
 static void read_identity(const struct probe_sysdev *h, struct probe_dev *d)
 {
+	if (d->nvme_head)
+		return;	/* read from the subsystem (inventory_nvme.c) */
 	if (d->transport == PROFILE_TR_NVME && (d->controller = nvme_controller(h))) {
 		d->model = probe_sysdev_str(h, "device/model");
 		d->serial = probe_sysdev_str(h, "device/serial");
@@ -347,7 +349,11 @@ static int read_dev(const struct scan *sc, const struct probe_sysdev *h,
 	free(mm);
 	d->capacity_bytes = read_size(h);
 	read_queue(h, d);
+	if (d->transport == PROFILE_TR_NVME && inv_read_nvme(sc, h, d, real) < 0)
+		return -ENOMEM;
 	read_identity(h, d);
+	if (inv_drive_id(d) < 0)
+		return -ENOMEM;
 	d->media = probe_guess_media(d->transport, d->rotational, d->model);
 	if (inv_classify(h, d) < 0)
 		return -ENOMEM;
@@ -376,6 +382,12 @@ static void dev_free(struct probe_dev *d)
 	free(d->serial);
 	free(d->firmware);
 	free(d->controller);
+	free(d->drive_id);
+	free(d->subsysnqn);
+	free(d->iopolicy);
+	for (size_t i = 0; i < d->n_paths; i++)
+		inv_nvme_path_free(&d->paths[i]);
+	free(d->paths);
 	free(d->md_level);
 	free(d->dm_name);
 	free(d->backing_file);

@@ -5,6 +5,7 @@
  *   inventory_class.c  what a device is (a fixed disk or not a tier candidate)
  *   inventory_pcie.c   the PCIe link of a device
  *   inventory_judge.c  the two safety verdicts and their reasons
+ *   inventory_nvme.c   NVMe multipath heads, their paths, the physical drive
  */
 #ifndef TW_INVENTORY_PRIV_H
 #define TW_INVENTORY_PRIV_H
@@ -67,6 +68,22 @@ int inv_class_from_slaves(struct probe_inventory *inv);
 /* d->pcie (and NUMA node, local CPUs, top port) from the PCI functions in
  * real, the device's path under sys/devices.  Returns 0 or -ENOMEM. */
 int inv_read_pcie(const struct scan *sc, struct probe_dev *d, const char *real);
+
+/* ---- inventory_nvme.c ---- */
+
+/* NVMe facts of d (transport nvme), h its directory and real its path under
+ * sys/devices: the subsystem NQN; for a multipath head (under
+ * nvme-subsystem) also model, serial, firmware and iopolicy from the
+ * subsystem, its paths, and the controller of its best path with that
+ * controller's PCIe link and NUMA node.  Returns 0 or -ENOMEM. */
+int inv_read_nvme(const struct scan *sc, const struct probe_sysdev *h,
+		  struct probe_dev *d, const char *real);
+
+/* d->drive_id from the subsystem NQN, else the serial.  0 or -ENOMEM. */
+int inv_drive_id(struct probe_dev *d);
+
+/* Free the strings of p.  NULL members are fine. */
+void inv_nvme_path_free(struct probe_nvme_path *p);
 
 /* ---- inventory_judge.c ---- */
 

@@ -71,6 +71,22 @@ struct probe_pcie {
 	int numa_node;		/* -1 when unknown or none */
 };
 
+/*
+ * One path of an NVMe multipath head: a hidden path device (nvme0c1n1, no
+ * /dev node, not in sys/block) listed in the head's multipath/ directory,
+ * under the controller it goes through.  NULL / -1 = unknown.
+ */
+struct probe_nvme_path {
+	char *name;		/* nvme0c1n1 */
+	char *controller;	/* nvme1 */
+	char *transport;	/* the controller's: pcie, tcp, rdma, fc, loop */
+	char *address;		/* the controller's address attribute */
+	char *pci_function;	/* 0001:5e:00.0, via the controller's device link */
+	char *state;		/* the controller's state: live, connecting, … */
+	char *ana_state;	/* optimized, non-optimized, inaccessible, … */
+	int numa_node;
+};
+
 struct probe_dev {
 	char *name;		/* kernel name: nvme0n1 */
 	char *path;		/* /dev/nvme0n1 on the live system */
@@ -81,7 +97,16 @@ struct probe_dev {
 	bool rotational, removable, readonly;
 	unsigned logical_bs, physical_bs;
 	int64_t capacity_bytes;
-	char *controller;	/* nvme0 for nvme0n1, else NULL */
+	char *controller;	/* nvme0 for nvme0n1, else NULL; for a multipath
+				 * head the controller of a live path (an
+				 * optimized one first): SMART, hwmon, link */
+	char *drive_id;		/* the physical drive: the NVMe subsystem NQN,
+				 * else the serial; NULL when unknown.  Equal
+				 * for namespaces of one drive. */
+	char *subsysnqn, *iopolicy;	/* NVMe subsystem facts, NULL = unknown */
+	bool nvme_head;		/* a multipath head (under nvme-subsystem) */
+	size_t n_paths;		/* its paths, in multipath/ order */
+	struct probe_nvme_path *paths;
 	double temp_c;		/* hwmon temperature now, NAN when none */
 	char *md_level, *dm_name, *backing_file;	/* md, dm, loop extras */
 	struct probe_sig sig;
@@ -102,6 +127,12 @@ struct probe_dev {
 				 * root port, or the controller on the root
 				 * complex); NULL for virtual devices */
 };
+
+/*
+ * Whether path p of a multipath head is not one to rely on: its ANA state is
+ * known and not "optimized", or its controller is known and not "live".
+ */
+bool probe_nvme_path_degraded(const struct probe_nvme_path *p);
 
 /*
  * Whether the link trained below what both ends allow: a lower speed or

@@ -178,6 +178,65 @@ static void print_degraded(FILE *out, const struct probe_inventory *inv)
 	}
 }
 
+/* "nvme1 (pcie 0001:5e:00.0, NUMA node 1)": a path's controller. */
+static void path_via(const struct probe_nvme_path *p, char *buf, size_t len)
+{
+	char numa[32] = "";
+
+	if (p->numa_node >= 0)
+		snprintf(numa, sizeof(numa), ", NUMA node %d", p->numa_node);
+	snprintf(buf, len, "%s (%s %s%s)", p->controller, p->transport ? p->transport : "?",
+		 p->pci_function ? p->pci_function : p->address ? p->address : "?", numa);
+}
+
+/* NVMe multipath heads: the subsystem, its I/O policy and every path. */
+static void print_multipath(FILE *out, const struct probe_inventory *inv)
+{
+	bool any = false;
+	char via[160];
+
+	for (size_t i = 0; i < inv->n; i++) {
+		const struct probe_dev *d = &inv->v[i];
+
+		if (!d->nvme_head)
+			continue;
+		if (!any)
+			fprintf(out, "\nNVMe multipath (one drive, reached through several controllers):\n");
+		any = true;
+		fprintf(out, "  %s: %s, iopolicy %s, %zu path%s\n", d->name,
+			d->subsysnqn ? d->subsysnqn : "subsystem NQN unknown",
+			d->iopolicy ? d->iopolicy : "?", d->n_paths, d->n_paths == 1 ? "" : "s");
+		for (size_t p = 0; p < d->n_paths; p++) {
+			path_via(&d->paths[p], via, sizeof(via));
+			fprintf(out, "    %s via %s: %s, %s\n", d->paths[p].name, via,
+				d->paths[p].ana_state ? d->paths[p].ana_state : "ANA state unknown",
+				d->paths[p].state ? d->paths[p].state : "state unknown");
+		}
+	}
+}
+
+/* Warnings: multipath paths that are not optimized or not live. */
+static void print_path_warnings(FILE *out, const struct probe_inventory *inv)
+{
+	char via[160];
+
+	for (size_t i = 0; i < inv->n; i++)
+		for (size_t p = 0; p < inv->v[i].n_paths; p++) {
+			const struct probe_nvme_path *x = &inv->v[i].paths[p];
+
+			if (!probe_nvme_path_degraded(x))
+				continue;
+			path_via(x, via, sizeof(via));
+			fprintf(out, "warning: %s: path %s via %s is %s%s%s: the host sends I/O through it "
+				"only when no optimized path is live, and slower; check the port, its "
+				"link and the drive's ANA groups\n",
+				inv->v[i].name, x->name, via,
+				x->ana_state ? x->ana_state : "",
+				x->ana_state && x->state && strcmp(x->state, "live") ? ", controller " : "",
+				x->state && strcmp(x->state, "live") ? x->state : "");
+		}
+}
+
 /* Devices that are not fixed disks: what each is, and how we know. */
 static void print_classes(FILE *out, const struct probe_inventory *inv)
 {
@@ -195,6 +254,15 @@ static void print_classes(FILE *out, const struct probe_inventory *inv)
 		fprintf(out, "  %s: %s: %s\n", d->name, probe_class_name(d->cls),
 			d->cls_why ? d->cls_why : "?");
 	}
+}
+
+static bool any_path_warning(const struct probe_inventory *inv)
+{
+	for (size_t i = 0; i < inv->n; i++)
+		for (size_t p = 0; p < inv->v[i].n_paths; p++)
+			if (probe_nvme_path_degraded(&inv->v[i].paths[p]))
+				return true;
+	return false;
 }
 
 /* Display columns of s (UTF-8 characters). */
@@ -228,9 +296,13 @@ static void text_print(FILE *out, const struct probe_inventory *inv)
 	if (inv->n)
 		fputs("(SIZE in binary units, as lsblk: G = GiB = 2^30 bytes, T = TiB = 2^40; "
 		      "plan and report use decimal GB/TB = 10^9/10^12)\n", out);
+	print_multipath(out, inv);
 	print_classes(out, inv);
 	print_reasons(out, inv, false);
 	print_reasons(out, inv, true);
+	if (any_path_warning(inv))
+		fputc('\n', out);
+	print_path_warnings(out, inv);
 	free(rows);
 }
 
@@ -311,6 +383,35 @@ static json_t *pcie_json(const struct probe_pcie *p)
 	return o;
 }
 
+static json_t *path_json(const struct probe_nvme_path *p)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "name", json_string(p->name));
+	json_object_set_new(o, "controller", json_string(p->controller));
+	json_object_set_new(o, "transport", str_or_null(p->transport));
+	json_object_set_new(o, "address", str_or_null(p->address));
+	json_object_set_new(o, "pci_function", str_or_null(p->pci_function));
+	json_object_set_new(o, "numa_node", count_json(p->numa_node));
+	json_object_set_new(o, "state", str_or_null(p->state));
+	json_object_set_new(o, "ana_state", str_or_null(p->ana_state));
+	json_object_set_new(o, "degraded", json_boolean(probe_nvme_path_degraded(p)));
+	return o;
+}
+
+/* "multipath": an NVMe multipath head's subsystem and paths. */
+static json_t *multipath_json(const struct probe_dev *d)
+{
+	json_t *o = json_object(), *a = json_array();
+
+	json_object_set_new(o, "subsysnqn", str_or_null(d->subsysnqn));
+	json_object_set_new(o, "iopolicy", str_or_null(d->iopolicy));
+	for (size_t i = 0; i < d->n_paths; i++)
+		json_array_append_new(a, path_json(&d->paths[i]));
+	json_object_set_new(o, "paths", a);
+	return o;
+}
+
 static json_t *dev_json(const struct probe_dev *d)
 {
 	json_t *o = json_object(), *parts = json_array();
@@ -321,6 +422,7 @@ static json_t *dev_json(const struct probe_dev *d)
 	json_object_set_new(o, "model", str_or_null(d->model));
 	json_object_set_new(o, "serial", str_or_null(d->serial));
 	json_object_set_new(o, "firmware", str_or_null(d->firmware));
+	json_object_set_new(o, "drive_id", str_or_null(d->drive_id));
 	json_object_set_new(o, "transport", json_string(profile_transport_name(d->transport)));
 	json_object_set_new(o, "media", json_string(profile_media_name(d->media)));
 	json_object_set_new(o, "rotational", json_boolean(d->rotational));
@@ -330,6 +432,8 @@ static json_t *dev_json(const struct probe_dev *d)
 	json_object_set_new(o, "physical_block_size", json_integer(d->physical_bs));
 	json_object_set_new(o, "capacity_bytes", json_integer(d->capacity_bytes));
 	json_object_set_new(o, "controller", str_or_null(d->controller));
+	if (d->nvme_head)
+		json_object_set_new(o, "multipath", multipath_json(d));
 	json_object_set_new(o, "pcie", pcie_json(&d->pcie));
 	json_object_set_new(o, "numa_node", count_json(d->numa_node));
 	json_object_set_new(o, "local_cpulist", str_or_null(d->local_cpulist));

@@ -27,6 +27,13 @@ for fx in "$src"/tests/fixtures/*/; do
 		n=$((n + 1))
 	done
 done
+# issue 28: a dual-port drive behind a multipath head warns of its
+# non-optimized path, whatever else the golden file says.
+if ! "$tw" --sysroot "$src/tests/fixtures/enterprise" list 2>&1 |
+	grep -qx 'warning: nvme0n1: path nvme0c1n1 via nvme1 (pcie 0001:5e:00.0, NUMA node 1) is non-optimized: .*'; then
+	echo "FAIL: enterprise: no warning for the non-optimized path nvme0c1n1"; fail=1
+fi
+
 [ "$n" -ge 6 ] || { echo "FAIL: expected at least 3 fixtures (6 outputs), found $n outputs"; fail=1; }
 
 # Plans (issue 26): the published server as is, with needs it cannot meet,

@@ -328,6 +328,73 @@ static void test_board(void **state)
 	probe_inventory_free(inv);
 }
 
+/* issue 28: a dual-port U.2 drive behind an NVMe multipath head. */
+static void test_enterprise_multipath(void **state)
+{
+	struct probe_inventory *inv = scan("enterprise");
+	const char *nqn = "nqn.1994-11.com.samsung:nvme:PM1733:2.5-inch:S6EXNE0T800123";
+	const struct probe_dev *d;
+	const struct probe_nvme_path *p;
+
+	(void)state;
+	assert_int_equal(inv->n, 1);	/* the hidden paths are no devices */
+	assert_null(probe_inventory_find(inv, "nvme0c0n1"));
+	d = dev(inv, "nvme0n1");
+	assert_true(d->nvme_head);
+	assert_string_equal(d->model, "SAMSUNG MZWLR3T8HBLS-00007");
+	assert_string_equal(d->serial, "S6EXNE0T800123");
+	assert_string_equal(d->firmware, "MPK7525Q");
+	assert_string_equal(d->subsysnqn, nqn);
+	assert_string_equal(d->drive_id, nqn);
+	assert_string_equal(d->iopolicy, "numa");
+	assert_int_equal(d->transport, PROFILE_TR_NVME);
+	assert_int_equal(d->media, PROFILE_MEDIA_NAND);
+	assert_int_equal(d->capacity_bytes, 3840755982336);
+	assert_int_equal(d->n_paths, 2);
+	p = &d->paths[0];
+	assert_string_equal(p->name, "nvme0c0n1");
+	assert_string_equal(p->controller, "nvme0");
+	assert_string_equal(p->transport, "pcie");
+	assert_string_equal(p->address, "0000:3b:00.0");
+	assert_string_equal(p->pci_function, "0000:3b:00.0");
+	assert_int_equal(p->numa_node, 0);
+	assert_string_equal(p->ana_state, "optimized");
+	assert_false(probe_nvme_path_degraded(p));
+	p = &d->paths[1];
+	assert_string_equal(p->name, "nvme0c1n1");
+	assert_string_equal(p->controller, "nvme1");
+	assert_string_equal(p->pci_function, "0001:5e:00.0");
+	assert_int_equal(p->numa_node, 1);
+	assert_string_equal(p->ana_state, "non-optimized");
+	assert_true(probe_nvme_path_degraded(p));
+	/* the controller of the optimized path serves SMART, hwmon and the link */
+	assert_string_equal(d->controller, "nvme0");
+	assert_true(d->pcie.present);
+	assert_string_equal(d->pcie.address, "0000:3b:00.0");
+	assert_int_equal(d->pcie.width, 2);
+	assert_int_equal(d->numa_node, 0);
+	assert_string_equal(d->local_cpulist, "0-31,64-95");
+	assert_string_equal(d->pci_port, "0000:3a:00.0");
+	assert_true(d->temp_c == 36);
+	probe_inventory_free(inv);
+}
+
+/* The physical drive: the NQN where the controller has one, else the
+ * serial; none for md, dm, zram, loop. */
+static void test_drive_id(void **state)
+{
+	struct probe_inventory *inv = scan("server");
+
+	(void)state;
+	assert_string_equal(dev(inv, "nvme0n1")->drive_id, "PHM2913000QM960CGN");
+	assert_string_equal(dev(inv, "sdb")->drive_id, "ZRT0ABCD");
+	assert_null(dev(inv, "md0")->drive_id);
+	assert_null(dev(inv, "dm-0")->drive_id);
+	assert_false(dev(inv, "nvme0n1")->nvme_head);
+	assert_int_equal(dev(inv, "nvme0n1")->n_paths, 0);
+	probe_inventory_free(inv);
+}
+
 static void test_class_names(void **state)
 {
 	struct probe_inventory *inv = scan("server");
@@ -356,6 +423,8 @@ int main(void)
 		cmocka_unit_test(test_desktop),
 		cmocka_unit_test(test_board),
 		cmocka_unit_test(test_class_names),
+		cmocka_unit_test(test_enterprise_multipath),
+		cmocka_unit_test(test_drive_id),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,195 @@
+/* The inventory: NVMe drives as servers show them — a multipath head under
+ * its subsystem, its paths through controllers, and the physical drive. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "inventory_priv.h"
+#include "sysroot.h"
+#include "tw_util.h"
+
+/* "/sys/devices/.../nvme/nvme1/nvme0c1n1" → the controller's directory
+ * ("sys/devices/.../nvme/nvme1", relative to the sysroot) into dir and its
+ * name into *name.  Returns 0, -EINVAL for another shape, or -ENOMEM. */
+static int path_controller(const char *real, char *dir, size_t len, char **name)
+{
+	const char *end = strrchr(real, '/'), *b;
+
+	if (!end || end == real || real[0] != '/')
+		return -EINVAL;
+	for (b = end; b > real && b[-1] != '/'; b--)
+		;
+	if ((size_t)(end - real) >= len || strncmp(b, "nvme", 4))
+		return -EINVAL;
+	snprintf(dir, len, "%.*s", (int)(end - real - 1), real + 1);
+	return (*name = strndup(b, (size_t)(end - b))) ? 0 : -ENOMEM;
+}
+
+/* numa_node of a sysfs directory (relative to root): -1 when unknown. */
+static int numa_of(const struct scan *sc, const char *dir)
+{
+	char *v = probe_sys_str(sc->root, "%s/numa_node", dir), *end;
+	long n = -1;
+
+	if (v) {
+		n = strtol(v, &end, 10);
+		if (end == v || n < 0 || n > 65535)
+			n = -1;
+	}
+	free(v);
+	return (int)n;
+}
+
+/* The PCI function the controller's device link names, NULL off PCI. */
+static char *pci_function_of(const struct scan *sc, const char *ctrl_dir)
+{
+	char real[PATH_MAX];
+	const char *b;
+
+	if (probe_sys_realpath(sc->root, real, sizeof(real), "%s/device", ctrl_dir) < 0)
+		return NULL;
+	b = strrchr(real, '/');
+	b = b ? b + 1 : real;
+	return strlen(b) == 12 && b[4] == ':' && b[7] == ':' && b[10] == '.' ? strdup(b) : NULL;
+}
+
+/* Path entry name of the head h into p.  Returns 0, -ENOENT when it does not
+ * resolve to a controller's directory, or -ENOMEM. */
+static int read_path(const struct scan *sc, const struct probe_sysdev *h,
+		     const char *name, struct probe_nvme_path *p)
+{
+	char rel[NAME_MAX + 16], real[PATH_MAX], ctrl[PATH_MAX];
+	struct probe_sysdev ph;
+	int ret;
+
+	p->numa_node = -1;
+	snprintf(rel, sizeof(rel), "multipath/%s", name);
+	if (probe_sysdev_realpath(h, rel, real, sizeof(real)) < 0 ||
+	    probe_sysdev_sub(&ph, h, rel) < 0)
+		return -ENOENT;
+	ret = path_controller(real, ctrl, sizeof(ctrl), &p->controller);
+	if (ret < 0)
+		return ret == -ENOMEM ? ret : -ENOENT;
+	if (!(p->name = strdup(name)))
+		return -ENOMEM;
+	p->ana_state = probe_sysdev_str(&ph, "ana_state");
+	p->transport = probe_sys_str(sc->root, "%s/transport", ctrl);
+	p->address = probe_sys_str(sc->root, "%s/address", ctrl);
+	p->state = probe_sys_str(sc->root, "%s/state", ctrl);
+	p->pci_function = pci_function_of(sc, ctrl);
+	p->numa_node = numa_of(sc, ctrl);
+	if (p->numa_node < 0 && p->pci_function) {
+		char fn[PATH_MAX + 8];
+
+		snprintf(fn, sizeof(fn), "%s/device", ctrl);
+		p->numa_node = numa_of(sc, fn);
+	}
+	return 0;
+}
+
+void inv_nvme_path_free(struct probe_nvme_path *p)
+{
+	free(p->name);
+	free(p->controller);
+	free(p->transport);
+	free(p->address);
+	free(p->pci_function);
+	free(p->state);
+	free(p->ana_state);
+}
+
+bool probe_nvme_path_degraded(const struct probe_nvme_path *p)
+{
+	return (p->ana_state && strcmp(p->ana_state, "optimized")) ||
+	       (p->state && strcmp(p->state, "live"));
+}
+
+/* The paths of head h, in multipath/ order, into d.  0 or -ENOMEM. */
+static int read_paths(const struct scan *sc, const struct probe_sysdev *h,
+		      struct probe_dev *d)
+{
+	char **names;
+	size_t n;
+	int ret = probe_sysdev_list(h, "multipath", &names, &n);
+
+	if (ret < 0)
+		return ret;
+	if (n && !(d->paths = calloc(n, sizeof(*d->paths))))
+		ret = -ENOMEM;
+	for (size_t i = 0; !ret && i < n; i++) {
+		ret = read_path(sc, h, names[i], &d->paths[d->n_paths]);
+		if (ret == 0)
+			d->n_paths++;
+		else
+			inv_nvme_path_free(&d->paths[d->n_paths]);
+		if (ret == -ENOENT)	/* a path that vanished or is no controller's */
+			ret = 0;
+	}
+	probe_sys_names_free(names, n);
+	return ret;
+}
+
+/* The path whose controller serves SMART, hwmon and the link: a live
+ * optimized one, else a live one, else the first; NULL when none. */
+static const struct probe_nvme_path *best_path(const struct probe_dev *d)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < d->n_paths; i++) {
+			const struct probe_nvme_path *p = &d->paths[i];
+			bool live = !p->state || !strcmp(p->state, "live");
+
+			if (live && (pass || !probe_nvme_path_degraded(p)))
+				return p;
+		}
+	return d->n_paths ? &d->paths[0] : NULL;
+}
+
+/* Whether real (a device's path under sys/devices) is a multipath head. */
+static bool is_head(const char *real)
+{
+	return strstr(real, "/devices/virtual/nvme-subsystem/") != NULL;
+}
+
+int inv_read_nvme(const struct scan *sc, const struct probe_sysdev *h,
+		  struct probe_dev *d, const char *real)
+{
+	const struct probe_nvme_path *best;
+	char dir[PATH_MAX], real_path[PATH_MAX], *name = NULL, rel[NAME_MAX + 32];
+
+	if (!is_head(real)) {	/* a namespace of its controller */
+		d->subsysnqn = probe_sysdev_str(h, "device/subsysnqn");
+		return 0;
+	}
+	d->nvme_head = true;
+	d->model = probe_sysdev_str(h, "device/model");
+	d->serial = probe_sysdev_str(h, "device/serial");
+	d->firmware = probe_sysdev_str(h, "device/firmware_rev");
+	d->subsysnqn = probe_sysdev_str(h, "device/subsysnqn");
+	d->iopolicy = probe_sysdev_str(h, "device/iopolicy");
+	if (read_paths(sc, h, d) < 0)
+		return -ENOMEM;
+	if (!(best = best_path(d)))
+		return 0;
+	if (!(d->controller = strdup(best->controller)))
+		return -ENOMEM;
+	snprintf(rel, sizeof(rel), "multipath/%s", best->name);
+	if (probe_sysdev_realpath(h, rel, real_path, sizeof(real_path)) < 0 ||
+	    path_controller(real_path, dir + 1, sizeof(dir) - 1, &name) < 0) {
+		free(name);
+		return 0;
+	}
+	free(name);
+	dir[0] = '/';	/* the link, NUMA node and local CPUs of its function */
+	return inv_read_pcie(sc, d, dir);
+}
+
+int inv_drive_id(struct probe_dev *d)
+{
+	const char *id = d->subsysnqn ? d->subsysnqn : d->serial;
+
+	if (id && !(d->drive_id = strdup(id)))
+		return -ENOMEM;
+	return 0;
+}
