@@ -657,7 +657,8 @@ void probe_job_result_free(struct probe_job_result *res)
 		return;
 	free(res->win_iops);
 	free(res->win_mbps);
-	res->win_iops = res->win_mbps = NULL;
+	free(res->win_s);
+	res->win_iops = res->win_mbps = res->win_s = NULL;
 	res->n_windows = 0;
 }
 
@@ -790,6 +791,7 @@ static void add_window(const struct probe_job *job,
 
 	res->win_iops[res->n_windows] = win.iops;
 	res->win_mbps[res->n_windows] = win.mbps;
+	res->win_s[res->n_windows] = dt;
 	res->n_windows++;
 	if (job->on_window)
 		job->on_window(job->arg, &win);
@@ -849,7 +851,7 @@ static uint64_t control(struct shared *sh, struct worker *w, double window,
 			return cur.ns;
 		}
 		if (job->known_pct > 0 && cur.ios >= job->min_ios &&
-		    probe_known(res->win_iops, res->n_windows, job->known_pct)) {
+		    probe_known_w(res->win_iops, res->win_s, res->n_windows, job->known_pct)) {
 			res->known = true;
 			return cur.ns;
 		}
@@ -940,7 +942,7 @@ static void finish(struct probe_job_result *res, struct shared *sh,
 	{
 		struct probe_known k;
 
-		probe_known_check(res->win_iops, res->n_windows, &k);
+		probe_known_check_w(res->win_iops, res->win_s, res->n_windows, &k);
 		res->known_pct = k.half_pct;
 	}
 	res->steady = st.steady;
@@ -1045,7 +1047,8 @@ static int alloc_windows(struct probe_job_result *res, size_t cap)
 {
 	res->win_iops = calloc(cap, sizeof(double));
 	res->win_mbps = calloc(cap, sizeof(double));
-	return res->win_iops && res->win_mbps ? 0 : -ENOMEM;
+	res->win_s = calloc(cap, sizeof(double));
+	return res->win_iops && res->win_mbps && res->win_s ? 0 : -ENOMEM;
 }
 
 /* Run the started workers from release to join; fill res. */

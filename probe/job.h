@@ -108,6 +108,7 @@ struct probe_job_result {
 	struct probe_hist lat, read_lat, write_lat;	/* ns, all threads */
 	size_t n_windows;		/* complete windows only */
 	double *win_iops, *win_mbps;	/* malloc'd, n_windows each */
+	double *win_s;			/* and each window's length, s */
 	bool steady;			/* probe_steady_check on win_iops */
 	double spread_pct, slope_pct;
 	bool stopped_steady;		/* stop_on_steady ended the job early */

@@ -9,7 +9,7 @@ static const double t975[PROBE_KNOWN_BATCHES] = {
 	0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262,
 };
 
-int probe_known_check(const double *v, size_t n, struct probe_known *out)
+int probe_known_check_w(const double *v, const double *w, size_t n, struct probe_known *out)
 {
 	size_t b, per, first;
 	double sum = 0.0, ss = 0.0;
@@ -20,17 +20,19 @@ int probe_known_check(const double *v, size_t n, struct probe_known *out)
 	if (n < PROBE_KNOWN_MIN_WINDOWS)
 		return -EAGAIN;
 	for (size_t i = 0; i < n; i++)
-		if (!isfinite(v[i]) || v[i] < 0)
+		if (!isfinite(v[i]) || v[i] < 0 || (w && (!isfinite(w[i]) || !(w[i] > 0))))
 			return -EINVAL;
 	b = n < PROBE_KNOWN_BATCHES ? n : PROBE_KNOWN_BATCHES;
 	per = n / b;
 	first = n - b * per;	/* the oldest left over: dropped */
 	for (size_t k = 0; k < b; k++) {
-		double m = 0.0;
+		double m = 0.0, t = 0.0;
 
-		for (size_t i = 0; i < per; i++)
-			m += v[first + k * per + i];
-		m /= (double)per;
+		for (size_t i = first + k * per; i < first + (k + 1) * per; i++) {
+			m += v[i] * (w ? w[i] : 1.0);
+			t += w ? w[i] : 1.0;
+		}
+		m /= t;
 		sum += m;
 		ss += m * m;
 	}
@@ -43,9 +45,19 @@ int probe_known_check(const double *v, size_t n, struct probe_known *out)
 	return 0;
 }
 
-bool probe_known(const double *v, size_t n, double pct)
+int probe_known_check(const double *v, size_t n, struct probe_known *out)
+{
+	return probe_known_check_w(v, NULL, n, out);
+}
+
+bool probe_known_w(const double *v, const double *w, size_t n, double pct)
 {
 	struct probe_known k;
 
-	return probe_known_check(v, n, &k) == 0 && k.half_pct <= pct;
+	return probe_known_check_w(v, w, n, &k) == 0 && k.half_pct <= pct;
+}
+
+bool probe_known(const double *v, size_t n, double pct)
+{
+	return probe_known_w(v, NULL, n, pct);
 }

@@ -9,7 +9,10 @@
  *
  * is the 95 % confidence half-width of the mean rate, in % of it (batch
  * means: neighbouring windows are correlated, batches of several are
- * much less so).  The rate is known when half_pct ≤ the target (the
+ * much less so).  With the windows' lengths w (probe_known_check_w), a
+ * batch's mean is its rate over its time, Σ v·w ÷ Σ w: a device that
+ * completes its I/Os in bunches (a throttled or hard disk, 16 MiB at a
+ * time) fills windows of unequal length, whose plain mean would swing.  The rate is known when half_pct ≤ the target (the
  * probe's: PROBE_KNOWN_PCT).  A zero mean (a stalled device) is never
  * known.
  */
@@ -40,5 +43,10 @@ int probe_known_check(const double *v, size_t n, struct probe_known *out);
 /* Is the band of v[0..n) within pct?  (probe_known_check() == 0 and
  * half_pct ≤ pct.) */
 bool probe_known(const double *v, size_t n, double pct);
+
+/* The same with the windows' lengths w[0..n) (> 0, finite; NULL: equal):
+ * each batch mean weighted by time.  -EINVAL also for a bad length. */
+int probe_known_check_w(const double *v, const double *w, size_t n, struct probe_known *out);
+bool probe_known_w(const double *v, const double *w, size_t n, double pct);
 
 #endif

@@ -82,6 +82,40 @@ static void test_edges(void **state)
 	assert_true(probe_known((const double[]){ 5, 5, 5, 5 }, 4, 0.1));
 }
 
+/*
+ * A device that completes its I/Os in 16 MiB bunches at a steady 51 MB/s:
+ * each window closes with the first bunch past its 0.1 s, so windows of
+ * 0.1–0.5 s hold one bunch each and their rates swing 34–168 MB/s.  The
+ * plain mean of the rates is 1.46× the rate; batches
+ * weighted by the windows' lengths find 51 MB/s, known to ±2 %.
+ */
+static void test_weighted_bunches(void **state)
+{
+	double v[40], w[40];
+	struct probe_known k;
+
+	(void)state;
+	for (size_t i = 0; i < 40; i++) {
+		w[i] = (i % 4 == 0) ? 0.1 : (i % 4 == 1) ? 0.5 : (i % 4 == 2) ? 0.3 : 0.4193;
+		v[i] = 16.777216 / w[i];	/* MB/s */
+	}
+	/* 0.1+0.5+0.3+0.4193 = 1.3193 s per 4 bunches: 67.1 MB / 1.3193 s */
+	assert_int_equal(probe_known_check_w(v, w, 40, &k), 0);
+	assert_float_equal(k.mean, 4 * 16.777216 / 1.3193, 1e-6);
+	assert_true(k.half_pct < 0.01);	/* every batch holds whole cycles */
+	assert_true(probe_known_w(v, w, 40, 2.0));
+	assert_int_equal(probe_known_check(v, 40, &k), 0);
+	assert_true(k.mean > 1.4 * 4 * 16.777216 / 1.3193);	/* the plain mean: 1.46× the rate */
+	/* NULL lengths: the plain mean */
+	assert_int_equal(probe_known_check_w(v, NULL, 40, &k), 0);
+	assert_true(k.mean > 1.4 * 4 * 16.777216 / 1.3193);
+	/* a bad length */
+	w[3] = 0;
+	assert_int_equal(probe_known_check_w(v, w, 40, &k), -EINVAL);
+	w[3] = NAN;
+	assert_false(probe_known_w(v, w, 40, 2.0));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -89,6 +123,7 @@ int main(void)
 		cmocka_unit_test(test_batches),
 		cmocka_unit_test(test_not_known),
 		cmocka_unit_test(test_edges),
+		cmocka_unit_test(test_weighted_bunches),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
