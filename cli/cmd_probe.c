@@ -661,6 +661,10 @@ static int probe_finish(struct probe_cli *c)
 	char err[512];
 	int ret;
 
+	if (probe_inventory_to_profile(c->inv, c->prof) < 0) {	/* drive_id, multipath */
+		fprintf(stderr, "tierwise probe: out of memory\n");
+		return TW_EXIT_SYSTEM;
+	}
 	if (interrupt_sig)
 		return finish_interrupted(c);
 	ret = save_profile(c);

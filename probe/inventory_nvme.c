@@ -185,6 +185,70 @@ int inv_read_nvme(const struct scan *sc, const struct probe_sysdev *h,
 	return inv_read_pcie(sc, d, dir);
 }
 
+/* x's paths into m.  0 or -ENOMEM. */
+static int paths_to_profile(const struct probe_dev *x, struct profile_multipath *m)
+{
+	m->present = true;
+	if ((x->subsysnqn && !(m->subsysnqn = strdup(x->subsysnqn))) ||
+	    (x->iopolicy && !(m->iopolicy = strdup(x->iopolicy))) ||
+	    (x->n_paths && !(m->paths = calloc(x->n_paths, sizeof(*m->paths)))))
+		return -ENOMEM;
+	for (size_t i = 0; i < x->n_paths; i++, m->n_paths++) {
+		const struct probe_nvme_path *p = &x->paths[i];
+		struct profile_path *q = &m->paths[i];
+		const char *const src[] = { p->name, p->controller, p->transport, p->address,
+					    p->pci_function, p->ana_state };
+		char **const dst[] = { &q->name, &q->controller, &q->transport, &q->address,
+				       &q->pci_function, &q->ana_state };
+
+		q->numa_node = p->numa_node;
+		for (size_t k = 0; k < ARRAY_SIZE(src); k++)
+			if (src[k] && !(*dst[k] = strdup(src[k])))
+				return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The drive facts of x into d (see probe_inventory_to_profile).  0 or -ENOMEM. */
+static int dev_to_profile(const struct probe_dev *x, struct profile_device *d)
+{
+	if (x->drive_id && !(d->drive_id = strdup(x->drive_id)))
+		return -ENOMEM;
+	if (!x->nvme_head)
+		return 0;
+	if (paths_to_profile(x, &d->multipath) < 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < x->n_paths; i++) {
+		const struct probe_nvme_path *p = &x->paths[i];
+
+		bool dead = p->state && strcmp(p->state, "live");
+
+		if (probe_nvme_path_degraded(p) &&
+		    profile_device_add_notef(d, "multipath: path %s via %s is %s%s%s; the figures "
+					     "are those of the optimized paths", p->name,
+					     p->controller, p->ana_state ? p->ana_state : "",
+					     p->ana_state && dead ? ", controller " : dead ?
+					     "controller " : "", dead ? p->state : "") < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int probe_inventory_to_profile(const struct probe_inventory *inv, struct profile *prof)
+{
+	for (size_t i = 0; inv && i < prof->n_devices; i++) {
+		struct profile_device *d = &prof->devices[i];
+		const struct probe_dev *x;
+
+		if (d->drive_id || d->multipath.present || !d->id ||
+		    !(x = probe_inventory_find(inv, d->id)) || strcmp(x->name, d->id))
+			continue;	/* filled, a scratch file or a partition */
+		if (dev_to_profile(x, d) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 int inv_drive_id(struct probe_dev *d)
 {
 	const char *id = d->subsysnqn ? d->subsysnqn : d->serial;

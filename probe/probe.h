@@ -152,6 +152,16 @@ struct probe_inventory {
 };
 
 /*
+ * The drive facts of the inventory into the profile's devices of the same
+ * name (raw targets; scratch files are left alone): drive_id, and for an
+ * NVMe multipath head its multipath block (subsysnqn, iopolicy, paths) and a
+ * note per path that is not optimized.  Devices that already have a
+ * drive_id are skipped, so calling it twice changes nothing.  Returns 0 or
+ * -ENOMEM (then some devices may have been filled).
+ */
+int probe_inventory_to_profile(const struct probe_inventory *inv, struct profile *prof);
+
+/*
  * Scan every block device under sysroot ("/" or NULL = live system) and
  * judge its safety.  On success returns 0 and *out owns the inventory (free
  * with probe_inventory_free).  Returns -errno on failure with a message in

@@ -272,6 +272,20 @@ static void device_free(struct profile_device *d)
 	free(d->model);
 	free(d->serial);
 	free(d->firmware);
+	free(d->drive_id);
+	free(d->multipath.subsysnqn);
+	free(d->multipath.iopolicy);
+	for (size_t i = 0; i < d->multipath.n_paths; i++) {
+		struct profile_path *x = &d->multipath.paths[i];
+
+		free(x->name);
+		free(x->controller);
+		free(x->transport);
+		free(x->address);
+		free(x->pci_function);
+		free(x->ana_state);
+	}
+	free(d->multipath.paths);
 	free(d->probe.engine);
 	free(d->sustained.series);
 	for (int t = 0; t < PROFILE_IO_COUNT; t++)

@@ -200,8 +200,27 @@ double profile_link_mbps(double gts, long width);
 /* Whether l trained below its maximum speed or width; false when unknown. */
 bool profile_link_degraded(const struct profile_link *l);
 
+/*
+ * One path of an NVMe multipath head (`multipath.paths[]`): the hidden path
+ * device, its controller and how it is reached.  NULL / -1 = unknown.
+ */
+struct profile_path {
+	char *name, *controller, *transport, *address, *pci_function, *ana_state;
+	long numa_node;
+};
+
+/* An NVMe multipath head's subsystem (`multipath`): present only for one. */
+struct profile_multipath {
+	bool present;
+	char *subsysnqn, *iopolicy;	/* NULL = unknown */
+	size_t n_paths;
+	struct profile_path *paths;
+};
+
 struct profile_device {
 	char *id, *path, *model, *serial, *firmware;
+	char *drive_id;			/* the physical drive (NVMe subsystem NQN,
+					 * else serial); NULL = unknown */
 	enum profile_transport transport;
 	enum profile_media media;
 	bool rotational;
@@ -219,6 +238,7 @@ struct profile_device {
 	struct profile_thermal thermal;
 	struct profile_health health;
 	struct profile_link link;
+	struct profile_multipath multipath;
 	size_t n_notes;
 	char **notes;
 };

@@ -94,13 +94,33 @@ static const struct pf_field link_f[] = {
 };
 TABLE(pf_link, link_f);
 
-/* results, thermal, health, link, notes: arrays and maps handled by reader and writer */
+#define MP(f) offsetof(struct profile_multipath, f)
+static const struct pf_field multipath_f[] = {
+	{ "subsysnqn", PF_STR, MP(subsysnqn), PF_NULLOUT, 0, 0 },
+	{ "iopolicy", PF_STR, MP(iopolicy), PF_NULLOUT, 0, 0 },
+};
+TABLE(pf_multipath, multipath_f);
+
+#define PA(f) offsetof(struct profile_path, f)
+static const struct pf_field path_f[] = {
+	{ "name", PF_STR, PA(name), PF_REQUIRED, 0, 0 },
+	{ "controller", PF_STR, PA(controller), PF_REQUIRED, 0, 0 },
+	{ "transport", PF_STR, PA(transport), PF_NULLOUT, 0, 0 },
+	{ "address", PF_STR, PA(address), PF_NULLOUT, 0, 0 },
+	{ "pci_function", PF_STR, PA(pci_function), PF_NULLOUT, 0, 0 },
+	{ "numa_node", PF_COUNT, PA(numa_node), PF_NULLOUT, 0, 0 },
+	{ "ana_state", PF_STR, PA(ana_state), PF_NULLOUT, 0, 0 },
+};
+TABLE(pf_path, path_f);
+
+/* results, thermal, health, link, multipath, notes: arrays and maps handled by reader and writer */
 static const struct pf_field device_f[] = {
 	{ "id", PF_STR, D(id), PF_REQUIRED, 0, 0 },
 	{ "path", PF_STR, D(path), PF_NULLOUT, 0, 0 },
 	{ "model", PF_STR, D(model), PF_REQUIRED, 0, 0 },
 	{ "serial", PF_STR, D(serial), PF_NULLOUT, 0, 0 },
 	{ "firmware", PF_STR, D(firmware), PF_NULLOUT, 0, 0 },
+	{ "drive_id", PF_STR, D(drive_id), 0, 0, 0 },
 	{ "transport", PF_ENUM, D(transport), PF_REQUIRED, pf_transport_names, 0 },
 	{ "media", PF_ENUM, D(media), PF_REQUIRED, pf_media_names, 0 },
 	{ "rotational", PF_BOOL, D(rotational), PF_REQUIRED, 0, 0 },

@@ -443,7 +443,7 @@ static bool device_extra(const char *key)
 {
 	return !strcmp(key, "results") || !strcmp(key, "notes") ||
 	       !strcmp(key, "thermal") || !strcmp(key, "health") ||
-	       !strcmp(key, "link");
+	       !strcmp(key, "link") || !strcmp(key, "multipath");
 }
 
 static void init_throttle(void *e)
@@ -557,6 +557,33 @@ static void decode_link(struct rctx *c, const json_t *v, const char *path,
 	}
 }
 
+static bool multipath_extra(const char *key)
+{
+	return !strcmp(key, "paths");
+}
+
+static void init_path(void *e)
+{
+	((struct profile_path *)e)->numa_node = -1;
+}
+
+/* multipath: an NVMe multipath head's subsystem, paths an array of objects. */
+static void decode_multipath(struct rctx *c, const json_t *v, const char *path,
+			     struct profile_multipath *m)
+{
+	char p[PATH_LEN];
+	const json_t *a;
+
+	m->present = true;
+	decode_known(c, v, path, &pf_multipath, m, multipath_extra);
+	a = json_is_object(v) ? json_object_get(v, "paths") : NULL;
+	if (a && !json_is_null(a)) {
+		child_path(p, path, "paths");
+		decode_array(c, a, p, &pf_path, sizeof(struct profile_path), init_path,
+			     (void **)&m->paths, &m->n_paths);
+	}
+}
+
 static void decode_device(struct rctx *c, const json_t *v, const char *path,
 			  struct profile_device *d)
 {
@@ -585,6 +612,11 @@ static void decode_device(struct rctx *c, const json_t *v, const char *path,
 	if (x && !json_is_null(x)) {
 		child_path(p, path, "link");
 		decode_link(c, x, p, &d->link);
+	}
+	x = json_object_get(v, "multipath");
+	if (x && !json_is_null(x)) {
+		child_path(p, path, "multipath");
+		decode_multipath(c, x, p, &d->multipath);
 	}
 	x = json_object_get(v, "notes");
 	if (x && !json_is_null(x)) {

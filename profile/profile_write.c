@@ -176,6 +176,20 @@ static json_t *link_json(const struct profile_link *l)
 	return o;
 }
 
+/* multipath: the subsystem's facts and every path. */
+static json_t *multipath_json(const struct profile_multipath *m)
+{
+	json_t *o = table_json(&pf_multipath, m), *a = json_array();
+
+	for (size_t i = 0; a && i < m->n_paths; i++)
+		json_array_append_new(a, table_json(&pf_path, &m->paths[i]));
+	if (o && a)
+		json_object_set_new(o, "paths", a);
+	else
+		json_decref(a);
+	return o;
+}
+
 static json_t *device_json(const struct profile_device *d)
 {
 	json_t *o = table_json(&pf_device, d), *notes = json_array();
@@ -190,6 +204,8 @@ static json_t *device_json(const struct profile_device *d)
 	json_object_set_new(o, "health", d->health.present ? health_json(&d->health) : json_null());
 	if (d->link.present)
 		json_object_set_new(o, "link", link_json(&d->link));
+	if (d->multipath.present)
+		json_object_set_new(o, "multipath", multipath_json(&d->multipath));
 	for (size_t i = 0; i < d->n_notes; i++)
 		json_array_append_new(notes, json_string(d->notes[i]));
 	json_object_set_new(o, "notes", notes);

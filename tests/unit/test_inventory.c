@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "probe.h"
+#include "tw_diag.h"
 
 static struct probe_inventory *scan(const char *fixture)
 {
@@ -379,6 +380,48 @@ static void test_enterprise_multipath(void **state)
 	probe_inventory_free(inv);
 }
 
+/* The head's facts reach the profile, and come back from its JSON. */
+static void test_enterprise_profile(void **state)
+{
+	struct probe_inventory *inv = scan("enterprise");
+	struct profile *p = profile_new(), *back = NULL;
+	struct profile_device *d = profile_add_device(p, "nvme0n1");
+	struct tw_diags diags = { 0 };
+	const struct profile_multipath *m;
+	char *text;
+
+	(void)state;
+	assert_non_null(d);
+	d->model = strdup("SAMSUNG MZWLR3T8HBLS-00007");
+	d->transport = PROFILE_TR_NVME;
+	d->media = PROFILE_MEDIA_NAND;
+	d->capacity_bytes = 3840755982336;
+	assert_int_equal(probe_inventory_to_profile(inv, p), 0);
+	assert_int_equal(probe_inventory_to_profile(inv, p), 0);	/* idempotent */
+	assert_int_equal(p->devices[0].n_notes, 1);
+	assert_non_null(strstr(p->devices[0].notes[0], "path nvme0c1n1 via nvme1 is non-optimized"));
+	text = profile_write_string(p);
+	assert_non_null(text);
+	assert_int_equal(profile_read_string(text, strlen(text), "t", &back, &diags), 0);
+	d = &back->devices[0];
+	assert_string_equal(d->drive_id, "nqn.1994-11.com.samsung:nvme:PM1733:2.5-inch:S6EXNE0T800123");
+	m = &d->multipath;
+	assert_true(m->present);
+	assert_string_equal(m->iopolicy, "numa");
+	assert_string_equal(m->subsysnqn, d->drive_id);
+	assert_int_equal(m->n_paths, 2);
+	assert_string_equal(m->paths[0].controller, "nvme0");
+	assert_string_equal(m->paths[0].ana_state, "optimized");
+	assert_string_equal(m->paths[1].pci_function, "0001:5e:00.0");
+	assert_int_equal(m->paths[1].numa_node, 1);
+	assert_string_equal(m->paths[1].ana_state, "non-optimized");
+	free(text);
+	tw_diags_clear(&diags);
+	profile_free(back);
+	profile_free(p);
+	probe_inventory_free(inv);
+}
+
 /* The physical drive: the NQN where the controller has one, else the
  * serial; none for md, dm, zram, loop. */
 static void test_drive_id(void **state)
@@ -425,6 +468,7 @@ int main(void)
 		cmocka_unit_test(test_class_names),
 		cmocka_unit_test(test_enterprise_multipath),
 		cmocka_unit_test(test_drive_id),
+		cmocka_unit_test(test_enterprise_profile),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
