@@ -20,7 +20,7 @@
 #define IORATE_FULL_S 5.0	/* iorate: seconds per step with --full */
 #define BOOT_BS (32u * KIB)	/* read_under_write's second part, after */
 #define BOOT_QD 32u		/* OCP BOOT-BENCH-1: 32 KiB random reads */
-#define BOOT_QUICK_S 2.5	/* at depth under the same writes (at most) */
+#define BOOT_QUICK_S 1.5	/* at depth under the same writes (at most) */
 #define BOOT_MIN_S 0.5		/* (at least) */
 #define SUSTAINED_POINT_QUEUES 2	/* the rate after the cliff: judged in points
 					 * of two queues' worth at least */
@@ -317,7 +317,7 @@ static int uw_boot(struct run *r, const struct test_def *def, const struct probe
 
 	job.bs = BOOT_BS < r->t->align ? r->t->align : BOOT_BS;
 	job.qd = BOOT_QD;
-	if (!r->o->seconds && !r->o->full) {	/* until its IOPS are known, ≤ 2.5 s */
+	if (!r->o->seconds && !r->o->full) {	/* until its IOPS are known, ≤ 1.5 s */
 		job.min_s = BOOT_MIN_S;
 		job.max_s = BOOT_QUICK_S;
 	}
