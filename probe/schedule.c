@@ -87,6 +87,18 @@ const char *probe_sched_port(const struct probe_task *t)
 	return t->t.dev && t->t.dev->pci_port ? t->t.dev->pci_port : t->t.id;
 }
 
+const char *probe_sched_drive(const struct probe_task *t)
+{
+	return t->t.dev ? t->t.dev->drive_id : NULL;
+}
+
+bool probe_sched_clash(const struct probe_task *a, const struct probe_task *b)
+{
+	const char *da = probe_sched_drive(a), *db = probe_sched_drive(b);
+
+	return !strcmp(probe_sched_port(a), probe_sched_port(b)) || (da && db && !strcmp(da, db));
+}
+
 /* Pin the calling thread to the CPUs local to t's device, else to all. */
 static void pin(const struct sched *s, const struct probe_task *t)
 {
@@ -129,7 +141,7 @@ ptrdiff_t probe_sched_next(const struct probe_task *v, size_t n, const bool *sta
 			continue;
 		all = false;
 		for (size_t k = 0; k < n && !busy; k++)
-			busy = running[k] && !strcmp(probe_sched_port(&v[k]), probe_sched_port(&v[i]));
+			busy = running[k] && probe_sched_clash(&v[k], &v[i]);
 		if (!busy)
 			return (ptrdiff_t)i;
 	}

@@ -4,7 +4,7 @@
  * The scheduler (schedule.c) runs probe_run() for up to N devices at once — one
  * per CPU, and more while the running tasks leave a whole core idle (capped
  * disks, HDDs need little CPU) — never two on the same PCI port (root port or
- * controller), each task's thread pinned to the CPUs local to its device;
+ * controller), nor two namespaces of one drive (one drive_id), each task's thread pinned to the CPUs local to its device;
  * QD1 latency tests one device at a time; then a spot check (spot.c) against
  * a short solo run re-measures alone a device whose figures moved by more
  * than PROBE_SCHED_SPOT_TOLERANCE.  The link pass (links.c) reads devices

@@ -14,9 +14,17 @@
  * never run together. */
 const char *probe_sched_port(const struct probe_task *t);
 
+/* The physical drive a task's device is part of (its inventory drive_id:
+ * the NVMe subsystem NQN, else the serial); NULL when unknown. */
+const char *probe_sched_drive(const struct probe_task *t);
+
+/* Whether a and b may not run together: one port, or one drive (namespaces
+ * of one drive share its flash, link and heat; unknown drives never clash). */
+bool probe_sched_clash(const struct probe_task *a, const struct probe_task *b);
+
 /*
  * The next task of v[0..n) that may start now: not started, no running task
- * on its port.  Returns its index, -1 when none may start now, -2 when every
+ * on its port or its drive (probe_sched_clash).  Returns its index, -1 when none may start now, -2 when every
  * task has started.
  */
 ptrdiff_t probe_sched_next(const struct probe_task *v, size_t n, const bool *started,

@@ -27,6 +27,7 @@
 /* A device per task: its port, its figures alone and beside others. */
 struct fake_dev {
 	const char *id, *port;
+	const char *drive;		/* drive_id, NULL = unknown */
 	double seq_alone, seq_side;	/* MB/s */
 	double qd32;			/* IOPS, alone and beside */
 	double link_cap;		/* link pass: MB/s its port carries, 0 = none */
@@ -181,6 +182,7 @@ static void bench_init(struct bench *b, const struct fake_dev *devs, size_t n)
 	b->f.n = n;
 	for (size_t i = 0; i < n; i++) {
 		b->pd[i].pci_port = (char *)devs[i].port;
+		b->pd[i].drive_id = (char *)devs[i].drive;
 		b->v[i].t.id = (char *)devs[i].id;
 		b->v[i].t.path = (char *)devs[i].id;
 		b->v[i].t.dev = &b->pd[i];
@@ -247,6 +249,43 @@ static void test_next(void **state)
 	assert_int_equal(probe_sched_next(b.v, 4, started, running), 1);
 	started[1] = true;
 	assert_int_equal(probe_sched_next(b.v, 4, started, running), -2);
+	bench_free(&b);
+}
+
+/* Never two namespaces of one drive: tasks with one drive_id wait for each
+ * other whatever their ports (fabrics namespaces have none, a multipath head
+ * names one); an unknown drive (NULL) clashes with nothing. */
+static void test_next_drive(void **state)
+{
+	static const struct fake_dev devs[] = {
+		{ .id = "n1", .drive = "nqn.2014-08.org.nvmexpress:uuid:1" },
+		{ .id = "n2", .drive = "nqn.2014-08.org.nvmexpress:uuid:1" },
+		{ .id = "x", .port = "0000:00:02.0" },
+		{ .id = "y", .port = "0000:00:03.0" },
+		{ .id = "s", .port = "0000:00:04.0", .drive = "S5XYZ" },
+	};
+	struct bench b;
+	bool started[5] = { 0 }, running[5] = { 0 };
+
+	(void)state;
+	bench_init(&b, devs, N(devs));
+	assert_string_equal(probe_sched_drive(&b.v[0]), "nqn.2014-08.org.nvmexpress:uuid:1");
+	assert_null(probe_sched_drive(&b.v[2]));
+	assert_true(probe_sched_clash(&b.v[0], &b.v[1]));	/* ports "n1", "n2": one drive */
+	assert_false(probe_sched_clash(&b.v[2], &b.v[3]));	/* both unknown: no clash */
+	assert_false(probe_sched_clash(&b.v[0], &b.v[4]));
+	started[0] = running[0] = true;
+	assert_int_equal(probe_sched_next(b.v, 5, started, running), 2);	/* n2 waits for n1 */
+	started[2] = running[2] = started[3] = running[3] = true;
+	assert_int_equal(probe_sched_next(b.v, 5, started, running), 4);
+	started[4] = running[4] = true;
+	assert_int_equal(probe_sched_next(b.v, 5, started, running), -1);
+	running[0] = false;
+	assert_int_equal(probe_sched_next(b.v, 5, started, running), 1);
+	b.v[1].t.dev = NULL;	/* no inventory entry: no drive, its id its port */
+	assert_null(probe_sched_drive(&b.v[1]));
+	running[0] = true;
+	assert_false(probe_sched_clash(&b.v[0], &b.v[1]));
 	bench_free(&b);
 }
 
@@ -512,6 +551,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_workers),
 		cmocka_unit_test(test_next),
+		cmocka_unit_test(test_next_drive),
 		cmocka_unit_test(test_cpu_allows),
 		cmocka_unit_test(test_spot_off),
 		cmocka_unit_test(test_link_rules),
