@@ -1,6 +1,6 @@
 /* warn.c — warnings the measurements support: OEM write traps, SLC-cache
- * cliffs, heat, throttling, hard disks in a latency tier, failing health and
- * figures from a short burst.
+ * cliffs, heat, throttling, hard disks in a latency tier, failing health,
+ * figures from a short burst and network-attached disks in the hot tier.
  *
  * One checker per kind, in a const table whose order is the order of the
  * warnings of one device.  A checker looks only at figures that were
@@ -253,6 +253,28 @@ static bool check_usb(const struct advisor_plan_device *d, struct msg *m)
 	else
 		msg_add(m, ", SMART / health log not read");
 	msg_add(m, "; a disk on SATA, SAS or NVMe directly is faster and watched");
+	return true;
+}
+
+/* A network-attached device (NVMe over Fabrics) in the hot tier: its
+ * latency is the network's, measured once, and moves with the network. */
+static bool check_fabric(const struct advisor_plan_device *d, struct msg *m)
+{
+	const struct profile_fabric *f = &d->p->fabric;
+	const struct profile_io *io = &d->p->io[PROFILE_RAND_READ_QD1];
+
+	if (!f->present || d->tier != ADVISOR_HOT || d->excluded)
+		return false;
+	msg_add(m, "%s: network-attached (NVMe over Fabrics, nvme-%s%s%s) in the hot"
+		" tier: its latency is the network's and varies with it", d->p->id,
+		f->transport ? f->transport : "?", f->address ? " at " : "",
+		f->address ? f->address : "");
+	if (io->present && known(io->lat.v[PROFILE_LAT_P99]))
+		msg_add(m, " (QD1 p99 %s µs when probed, network included)",
+			grp(io->lat.v[PROFILE_LAT_P99]).s);
+	msg_add(m, "; congestion, another host's traffic or a reconnect raise it"
+		" where no local disk would: put a local NVMe drive in the hot tier,"
+		" or probe it again at the busiest hour and watch the fabric");
 	return true;
 }
 
@@ -542,6 +564,7 @@ static const struct warn_check warn_checks[] = {
 	{ "hdd-tail-latency", check_hdd_tail },
 	{ "health", check_health },
 	{ "usb", check_usb },
+	{ "fabric", check_fabric },
 	{ "burst", check_burst },
 	{ "unwritten", check_unwritten },
 	{ "link", check_link },

@@ -385,6 +385,8 @@ static void dev_free(struct probe_dev *d)
 	free(d->drive_id);
 	free(d->subsysnqn);
 	free(d->iopolicy);
+	free(d->fabric);
+	free(d->fabric_address);
 	for (size_t i = 0; i < d->n_paths; i++)
 		inv_nvme_path_free(&d->paths[i]);
 	free(d->paths);

@@ -2,6 +2,7 @@
  * its subsystem, its paths through controllers, and the physical drive. */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,8 @@ static int read_path(const struct scan *sc, const struct probe_sysdev *h,
 	p->address = probe_sys_str(sc->root, "%s/address", ctrl);
 	p->state = probe_sys_str(sc->root, "%s/state", ctrl);
 	p->pci_function = pci_function_of(sc, ctrl);
+	if (probe_nvme_fabric(p->transport))
+		return 0;	/* network-attached: no local NUMA node assumed */
 	p->numa_node = numa_of(sc, ctrl);
 	if (p->numa_node < 0 && p->pci_function) {
 		char fn[PATH_MAX + 8];
@@ -146,6 +149,52 @@ static const struct probe_nvme_path *best_path(const struct probe_dev *d)
 	return d->n_paths ? &d->paths[0] : NULL;
 }
 
+bool probe_nvme_fabric(const char *transport)
+{
+	static const char *const fabrics[] = { "tcp", "rdma", "fc", "loop" };
+
+	for (size_t i = 0; transport && i < ARRAY_SIZE(fabrics); i++)
+		if (!strcmp(transport, fabrics[i]))
+			return true;
+	return false;
+}
+
+/* d is network-attached over transport (a fabric) at address (NULL =
+ * unknown): whatever its sysfs path says, it has no PCIe link, no NUMA
+ * node, no local CPUs and no PCI port.  Returns 0 or -ENOMEM. */
+static int set_fabric(struct probe_dev *d, const char *transport, const char *address)
+{
+	if (!(d->fabric = strdup(transport)) ||
+	    (address && !(d->fabric_address = strdup(address))))
+		return -ENOMEM;
+	inv_strv_free(&d->pcie.upstream);
+	memset(&d->pcie, 0, sizeof(d->pcie));
+	d->pcie.speed_gts = d->pcie.max_speed_gts = NAN;
+	d->pcie.width = d->pcie.max_width = -1;
+	d->pcie.numa_node = d->numa_node = -1;
+	free(d->local_cpulist);
+	free(d->pci_port);
+	d->local_cpulist = d->pci_port = NULL;
+	return 0;
+}
+
+/* A namespace of its own controller (h/device): the subsystem NQN, and the
+ * fabric when the controller's transport is one.  0 or -ENOMEM. */
+static int read_namespace(const struct probe_sysdev *h, struct probe_dev *d)
+{
+	char *t = probe_sysdev_str(h, "device/transport"), *a = NULL;
+	int ret = 0;
+
+	d->subsysnqn = probe_sysdev_str(h, "device/subsysnqn");
+	if (probe_nvme_fabric(t)) {
+		a = probe_sysdev_str(h, "device/address");
+		ret = set_fabric(d, t, a);
+	}
+	free(t);
+	free(a);
+	return ret;
+}
+
 /* Whether real (a device's path under sys/devices) is a multipath head. */
 static bool is_head(const char *real)
 {
@@ -158,10 +207,8 @@ int inv_read_nvme(const struct scan *sc, const struct probe_sysdev *h,
 	const struct probe_nvme_path *best;
 	char dir[PATH_MAX], real_path[PATH_MAX], *name = NULL, rel[NAME_MAX + 32];
 
-	if (!is_head(real)) {	/* a namespace of its controller */
-		d->subsysnqn = probe_sysdev_str(h, "device/subsysnqn");
-		return 0;
-	}
+	if (!is_head(real))	/* a namespace of its controller */
+		return read_namespace(h, d);
 	d->nvme_head = true;
 	d->model = probe_sysdev_str(h, "device/model");
 	d->serial = probe_sysdev_str(h, "device/serial");
@@ -174,6 +221,8 @@ int inv_read_nvme(const struct scan *sc, const struct probe_sysdev *h,
 		return 0;
 	if (!(d->controller = strdup(best->controller)))
 		return -ENOMEM;
+	if (probe_nvme_fabric(best->transport))	/* no link to read */
+		return set_fabric(d, best->transport, best->address);
 	snprintf(rel, sizeof(rel), "multipath/%s", best->name);
 	if (probe_sysdev_realpath(h, rel, real_path, sizeof(real_path)) < 0 ||
 	    path_controller(real_path, dir + 1, sizeof(dir) - 1, &name) < 0) {
@@ -209,10 +258,26 @@ static int paths_to_profile(const struct probe_dev *x, struct profile_multipath 
 	return 0;
 }
 
+/* A network-attached x: d's fabric block and a note that the network is in
+ * every figure.  0 or -ENOMEM. */
+static int fabric_to_profile(const struct probe_dev *x, struct profile_device *d)
+{
+	d->fabric.present = true;
+	if (!(d->fabric.transport = strdup(x->fabric)) ||
+	    (x->fabric_address && !(d->fabric.address = strdup(x->fabric_address))))
+		return -ENOMEM;
+	return profile_device_add_notef(d, "fabric: network-attached through nvme-%s%s%s; every "
+					"figure includes the network's latency and varies with it",
+					x->fabric, x->fabric_address ? " at " : "",
+					x->fabric_address ? x->fabric_address : "");
+}
+
 /* The drive facts of x into d (see probe_inventory_to_profile).  0 or -ENOMEM. */
 static int dev_to_profile(const struct probe_dev *x, struct profile_device *d)
 {
 	if (x->drive_id && !(d->drive_id = strdup(x->drive_id)))
+		return -ENOMEM;
+	if (x->fabric && fabric_to_profile(x, d) < 0)
 		return -ENOMEM;
 	if (!x->nvme_head)
 		return 0;
@@ -240,7 +305,7 @@ int probe_inventory_to_profile(const struct probe_inventory *inv, struct profile
 		struct profile_device *d = &prof->devices[i];
 		const struct probe_dev *x;
 
-		if (d->drive_id || d->multipath.present || !d->id ||
+		if (d->drive_id || d->multipath.present || d->fabric.present || !d->id ||
 		    !(x = probe_inventory_find(inv, d->id)) || strcmp(x->name, d->id))
 			continue;	/* filled, a scratch file or a partition */
 		if (dev_to_profile(x, d) < 0)

@@ -75,7 +75,10 @@ int inv_read_pcie(const struct scan *sc, struct probe_dev *d, const char *real);
  * sys/devices: the subsystem NQN; for a multipath head (under
  * nvme-subsystem) also model, serial, firmware and iopolicy from the
  * subsystem, its paths, and the controller of its best path with that
- * controller's PCIe link and NUMA node.  Returns 0 or -ENOMEM. */
+ * controller's PCIe link and NUMA node.  A controller whose transport is a
+ * fabric (tcp, rdma, fc, loop) makes d network-attached: d->fabric and
+ * d->fabric_address set, no link, NUMA node or PCI port.  Returns 0 or
+ * -ENOMEM. */
 int inv_read_nvme(const struct scan *sc, const struct probe_sysdev *h,
 		  struct probe_dev *d, const char *real);
 

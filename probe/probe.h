@@ -105,6 +105,12 @@ struct probe_dev {
 				 * for namespaces of one drive. */
 	char *subsysnqn, *iopolicy;	/* NVMe subsystem facts, NULL = unknown */
 	bool nvme_head;		/* a multipath head (under nvme-subsystem) */
+	char *fabric;		/* NVMe over Fabrics: the controller's transport
+				 * (tcp, rdma, fc, loop); NULL for a local
+				 * device.  Network-attached: no PCIe link, no
+				 * NUMA node, no PCI port. */
+	char *fabric_address;	/* its controller's address attribute:
+				 * traddr=192.168.1.20,trsvcid=4420; NULL = unknown */
 	size_t n_paths;		/* its paths, in multipath/ order */
 	struct probe_nvme_path *paths;
 	double temp_c;		/* hwmon temperature now, NAN when none */
@@ -135,6 +141,12 @@ struct probe_dev {
 bool probe_nvme_path_degraded(const struct probe_nvme_path *p);
 
 /*
+ * Whether transport (an NVMe controller's transport attribute) is a fabric:
+ * tcp, rdma, fc or loop.  False for pcie, unknown ones and NULL.
+ */
+bool probe_nvme_fabric(const char *transport);
+
+/*
  * Whether the link trained below what both ends allow: a lower speed or
  * fewer lanes than the device's maximum.  False when unknown.
  */
@@ -153,9 +165,10 @@ struct probe_inventory {
 
 /*
  * The drive facts of the inventory into the profile's devices of the same
- * name (raw targets; scratch files are left alone): drive_id, and for an
- * NVMe multipath head its multipath block (subsysnqn, iopolicy, paths) and a
- * note per path that is not optimized.  Devices that already have a
+ * name (raw targets; scratch files are left alone): drive_id; for an NVMe
+ * multipath head its multipath block (subsysnqn, iopolicy, paths) and a
+ * note per path that is not optimized; for a network-attached (NVMe over
+ * Fabrics) device its fabric block (transport, address) and a note.  Devices that already have a
  * drive_id are skipped, so calling it twice changes nothing.  Returns 0 or
  * -ENOMEM (then some devices may have been filled).
  */

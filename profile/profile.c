@@ -286,6 +286,8 @@ static void device_free(struct profile_device *d)
 		free(x->ana_state);
 	}
 	free(d->multipath.paths);
+	free(d->fabric.transport);
+	free(d->fabric.address);
 	free(d->probe.engine);
 	free(d->sustained.series);
 	for (int t = 0; t < PROFILE_IO_COUNT; t++)

@@ -217,6 +217,17 @@ struct profile_multipath {
 	struct profile_path *paths;
 };
 
+/*
+ * NVMe over Fabrics (`fabric`): a network-attached device, present only for
+ * one.  Its figures include the network's latency; it has no PCIe link and
+ * no local NUMA node.
+ */
+struct profile_fabric {
+	bool present;
+	char *transport;		/* the controller's: tcp, rdma, fc, loop */
+	char *address;			/* traddr=192.168.1.20,trsvcid=4420; NULL = unknown */
+};
+
 struct profile_device {
 	char *id, *path, *model, *serial, *firmware;
 	char *drive_id;			/* the physical drive (NVMe subsystem NQN,
@@ -239,6 +250,7 @@ struct profile_device {
 	struct profile_health health;
 	struct profile_link link;
 	struct profile_multipath multipath;
+	struct profile_fabric fabric;
 	size_t n_notes;
 	char **notes;
 };

@@ -113,7 +113,14 @@ static const struct pf_field path_f[] = {
 };
 TABLE(pf_path, path_f);
 
-/* results, thermal, health, link, multipath, notes: arrays and maps handled by reader and writer */
+#define FB(f) offsetof(struct profile_fabric, f)
+static const struct pf_field fabric_f[] = {
+	{ "transport", PF_STR, FB(transport), PF_REQUIRED, 0, 0 },
+	{ "address", PF_STR, FB(address), PF_NULLOUT, 0, 0 },
+};
+TABLE(pf_fabric, fabric_f);
+
+/* results, thermal, health, link, multipath, fabric, notes: arrays and maps handled by reader and writer */
 static const struct pf_field device_f[] = {
 	{ "id", PF_STR, D(id), PF_REQUIRED, 0, 0 },
 	{ "path", PF_STR, D(path), PF_NULLOUT, 0, 0 },

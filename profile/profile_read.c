@@ -443,7 +443,8 @@ static bool device_extra(const char *key)
 {
 	return !strcmp(key, "results") || !strcmp(key, "notes") ||
 	       !strcmp(key, "thermal") || !strcmp(key, "health") ||
-	       !strcmp(key, "link") || !strcmp(key, "multipath");
+	       !strcmp(key, "link") || !strcmp(key, "multipath") ||
+	       !strcmp(key, "fabric");
 }
 
 static void init_throttle(void *e)
@@ -617,6 +618,12 @@ static void decode_device(struct rctx *c, const json_t *v, const char *path,
 	if (x && !json_is_null(x)) {
 		child_path(p, path, "multipath");
 		decode_multipath(c, x, p, &d->multipath);
+	}
+	x = json_object_get(v, "fabric");
+	if (x && !json_is_null(x)) {
+		child_path(p, path, "fabric");
+		d->fabric.present = true;
+		decode_object(c, x, p, &pf_fabric, &d->fabric);
 	}
 	x = json_object_get(v, "notes");
 	if (x && !json_is_null(x)) {

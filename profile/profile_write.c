@@ -206,6 +206,8 @@ static json_t *device_json(const struct profile_device *d)
 		json_object_set_new(o, "link", link_json(&d->link));
 	if (d->multipath.present)
 		json_object_set_new(o, "multipath", multipath_json(&d->multipath));
+	if (d->fabric.present)
+		json_object_set_new(o, "fabric", table_json(&pf_fabric, &d->fabric));
 	for (size_t i = 0; i < d->n_notes; i++)
 		json_array_append_new(notes, json_string(d->notes[i]));
 	json_object_set_new(o, "notes", notes);

@@ -102,7 +102,8 @@ static void link_cell(const struct probe_pcie *p, char *buf, size_t len)
 static void fill_row(const struct probe_dev *d, char cells[NCOL][128])
 {
 	snprintf(cells[COL_NAME], 128, "%s", d->name);
-	snprintf(cells[COL_TRAN], 128, "%s", profile_transport_name(d->transport));
+	snprintf(cells[COL_TRAN], 128, "%s%s%s", profile_transport_name(d->transport),
+		 d->fabric ? "-" : "", d->fabric ? d->fabric : "");	/* nvme-tcp */
 	snprintf(cells[COL_MEDIA], 128, "%s", profile_media_name(d->media));
 	snprintf(cells[COL_ROT], 128, "%d", d->rotational);
 	render_size(cells[COL_SIZE], 128, (double)d->capacity_bytes);
@@ -215,6 +216,27 @@ static void print_multipath(FILE *out, const struct probe_inventory *inv)
 	}
 }
 
+/* NVMe over Fabrics: devices reached over the network, and where. */
+static void print_fabrics(FILE *out, const struct probe_inventory *inv)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < inv->n; i++) {
+		const struct probe_dev *d = &inv->v[i];
+
+		if (!d->fabric)
+			continue;
+		if (!any)
+			fprintf(out, "\nNetwork-attached (NVMe over Fabrics: the network is part of "
+				"every figure; no PCIe link, no local NUMA node):\n");
+		any = true;
+		fprintf(out, "  %s: nvme-%s via %s at %s, %s\n", d->name, d->fabric,
+			d->controller ? d->controller : "?",
+			d->fabric_address ? d->fabric_address : "address unknown",
+			d->subsysnqn ? d->subsysnqn : "subsystem NQN unknown");
+	}
+}
+
 /* Warnings: multipath paths that are not optimized or not live. */
 static void print_path_warnings(FILE *out, const struct probe_inventory *inv)
 {
@@ -297,6 +319,7 @@ static void text_print(FILE *out, const struct probe_inventory *inv)
 		fputs("(SIZE in binary units, as lsblk: G = GiB = 2^30 bytes, T = TiB = 2^40; "
 		      "plan and report use decimal GB/TB = 10^9/10^12)\n", out);
 	print_multipath(out, inv);
+	print_fabrics(out, inv);
 	print_classes(out, inv);
 	print_reasons(out, inv, false);
 	print_reasons(out, inv, true);
@@ -412,6 +435,16 @@ static json_t *multipath_json(const struct probe_dev *d)
 	return o;
 }
 
+/* "fabric": a network-attached device's transport and controller address. */
+static json_t *fabric_json(const struct probe_dev *d)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "transport", json_string(d->fabric));
+	json_object_set_new(o, "address", str_or_null(d->fabric_address));
+	return o;
+}
+
 static json_t *dev_json(const struct probe_dev *d)
 {
 	json_t *o = json_object(), *parts = json_array();
@@ -434,6 +467,8 @@ static json_t *dev_json(const struct probe_dev *d)
 	json_object_set_new(o, "controller", str_or_null(d->controller));
 	if (d->nvme_head)
 		json_object_set_new(o, "multipath", multipath_json(d));
+	if (d->fabric)
+		json_object_set_new(o, "fabric", fabric_json(d));
 	json_object_set_new(o, "pcie", pcie_json(&d->pcie));
 	json_object_set_new(o, "numa_node", count_json(d->numa_node));
 	json_object_set_new(o, "local_cpulist", str_or_null(d->local_cpulist));

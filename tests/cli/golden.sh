@@ -34,6 +34,34 @@ if ! "$tw" --sysroot "$src/tests/fixtures/enterprise" list 2>&1 |
 	echo "FAIL: enterprise: no warning for the non-optimized path nvme0c1n1"; fail=1
 fi
 
+# issue 28: NVMe over Fabrics.  list: the transport as nvme-tcp, the
+# network-attached section; a plan that puts a fabrics device in hot says
+# its latency is the network's, one in warm gets no such warning.
+fab=$src/tests/fixtures/fabrics
+if ! "$tw" --sysroot "$fab" list 2>&1 | grep -qE '^nvme2n1 +nvme-tcp '; then
+	echo "FAIL: fabrics: nvme2n1's transport is not shown as nvme-tcp"; fail=1
+fi
+if ! command -v jq >/dev/null; then
+	echo "note: jq is not installed: the fabrics JSON and plan checks are skipped"
+else
+	if ! "$tw" --sysroot "$fab" list --format json | jq -e '[.devices[] | select(.fabric != null)
+		| [.name, .fabric.transport, .fabric.address, .numa_node, .pcie, .local_cpulist]] ==
+		[["nvme2n1", "tcp", "traddr=192.168.1.20,trsvcid=4420", null, null, null],
+		 ["nvme3n1", "rdma", "traddr=10.0.20.5,trsvcid=4420", null, null, null]]' >/dev/null; then
+		echo "FAIL: fabrics: list JSON lacks the fabric blocks, or gives them a NUMA node or link"; fail=1
+	fi
+	if ! "$tw" plan --policies "$src/policies" --no-inventory "$src/tests/fixtures/profiles/fabrics.json" \
+		--format json >"$tmp/fab.json" 2>"$tmp/err"; then
+		echo "FAIL: plan of tests/fixtures/profiles/fabrics.json: exit $?"; cat "$tmp/err"; fail=1
+	elif ! jq -e '.tiers[0].devices == ["nvme2n1"] and ([.tiers[1].devices[] | select(. == "nvme3n1")] | length) == 1
+		and ([.warnings[] | select(.kind == "fabric") | .device] == ["nvme2n1"])
+		and ([.warnings[] | select(.kind == "fabric") | .message | test("^nvme2n1: network-attached \\(NVMe over Fabrics, nvme-tcp at traddr=192\\.168\\.1\\.20,trsvcid=4420\\) in the hot tier: its latency is the network.s and varies with it")] == [true])' \
+		"$tmp/fab.json" >/dev/null; then
+		echo "FAIL: fabrics plan: no fabric warning for nvme2n1 in hot (or one for nvme3n1 in warm)"
+		jq -c '[.tiers[] | {name, devices}], [.warnings[] | select(.kind == "fabric")]' "$tmp/fab.json"; fail=1
+	fi
+fi
+
 [ "$n" -ge 6 ] || { echo "FAIL: expected at least 3 fixtures (6 outputs), found $n outputs"; fail=1; }
 
 # Plans (issue 26): the published server as is, with needs it cannot meet,

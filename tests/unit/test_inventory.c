@@ -422,6 +422,96 @@ static void test_enterprise_profile(void **state)
 	probe_inventory_free(inv);
 }
 
+/* issue 28: NVMe over Fabrics — an nvme-tcp namespace of its own controller
+ * and an nvme-rdma one behind a multipath head: network-attached, no link,
+ * no NUMA node (though the controllers' numa_node says 1), no PCI port. */
+static void test_fabrics(void **state)
+{
+	struct probe_inventory *inv = scan("fabrics");
+	const struct probe_dev *d;
+
+	(void)state;
+	assert_int_equal(inv->n, 3);
+	d = dev(inv, "nvme0n1");	/* the local boot drive */
+	assert_null(d->fabric);
+	assert_true(d->pcie.present);
+	assert_int_equal(d->numa_node, 0);
+	d = dev(inv, "nvme2n1");
+	assert_int_equal(d->transport, PROFILE_TR_NVME);
+	assert_false(d->nvme_head);
+	assert_string_equal(d->fabric, "tcp");
+	assert_string_equal(d->fabric_address, "traddr=192.168.1.20,trsvcid=4420");
+	assert_string_equal(d->controller, "nvme2");
+	assert_string_equal(d->model, "Linux");
+	assert_string_equal(d->serial, "7e1d6c2b9a804f11");
+	assert_string_equal(d->firmware, "6.1.0-18");
+	assert_string_equal(d->drive_id, "nqn.2026-01.io.example.storage:vol-tcp");
+	assert_false(d->pcie.present);
+	assert_int_equal(d->numa_node, -1);
+	assert_int_equal(d->pcie.numa_node, -1);
+	assert_null(d->local_cpulist);
+	assert_null(d->pci_port);
+	assert_true(isnan(d->temp_c));
+	assert_true(probe_dev_candidate(d));
+	d = dev(inv, "nvme3n1");
+	assert_true(d->nvme_head);
+	assert_string_equal(d->fabric, "rdma");
+	assert_string_equal(d->fabric_address, "traddr=10.0.20.5,trsvcid=4420");
+	assert_string_equal(d->controller, "nvme3");
+	assert_int_equal(d->n_paths, 1);
+	assert_string_equal(d->paths[0].transport, "rdma");
+	assert_null(d->paths[0].pci_function);
+	assert_int_equal(d->paths[0].numa_node, -1);
+	assert_false(d->pcie.present);
+	assert_int_equal(d->numa_node, -1);
+	assert_null(d->pci_port);
+	assert_true(probe_nvme_fabric("tcp") && probe_nvme_fabric("rdma") &&
+		    probe_nvme_fabric("fc") && probe_nvme_fabric("loop"));
+	assert_false(probe_nvme_fabric("pcie") || probe_nvme_fabric(NULL) ||
+		     probe_nvme_fabric("tcp6"));
+	probe_inventory_free(inv);
+}
+
+/* The fabric reaches the profile with a note, and comes back from its JSON. */
+static void test_fabrics_profile(void **state)
+{
+	struct probe_inventory *inv = scan("fabrics");
+	struct profile *p = profile_new(), *back = NULL;
+	struct tw_diags diags = { 0 };
+	const char *ids[] = { "nvme0n1", "nvme2n1" };
+	char *text;
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		struct profile_device *d = profile_add_device(p, ids[i]);
+
+		assert_non_null(d);
+		d->model = strdup("m");
+		d->transport = PROFILE_TR_NVME;
+		d->media = PROFILE_MEDIA_NAND;
+		d->capacity_bytes = 1000000000;
+	}
+	assert_int_equal(probe_inventory_to_profile(inv, p), 0);
+	assert_int_equal(probe_inventory_to_profile(inv, p), 0);	/* idempotent */
+	assert_false(p->devices[0].fabric.present);
+	assert_int_equal(p->devices[1].n_notes, 1);
+	assert_non_null(strstr(p->devices[1].notes[0], "fabric: network-attached through "
+			       "nvme-tcp at traddr=192.168.1.20,trsvcid=4420"));
+	text = profile_write_string(p);
+	assert_non_null(text);
+	assert_int_equal(profile_read_string(text, strlen(text), "t", &back, &diags), 0);
+	assert_false(back->devices[0].fabric.present);
+	assert_true(back->devices[1].fabric.present);
+	assert_string_equal(back->devices[1].fabric.transport, "tcp");
+	assert_string_equal(back->devices[1].fabric.address, "traddr=192.168.1.20,trsvcid=4420");
+	assert_false(back->devices[1].link.present);
+	free(text);
+	tw_diags_clear(&diags);
+	profile_free(back);
+	profile_free(p);
+	probe_inventory_free(inv);
+}
+
 /* The physical drive: the NQN where the controller has one, else the
  * serial; none for md, dm, zram, loop. */
 static void test_drive_id(void **state)
@@ -469,6 +559,8 @@ int main(void)
 		cmocka_unit_test(test_enterprise_multipath),
 		cmocka_unit_test(test_drive_id),
 		cmocka_unit_test(test_enterprise_profile),
+		cmocka_unit_test(test_fabrics),
+		cmocka_unit_test(test_fabrics_profile),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -620,6 +620,47 @@ static void test_usb(void **state)
 	profile_free(p);
 }
 
+/* issue 28: a network-attached device warns only in the hot tier. */
+static void test_fabric(void **state)
+{
+	struct profile *p = profile_new();
+	struct profile_device *d;
+	struct advisor_plan *plan;
+	const char *m;
+	const char *ids[] = { "tcp-hot", "rdma-warm", "fc-hot-out", "local-hot" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		d = profile_add_device(p, ids[i]);
+		d->transport = PROFILE_TR_NVME;
+		d->fabric.present = i < 3;
+		d->fabric.transport = i < 3 ? strdup(i == 0 ? "tcp" : i == 1 ? "rdma" : "fc") : NULL;
+	}
+	p->devices[0].fabric.address = strdup("traddr=192.168.1.20,trsvcid=4420");
+	p->devices[0].io[PROFILE_RAND_READ_QD1].present = true;
+	p->devices[0].io[PROFILE_RAND_READ_QD1].lat.v[PROFILE_LAT_P99] = 1234;
+	plan = plan_over(p);
+	plan->devs[0].tier = ADVISOR_HOT;
+	plan->devs[1].tier = ADVISOR_WARM;
+	plan->devs[2].tier = ADVISOR_HOT;
+	plan->devs[2].excluded = true;
+	plan->devs[3].tier = ADVISOR_HOT;
+	assert_int_equal(advisor_warnings_make(plan), 0);
+	m = warning(plan, "tcp-hot", "fabric");
+	assert_contains(m, "tcp-hot: network-attached (NVMe over Fabrics, nvme-tcp at "
+			"traddr=192.168.1.20,trsvcid=4420) in the hot tier: its latency is "
+			"the network's and varies with it");
+	assert_contains(m, "QD1 p99 1,234 µs when probed, network included");
+	assert_contains(m, "put a local NVMe drive in the hot tier");
+	assert_null(warning(plan, "rdma-warm", "fabric"));
+	assert_null(warning(plan, "fc-hot-out", "fabric"));
+	assert_null(warning(plan, "local-hot", "fabric"));
+	for (size_t i = 0, n = 0; i < plan->n_warnings; i++)	/* one fabric warning */
+		assert_true(strcmp(plan->warnings[i].kind, "fabric") || ++n == 1);
+	plan_done(plan);
+	profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest example[] = {
@@ -640,6 +681,7 @@ int main(void)
 		cmocka_unit_test(test_thresholds),
 		cmocka_unit_test(test_appends),
 		cmocka_unit_test(test_usb),
+		cmocka_unit_test(test_fabric),
 	};
 	int fails = cmocka_run_group_tests_name("example", example, setup, teardown);
 
