@@ -62,6 +62,7 @@ int plan_buy_stock(struct advisor_plan *plan, const struct profile_device *const
 			struct profile_device *s = &plan->stock[k];
 
 			*s = *devs[i];	/* shallow: shares the catalog entry's strings */
+			s->drive_id = NULL;	/* each copy a drive of its own */
 			if (asprintf(&s->id, "%s-%u", devs[i]->id, c) < 0) {
 				s->id = NULL;
 				free(v);

@@ -850,6 +850,75 @@ static void volume_usable(const struct advisor_plan *plan, struct advisor_plan_t
 	t->usable_bytes += (int64_t)((double)v->capacity_bytes * plan->fill);
 }
 
+/* ---- namespaces of one drive ------------------------------------------ */
+
+/* Is device i placed (in a tier, not left out)? */
+static bool placed(const struct advisor_plan *plan, size_t i)
+{
+	return !plan->devs[i].excluded && plan->devs[i].tier >= 0;
+}
+
+/*
+ * The note on the placed devices of device i's drive (i the first of them):
+ * a tier note when they share a tier, else a plan note naming each one's
+ * tier.  Nothing when i's drive has no other placed device.
+ * Returns 0 or -ENOMEM.
+ */
+static int drive_note(struct advisor_plan *plan, size_t i)
+{
+	const struct profile_device *p = plan->devs[i].p;
+	const int t = plan->devs[i].tier;
+	size_t idx[64], n = 0;
+	bool one_tier = true;
+	char list[768] = "";
+	size_t at = 0;
+
+	idx[n++] = i;
+	for (size_t j = i + 1; j < plan->n_devs && n < ARRAY_SIZE(idx); j++)
+		if (placed(plan, j) && plan_one_drive(p, plan->devs[j].p)) {
+			idx[n++] = j;
+			one_tier = one_tier && plan->devs[j].tier == t;
+		}
+	if (n < 2)
+		return 0;
+	for (size_t k = 0; k < n && at < sizeof(list); k++) {
+		const struct advisor_plan_device *pd = &plan->devs[idx[k]];
+
+		at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s%s%s%s",
+				       !k ? "" : k + 1 < n ? ", " : " and ", pd->p->id,
+				       one_tier ? "" : " (", one_tier ? "" : advisor_tier_name(pd->tier),
+				       one_tier ? "" : ")");
+	}
+	if (one_tier)
+		return tw_strv_addf(&plan->tiers[t].notes, &plan->tiers[t].n_notes,
+				     "%s are namespaces of one drive (%s %s): they share its flash, "
+				     "link and heat, so no array or volume spans two of them (neither "
+				     "redundancy nor bandwidth gained); its failure loses all of them",
+				     list, strncmp(p->drive_id, "nqn.", 4) ? "serial" : "NQN",
+				     p->drive_id);
+	return tw_strv_addf(&plan->notes, &plan->n_notes,
+			     "%s are namespaces of one drive (%s %s): they share its flash, link "
+			     "and heat, so load on one tier slows the other, and the drive's "
+			     "failure hits every tier on it", list,
+			     strncmp(p->drive_id, "nqn.", 4) ? "serial" : "NQN", p->drive_id);
+}
+
+/* A note per drive whose namespaces the plan placed (two or more). */
+static int drive_notes(struct advisor_plan *plan)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < plan->n_devs && !ret; i++) {
+		bool first = placed(plan, i) && plan->devs[i].p->drive_id;
+
+		for (size_t k = 0; first && k < i; k++)
+			first = !(placed(plan, k) && plan_one_drive(plan->devs[k].p, plan->devs[i].p));
+		if (first)
+			ret = drive_note(plan, i);
+	}
+	return ret;
+}
+
 static int build_tiers(struct ctx *c)
 {
 	struct advisor_plan *plan = c->plan;
@@ -911,6 +980,8 @@ static int make(struct ctx *c, char *err, size_t errlen)
 		ret = unassigned_list(plan);
 	if (!ret)
 		ret = build_tiers(c);
+	if (!ret)
+		ret = drive_notes(plan);
 	if (!ret && plan->buying)
 		ret = plan_buy_list(plan);
 	if (!ret)

@@ -28,6 +28,16 @@ int plan_media_class(const struct profile_device *p, int t)
 	return PLAN_CLASS_SSD;
 }
 
+/* Does a device of like group g among devs[0..i) share device i's drive?  A
+ * group is an array's candidates: one device per drive. */
+static bool drive_in_group(const struct advisor_plan *plan, const int *group, size_t i, int g)
+{
+	for (size_t k = 0; k < i; k++)
+		if (group[k] == g && plan_one_drive(plan->devs[k].p, plan->devs[i].p))
+			return true;
+	return false;
+}
+
 /* The optimiser's input: scores (after the warnings' soft costs; pairs
  * their objections bar are NAN), usable capacities, like groups, media
  * classes, array rules, needs.  *objected: some pair was barred. */
@@ -66,7 +76,8 @@ static int opt_input(const struct advisor_plan *plan, struct advisor_opt_input *
 		cap[i] = plan_usable(plan, i);
 		group[i] = (int)i;	/* its own group, or the first like device's */
 		for (size_t j = 0; j < i; j++)
-			if (group[j] == (int)j && plan_alike(&plan->devs[j], &plan->devs[i])) {
+			if (group[j] == (int)j && plan_alike(&plan->devs[j], &plan->devs[i]) &&
+			    !drive_in_group(plan, group, i, (int)j)) {
 				group[i] = (int)j;
 				break;
 			}
@@ -365,7 +376,8 @@ static int bound_optimize(struct advisor_plan *plan, const struct advisor_option
  * optimiser counted the whole capacity of what it chose, and a like disk
  * that would stand idle is the mirror or parity of the only copy of a
  * database or an archive at no loss (raid.c builds the array when the need
- * still fits).  Never a device a warning keeps off the tier.
+ * still fits).  Never a device a warning keeps off the tier, nor one whose
+ * drive is there already (a namespace of it: no redundancy).
  */
 static void join_like_idle(struct advisor_plan *plan)
 {
@@ -377,7 +389,7 @@ static void join_like_idle(struct advisor_plan *plan)
 
 			if (t < 0 || plan->tiers[t].redundancy == MODEL_REDUNDANCY_NONE ||
 			    isnan(pd->tier_score[t]) || plan_objections(plan, d, t) ||
-			    !plan_alike(&plan->devs[j], pd))
+			    !plan_alike(&plan->devs[j], pd) || plan_drive_in_tier(plan, d, t))
 				continue;
 			pd->tier = t;
 		}

@@ -43,7 +43,8 @@ void plan_judge_disk(struct advisor_plan_device *pd);
 int plan_raid_make(struct advisor_plan *plan, struct advisor_plan_tier *tier);
 
 /* Could a and b form an md array: both new, not the root disk, and like
- * devices (same model, figures within raid.c's tolerance)? */
+ * devices (same model, figures within raid.c's tolerance), not two
+ * namespaces of one drive (plan_one_drive)? */
 bool plan_alike(const struct advisor_plan_device *a, const struct advisor_plan_device *b);
 
 /* Do devices a and b (plan->devs indices) share a measured bottleneck, one
@@ -92,6 +93,15 @@ int plan_media_class(const struct profile_device *p, int t);
 
 /* Usable bytes of device i: its capacity × plan->fill (1 when unknown). */
 double plan_usable(const struct advisor_plan *plan, size_t i);
+
+/* Are a and b two devices of one physical drive (namespaces of one NVMe
+ * drive): distinct, with one non-null drive_id?  They share its flash, link
+ * and heat: an array or volume over both gains neither redundancy nor
+ * bandwidth. */
+bool plan_one_drive(const struct profile_device *a, const struct profile_device *b);
+
+/* Does another device placed in tier t (devs[].tier) share device d's drive? */
+bool plan_drive_in_tier(const struct advisor_plan *plan, size_t d, int t);
 
 /* Is device d a member of tier t's array (a level other than none)? */
 bool plan_in_raid(const struct advisor_plan_tier *t, size_t d);

@@ -57,6 +57,19 @@ bool plan_is_filesystem(const char *fstype)
 }
 
 
+bool plan_one_drive(const struct profile_device *a, const struct profile_device *b)
+{
+	return a != b && a->drive_id && b->drive_id && !strcmp(a->drive_id, b->drive_id);
+}
+
+bool plan_drive_in_tier(const struct advisor_plan *plan, size_t d, int t)
+{
+	for (size_t k = 0; k < plan->n_devs; k++)
+		if (k != d && plan->devs[k].tier == t && plan_one_drive(plan->devs[k].p, plan->devs[d].p))
+			return true;
+	return false;
+}
+
 bool plan_in_raid(const struct advisor_plan_tier *t, size_t d)
 {
 	for (size_t i = 0; t->raid.level != ADVISOR_RAID_NONE && i < t->raid.n; i++)

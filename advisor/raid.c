@@ -51,11 +51,13 @@ static bool same_size(int64_t a, int64_t b)
  * Like devices: the same model and size, sequential read and QD1 IOPS
  * within LIKE_TOLERANCE.  The size matters: an array offers n × its
  * smallest member, and one model name can cover several sizes (every
- * emulated disk is "QEMU HARDDISK").
+ * emulated disk is "QEMU HARDDISK").  Two namespaces of one drive are never
+ * alike: an array over them has no redundancy (one drive fails, both go)
+ * and no bandwidth (one flash, one link).
  */
 static bool alike(const struct profile_device *a, const struct profile_device *b)
 {
-	return a->model && b->model && !strcmp(a->model, b->model) &&
+	return !plan_one_drive(a, b) && a->model && b->model && !strcmp(a->model, b->model) &&
 	       same_size(a->capacity_bytes, b->capacity_bytes) &&
 	       close_to(a->io[PROFILE_SEQ_READ].mbps, b->io[PROFILE_SEQ_READ].mbps) &&
 	       close_to(a->io[PROFILE_RAND_READ_QD1].iops, b->io[PROFILE_RAND_READ_QD1].iops);
@@ -153,7 +155,18 @@ bool plan_share_link(const struct advisor_plan *plan, size_t a, size_t b)
 	return false;
 }
 
-/* Largest group of like, raidable devices of the tier: members in *idx. */
+/* Does one of idx[0..n) share p's drive? */
+static bool drive_taken(const struct advisor_plan *plan, const size_t *idx, size_t n,
+			const struct profile_device *p)
+{
+	for (size_t k = 0; k < n; k++)
+		if (plan_one_drive(plan->devs[idx[k]].p, p))
+			return true;
+	return false;
+}
+
+/* Largest group of like, raidable devices of the tier, one per drive:
+ * members in *idx. */
 static size_t largest_group(const struct advisor_plan *plan,
 			    const struct advisor_plan_tier *t, size_t *idx)
 {
@@ -171,7 +184,7 @@ static size_t largest_group(const struct advisor_plan *plan,
 		for (size_t b = 0; b < t->n_devices; b++) {
 			const struct advisor_plan_device *pb = &plan->devs[t->devices[b]];
 
-			if (raidable(pb) && alike(pa->p, pb->p))
+			if (raidable(pb) && alike(pa->p, pb->p) && !drive_taken(plan, cur, n, pb->p))
 				cur[n++] = t->devices[b];
 		}
 		if (n > best) {

@@ -9,7 +9,9 @@
  * STRIPE_TOLERANCE): every stripe then fills and runs at the same rate;
  * otherwise linear: striping would stop at the smallest unit and run every
  * request at the slowest one's pace.  Devices with data to keep stay mounts
- * of their own.  Method in docs/advisor.md ("One volume per tier").
+ * of their own, and so does a namespace of a drive already in the volume
+ * (plan_one_drive: one flash, one link; plan.c notes it).  Method in
+ * docs/advisor.md ("One volume per tier").
  */
 #include "plan_priv.h"
 
@@ -151,6 +153,23 @@ static int placement_note(struct advisor_plan *plan, struct advisor_plan_tier *t
 			     t->volume.vg);
 }
 
+/* Does a unit of the volume so far (the array's members too) share device
+ * d's drive? */
+static bool drive_in_volume(const struct advisor_plan *plan, const struct advisor_plan_tier *t,
+			    size_t d)
+{
+	const struct advisor_volume *v = &t->volume;
+
+	for (size_t k = 0; k < v->n; k++) {
+		if (v->pv[k] >= 0 && plan_one_drive(plan->devs[v->pv[k]].p, plan->devs[d].p))
+			return true;
+		for (size_t m = 0; v->pv[k] < 0 && m < t->raid.n; m++)
+			if (plan_one_drive(plan->devs[t->raid.members[m]].p, plan->devs[d].p))
+				return true;
+	}
+	return false;
+}
+
 int plan_volume_make(struct advisor_plan *plan, struct advisor_plan_tier *t)
 {
 	struct advisor_volume *v = &t->volume;
@@ -165,7 +184,8 @@ int plan_volume_make(struct advisor_plan *plan, struct advisor_plan_tier *t)
 	if (t->raid.level != ADVISOR_RAID_NONE)
 		v->pv[v->n++] = -1;	/* the md array, one physical volume */
 	for (size_t i = 0; i < t->n_devices; i++)
-		if (!plan_in_raid(t, t->devices[i]) && pv_ok(&plan->devs[t->devices[i]]))
+		if (!plan_in_raid(t, t->devices[i]) && pv_ok(&plan->devs[t->devices[i]]) &&
+		    !drive_in_volume(plan, t, t->devices[i]))
 			v->pv[v->n++] = (ptrdiff_t)t->devices[i];
 	if (v->n < 2) {
 		plan_volume_clear(v);

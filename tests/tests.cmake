@@ -58,6 +58,8 @@ set_tests_properties(cli.plan_engineer PROPERTIES TIMEOUT 600)
 # tierwise plan --format fstab/udev/script on loop devices (root)
 tw_cli_test(plan_mount)
 tw_cli_test(plan_volume)
+# issue 28: namespaces of one drive: never one array or volume, a note
+tw_cli_test(plan_drive)
 tw_cli_test(compare)
 # the HTML report, checked as text and rendered in chromium (screenshot kept)
 tw_cli_test(report)
