@@ -120,6 +120,8 @@ struct fleet_model {
 	const char *model;
 	size_t first, n_stats;
 	size_t n_devices, n_hosts;
+	size_t n_drives;		/* physical drives: namespaces of one drive
+					 * (one drive_id on one host) count once */
 };
 
 struct fleet {

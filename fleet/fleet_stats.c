@@ -180,7 +180,20 @@ static int cmp_devref(const void *a, const void *b)
 	return (x->host > y->host) - (x->host < y->host);
 }
 
-/* Count the devices and hosts of each model (models sorted like stats). */
+/* Is r[i] a namespace of a drive counted already: an earlier device of its
+ * model on its host (r sorted) with its non-null drive_id? */
+static bool drive_seen(const struct devref *r, size_t i)
+{
+	const char *id = r[i].dev->drive_id;
+
+	for (size_t j = i; id && j-- > 0 && r[j].host == r[i].host && !strcmp(r[j].model, r[i].model);)
+		if (r[j].dev->drive_id && !strcmp(r[j].dev->drive_id, id))
+			return true;
+	return false;
+}
+
+/* Count the devices, drives and hosts of each model (models sorted like
+ * stats). */
 static int count_devices(const struct fleet *f)
 {
 	struct devref *r = calloc(f->n_devices + 1, sizeof(*r));
@@ -204,6 +217,7 @@ static int count_devices(const struct fleet *f)
 		if (k == f->n_models || c > 0)	/* a model without any figure */
 			continue;
 		f->models[k].n_devices++;
+		f->models[k].n_drives += !drive_seen(r, i);
 		f->models[k].n_hosts += i == 0 || strcmp(r[i - 1].model, r[i].model) ||
 					r[i - 1].host != r[i].host;
 	}

@@ -52,8 +52,10 @@ static void text_models(FILE *out, const struct fleet *f)
 	for (size_t k = 0; k < f->n_models; k++) {
 		const struct fleet_model *m = &f->models[k];
 
-		fprintf(out, "  %s: %zu device%s on %zu host%s\n", m->model, m->n_devices,
-			m->n_devices == 1 ? "" : "s", m->n_hosts, m->n_hosts == 1 ? "" : "s");
+		fprintf(out, "  %s: %zu device%s", m->model, m->n_devices, m->n_devices == 1 ? "" : "s");
+		if (m->n_drives != m->n_devices)	/* namespaces of one drive count once */
+			fprintf(out, " (%zu drive%s)", m->n_drives, m->n_drives == 1 ? "" : "s");
+		fprintf(out, " on %zu host%s\n", m->n_hosts, m->n_hosts == 1 ? "" : "s");
 		for (size_t i = m->first; i < m->first + m->n_stats; i++) {
 			const struct fleet_stat *st = &f->stats[i];
 
@@ -315,8 +317,9 @@ static json_t *json_models(const struct fleet *f)
 				"lower", "method", st->method, "n", (json_int_t)st->n,
 				"median", jnum(st->median), "min", jnum(st->min), "max", jnum(st->max)));
 		}
-		a = push(a, json_pack("{s:s, s:I, s:I, s:o}", "model", m->model,
+		a = push(a, json_pack("{s:s, s:I, s:I, s:I, s:o}", "model", m->model,
 						   "devices", (json_int_t)m->n_devices,
+						   "drives", (json_int_t)m->n_drives,
 						   "hosts", (json_int_t)m->n_hosts, "figures", figs));
 	}
 	return a;

@@ -157,7 +157,21 @@ same "another block size: its own row" "$(jq -r '.models[] | select(.model == "S
 	.figures[] | select(.metric == "seq_read.mbps") | "\(.n) \(.method)"' "$tmp/e21.json" | sort | tr '\n' ';')" \
 	"1 catalog catalog bs=131072 qd=32;3 catalog catalog bs=1048576 qd=32;"
 
-# --- bad input and usage ---------------------------------------------------
+# --- namespaces of one drive count once (issue 28) --------------------------
+# namespaces.json: two drives of one model, each split into two namespaces
+# (one drive_id each); a copy on a second host without drive_id: 4 drives
+mkdir "$tmp/ns"
+cp "$src/tests/fixtures/profiles/namespaces.json" "$tmp/ns/a.json"
+jq '.host = "b" | del(.devices[].drive_id)' "$src/tests/fixtures/profiles/namespaces.json" >"$tmp/ns/b.json"
+"$tw" fleet "$tmp/ns" --format json >"$tmp/ns.json" || bad "namespaces: exit $?"
+same "namespaces: devices, drives, hosts of the model" \
+	"$(jq -c '.models[] | select(.model == "SAMSUNG MZQLB960HAJR-00007") | [.devices, .drives, .hosts]' "$tmp/ns.json")" "[8,6,2]"
+same "namespaces: one device, one drive" \
+	"$(jq -c '[.models[] | select(.model | test("Optane")) | .devices, .drives]' "$tmp/ns.json")" "[2,2]"
+"$tw" fleet "$tmp/ns/a.json" >"$tmp/ns.txt" || bad "namespaces text: exit $?"
+grep -qF 'SAMSUNG MZQLB960HAJR-00007: 4 devices (2 drives) on 1 host' "$tmp/ns.txt" ||
+	bad "namespaces text: no drive count: $(grep MZQLB "$tmp/ns.txt")"
+
 mkdir "$tmp/broken" "$tmp/empty"
 cp "$f/host-000.json" "$tmp/broken/"
 printf '{"schema": "tierwise.profile/1", "host": 5}\n' >"$tmp/broken/bad.json"
