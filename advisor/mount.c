@@ -46,6 +46,14 @@ static const struct fs_choice new_fs[ADVISOR_TIER_COUNT] = {
 static const struct fs_choice small_fs = { "ext4", "ext4: a single device under 64 GB, "
 	"too small for XFS's allocation groups and log to pay off" };
 
+/* A host-managed zoned device takes only zone-sequential writes: ext4 and
+ * XFS cannot be made on it; btrfs's zoned mode writes its zones in order. */
+static const struct fs_choice zoned_fs = { "btrfs", "btrfs: a host-managed zoned "
+	"device takes only zone-sequential writes, so ext4 and XFS cannot be made on it; "
+	"btrfs writes its zones in order (zoned mode: Linux 5.12 and btrfs-progs 5.12 or "
+	"later, mkfs.btrfs finds the zones itself); f2fs would need a second, conventional "
+	"device for its metadata" };
+
 /* An existing filesystem on a disk: the whole device's or a partition's. */
 struct found_fs {
 	const char *fstype, *uuid, *mount;	/* mount NULL = not mounted */
@@ -289,14 +297,22 @@ static int file_dir_mount(const struct advisor_plan *plan, size_t d, struct slot
 	return rc;
 }
 
-/* A new filesystem on device d.  Returns 0 or -ENOMEM. */
+/* Whether pd is a host-managed zoned device (the profile's zoned block). */
+static bool host_managed(const struct advisor_plan_device *pd)
+{
+	return pd->p && pd->p->zoned.present && pd->p->zoned.model == PROFILE_ZONED_HOST_MANAGED;
+}
+
+/* A new filesystem on device d (btrfs on a host-managed zoned one).
+ * Returns 0 or -ENOMEM. */
 static int new_mount(const struct advisor_plan *plan, const struct advisor_plan_tier *tier,
 		     size_t d, struct slots *s, struct advisor_mount *m)
 {
 	const struct advisor_plan_device *pd = &plan->devs[d];
 	int64_t cap = pd->p ? pd->p->capacity_bytes : -1;
-	const struct fs_choice *c = cap > 0 && cap < SMALL_DEVICE_BYTES ? &small_fs
-				    : &new_fs[tier->tier];
+	const struct fs_choice *c = host_managed(pd) ? &zoned_fs :
+				    cap > 0 && cap < SMALL_DEVICE_BYTES ? &small_fs :
+				    &new_fs[tier->tier];
 	bool catalog = !(pd->disk && pd->disk->path) && !(pd->p && pd->p->path);
 	int rc = next_point(s, &m->point);
 
@@ -376,11 +392,26 @@ static int device_mount(const struct advisor_plan *plan, const struct advisor_pl
 	return new_mount(plan, tier, d, s, m);
 }
 
-/* The tier's md array: a new filesystem on /dev/md/NAME.  Returns 0 or -ENOMEM. */
-static int array_mount(const struct advisor_plan_tier *tier, struct slots *s,
-		       struct advisor_mount *m)
+/* The filesystem of the tier's array or volume: btrfs when a member is a
+ * host-managed zoned device (no ext4/XFS on one), else the tier's. */
+static const struct fs_choice *joint_fs(const struct advisor_plan *plan,
+					const struct advisor_plan_tier *tier)
 {
-	const struct fs_choice *c = &new_fs[tier->tier];
+	for (size_t i = 0; i < tier->n_devices; i++) {
+		size_t d = tier->devices[i];
+
+		if (d < plan->n_devs && (in_array(tier, d) || advisor_volume_has(tier, d)) &&
+		    host_managed(&plan->devs[d]))
+			return &zoned_fs;
+	}
+	return &new_fs[tier->tier];
+}
+
+/* The tier's md array: a new filesystem on /dev/md/NAME.  Returns 0 or -ENOMEM. */
+static int array_mount(const struct advisor_plan *plan, const struct advisor_plan_tier *tier,
+		       struct slots *s, struct advisor_mount *m)
+{
+	const struct fs_choice *c = joint_fs(plan, tier);
 	const char *name = tier->raid.name ? tier->raid.name : "tierwise";
 	const char *level = advisor_raid_name(tier->raid.level);
 	int rc = next_point(s, &m->point);
@@ -401,10 +432,10 @@ static int array_mount(const struct advisor_plan_tier *tier, struct slots *s,
 }
 
 /* The tier's LVM volume: a new filesystem on /dev/VG/LV.  Returns 0 or -ENOMEM. */
-static int volume_mount(const struct advisor_plan_tier *tier, struct slots *s,
-			struct advisor_mount *m)
+static int volume_mount(const struct advisor_plan *plan, const struct advisor_plan_tier *tier,
+			struct slots *s, struct advisor_mount *m)
 {
-	const struct fs_choice *c = &new_fs[tier->tier];
+	const struct fs_choice *c = joint_fs(plan, tier);
 	const struct advisor_volume *v = &tier->volume;
 	int rc = next_point(s, &m->point);
 
@@ -443,9 +474,9 @@ static int tier_mounts(const struct advisor_plan *plan, const struct advisor_pla
 	if (tier->shared)
 		rc = shared_mount(plan, tier, &s, &m[n++]);
 	else if (tier->volume.n)
-		rc = volume_mount(tier, &s, &m[n++]);
+		rc = volume_mount(plan, tier, &s, &m[n++]);
 	else if (has_array(tier))
-		rc = array_mount(tier, &s, &m[n++]);
+		rc = array_mount(plan, tier, &s, &m[n++]);
 	for (size_t i = 0; !tier->shared && !rc && i < tier->n_devices; i++) {
 		size_t d = tier->devices[i];
 

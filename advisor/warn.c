@@ -1,6 +1,7 @@
 /* warn.c — warnings the measurements support: OEM write traps, SLC-cache
  * cliffs, heat, throttling, hard disks in a latency tier, failing health,
- * figures from a short burst and network-attached disks in the hot tier.
+ * figures from a short burst, network-attached disks in the hot tier and
+ * host-aware zoned disks.
  *
  * One checker per kind, in a const table whose order is the order of the
  * warnings of one device.  A checker looks only at figures that were
@@ -275,6 +276,25 @@ static bool check_fabric(const struct advisor_plan_device *d, struct msg *m)
 	msg_add(m, "; congestion, another host's traffic or a reconnect raise it"
 		" where no local disk would: put a local NVMe drive in the hot tier,"
 		" or probe it again at the busiest hour and watch the fabric");
+	return true;
+}
+
+/* A host-aware zoned device (SMR, a host-aware ZNS namespace) in a tier:
+ * it takes random writes, but once its conventional cache fills each one
+ * rewrites a zone, and they collapse. */
+static bool check_zoned(const struct advisor_plan_device *d, struct msg *m)
+{
+	const struct profile_zoned *z = &d->p->zoned;
+
+	if (!z->present || z->model != PROFILE_ZONED_HOST_AWARE || d->tier < 0 || d->excluded)
+		return false;
+	msg_add(m, "%s: host-aware zoned device", d->p->id);
+	if (z->zone_bytes > 0)
+		msg_add(m, " (zones of %ld MiB)", z->zone_bytes >> 20);
+	msg_add(m, " in the %s tier: random writes collapse once its conventional cache is"
+		" full (each rewrites a zone), far below what a short probe shows; keep it for"
+		" data written sequentially (archive, backups), or use a filesystem that"
+		" writes zones in order (btrfs zoned mode, f2fs)", advisor_tier_name(d->tier));
 	return true;
 }
 
@@ -565,6 +585,7 @@ static const struct warn_check warn_checks[] = {
 	{ "health", check_health },
 	{ "usb", check_usb },
 	{ "fabric", check_fabric },
+	{ "zoned", check_zoned },
 	{ "burst", check_burst },
 	{ "unwritten", check_unwritten },
 	{ "link", check_link },

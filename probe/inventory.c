@@ -331,6 +331,34 @@ static void read_queue(const struct probe_sysdev *h, struct probe_dev *d)
 		(unsigned)v : d->logical_bs;
 }
 
+/* d->zoned from queue/zoned ("none", "host-aware", "host-managed"),
+ * queue/chunk_sectors (the zone size) and queue/nr_zones; absent or "none":
+ * not zoned. */
+static void read_zoned(const struct probe_sysdev *h, struct probe_dev *d)
+{
+	char *model = probe_sysdev_str(h, "queue/zoned");
+	uint64_t v;
+
+	d->zoned.zone_bytes = d->zoned.zones = -1;
+	for (int m = PROFILE_ZONED_HOST_AWARE; model && m < PROFILE_ZONED_COUNT; m++)
+		if (!strcmp(model, profile_zoned_name(m))) {
+			d->zoned.present = true;
+			d->zoned.model = m;
+		}
+	free(model);
+	if (!d->zoned.present)
+		return;
+	if (probe_sysdev_u64(h, "queue/chunk_sectors", &v) == 0 && v && v <= LONG_MAX / 512)
+		d->zoned.zone_bytes = (long)(v * 512);
+	if (probe_sysdev_u64(h, "queue/nr_zones", &v) == 0 && v && v <= LONG_MAX)
+		d->zoned.zones = (long)v;
+}
+
+bool probe_dev_host_managed(const struct probe_dev *d)
+{
+	return d && d->zoned.present && d->zoned.model == PROFILE_ZONED_HOST_MANAGED;
+}
+
 /* Read device name into d; h is its directory, sys/block/NAME. */
 static int read_dev(const struct scan *sc, const struct probe_sysdev *h,
 		    const char *name, struct probe_dev *d)
@@ -349,6 +377,7 @@ static int read_dev(const struct scan *sc, const struct probe_sysdev *h,
 	free(mm);
 	d->capacity_bytes = read_size(h);
 	read_queue(h, d);
+	read_zoned(h, d);
 	if (d->transport == PROFILE_TR_NVME && inv_read_nvme(sc, h, d, real) < 0)
 		return -ENOMEM;
 	read_identity(h, d);

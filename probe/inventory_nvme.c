@@ -272,12 +272,34 @@ static int fabric_to_profile(const struct probe_dev *x, struct profile_device *d
 					x->fabric_address ? x->fabric_address : "");
 }
 
+/* A zoned x: d's zoned block and a note on what its model allows.  0 or
+ * -ENOMEM. */
+static int zoned_to_profile(const struct probe_dev *x, struct profile_device *d)
+{
+	bool managed = x->zoned.model == PROFILE_ZONED_HOST_MANAGED;
+	char zone[40] = "zone size unknown", zones[40] = "";
+
+	d->zoned = x->zoned;
+	if (x->zoned.zone_bytes > 0)
+		snprintf(zone, sizeof(zone), "zones of %ld MiB", x->zoned.zone_bytes >> 20);
+	if (x->zoned.zones > 0)
+		snprintf(zones, sizeof(zones), ", %ld zones", x->zoned.zones);
+	return profile_device_add_notef(d, "zoned: %s (%s%s): %s",
+					profile_zoned_name(x->zoned.model), zone, zones,
+					managed ? "writes must be zone-sequential after a zone reset; "
+					"random writes fail and ext4/XFS cannot be made on it"
+					: "random writes are accepted but collapse once the "
+					"drive's conventional cache is full");
+}
+
 /* The drive facts of x into d (see probe_inventory_to_profile).  0 or -ENOMEM. */
 static int dev_to_profile(const struct probe_dev *x, struct profile_device *d)
 {
 	if (x->drive_id && !(d->drive_id = strdup(x->drive_id)))
 		return -ENOMEM;
 	if (x->fabric && fabric_to_profile(x, d) < 0)
+		return -ENOMEM;
+	if (x->zoned.present && zoned_to_profile(x, d) < 0)
 		return -ENOMEM;
 	if (!x->nvme_head)
 		return 0;
@@ -305,7 +327,8 @@ int probe_inventory_to_profile(const struct probe_inventory *inv, struct profile
 		struct profile_device *d = &prof->devices[i];
 		const struct probe_dev *x;
 
-		if (d->drive_id || d->multipath.present || d->fabric.present || !d->id ||
+		if (d->drive_id || d->multipath.present || d->fabric.present ||
+		    d->zoned.present || !d->id ||
 		    !(x = probe_inventory_find(inv, d->id)) || strcmp(x->name, d->id))
 			continue;	/* filled, a scratch file or a partition */
 		if (dev_to_profile(x, d) < 0)

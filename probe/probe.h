@@ -111,6 +111,9 @@ struct probe_dev {
 				 * NUMA node, no PCI port. */
 	char *fabric_address;	/* its controller's address attribute:
 				 * traddr=192.168.1.20,trsvcid=4420; NULL = unknown */
+	struct profile_zoned zoned;	/* queue/zoned, chunk_sectors, nr_zones:
+					 * present for host-aware and
+					 * host-managed devices only */
 	size_t n_paths;		/* its paths, in multipath/ order */
 	struct probe_nvme_path *paths;
 	double temp_c;		/* hwmon temperature now, NAN when none */
@@ -147,6 +150,13 @@ bool probe_nvme_path_degraded(const struct probe_nvme_path *p);
 bool probe_nvme_fabric(const char *transport);
 
 /*
+ * Whether d is a host-managed zoned device (NVMe ZNS, host-managed SMR):
+ * writes must be zone-sequential, so random, mixed and plain writes fail.
+ * False for NULL.
+ */
+bool probe_dev_host_managed(const struct probe_dev *d);
+
+/*
  * Whether the link trained below what both ends allow: a lower speed or
  * fewer lanes than the device's maximum.  False when unknown.
  */
@@ -168,7 +178,9 @@ struct probe_inventory {
  * name (raw targets; scratch files are left alone): drive_id; for an NVMe
  * multipath head its multipath block (subsysnqn, iopolicy, paths) and a
  * note per path that is not optimized; for a network-attached (NVMe over
- * Fabrics) device its fabric block (transport, address) and a note.  Devices that already have a
+ * Fabrics) device its fabric block (transport, address) and a note; for a
+ * zoned device its zoned block (model, zone size, zones) and a note.
+ * Devices that already have a
  * drive_id are skipped, so calling it twice changes nothing.  Returns 0 or
  * -ENOMEM (then some devices may have been filled).
  */

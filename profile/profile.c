@@ -30,6 +30,11 @@ const char *profile_media_name(enum profile_media m)
 	return name_at(pf_media_names, PROFILE_MEDIA_COUNT, m);
 }
 
+const char *profile_zoned_name(enum profile_zoned_model m)
+{
+	return name_at(pf_zoned_names, PROFILE_ZONED_COUNT, m);
+}
+
 const char *profile_mode_name(enum profile_mode m)
 {
 	return name_at(pf_mode_names, PROFILE_MODE_COUNT, m);
@@ -106,6 +111,7 @@ static void device_init(struct profile_device *d)
 	d->transport = PROFILE_TR_OTHER;
 	d->media = PROFILE_MEDIA_UNKNOWN;
 	d->capacity_bytes = -1;
+	d->zoned.zone_bytes = d->zoned.zones = -1;
 	d->price_per_tb = NAN;
 	d->probe.seconds = NAN;
 	d->probe.test_seconds = NAN;

@@ -228,6 +228,27 @@ struct profile_fabric {
 	char *address;			/* traddr=192.168.1.20,trsvcid=4420; NULL = unknown */
 };
 
+/* A zoned block device's model (sysfs queue/zoned). */
+enum profile_zoned_model {
+	PROFILE_ZONED_NONE,		/* "none": a conventional device */
+	PROFILE_ZONED_HOST_AWARE,	/* random writes work, but slowly once
+					 * the conventional cache is full (SMR) */
+	PROFILE_ZONED_HOST_MANAGED,	/* writes must be zone-sequential: random
+					 * writes fail, no ext4/XFS (ZNS, SMR) */
+	PROFILE_ZONED_COUNT
+};
+
+/*
+ * A zoned device (`zoned`): present only for one (host-aware or
+ * host-managed).  -1 = unknown.
+ */
+struct profile_zoned {
+	bool present;
+	enum profile_zoned_model model;
+	long zone_bytes;		/* queue/chunk_sectors × 512 */
+	long zones;			/* queue/nr_zones */
+};
+
 struct profile_device {
 	char *id, *path, *model, *serial, *firmware;
 	char *drive_id;			/* the physical drive (NVMe subsystem NQN,
@@ -251,6 +272,7 @@ struct profile_device {
 	struct profile_link link;
 	struct profile_multipath multipath;
 	struct profile_fabric fabric;
+	struct profile_zoned zoned;
 	size_t n_notes;
 	char **notes;
 };
@@ -284,6 +306,8 @@ int profile_add_shared(struct profile *p, const char *const *ids, size_t n,
 /* Names used in the JSON document (NULL when out of range). */
 const char *profile_transport_name(enum profile_transport t);
 const char *profile_media_name(enum profile_media m);
+/* "none", "host-aware", "host-managed" (sysfs spelling). */
+const char *profile_zoned_name(enum profile_zoned_model m);
 const char *profile_mode_name(enum profile_mode m);
 const char *profile_target_name(enum profile_target t);
 const char *profile_io_test_name(enum profile_io_test t);

@@ -10,6 +10,7 @@ const char *const pf_transport_names[] = { "nvme", "sata", "sas", "usb",
 	"virtio", "md", "dm", "loop", "zram", "file", "mmc", "other", NULL };
 const char *const pf_media_names[] = { "nand", "3dxpoint", "hdd", "ram",
 	"optical", "removable", "unknown", NULL };
+const char *const pf_zoned_names[] = { "none", "host-aware", "host-managed", NULL };
 const char *const pf_mode_names[] = { "quick", "full", "catalog", NULL };
 const char *const pf_target_names[] = { "raw-readonly", "scratch-file",
 	"raw-destructive", "catalog", NULL };
@@ -120,7 +121,15 @@ static const struct pf_field fabric_f[] = {
 };
 TABLE(pf_fabric, fabric_f);
 
-/* results, thermal, health, link, multipath, fabric, notes: arrays and maps handled by reader and writer */
+#define ZN(f) offsetof(struct profile_zoned, f)
+static const struct pf_field zoned_f[] = {
+	{ "model", PF_ENUM, ZN(model), PF_REQUIRED, pf_zoned_names, 0 },
+	{ "zone_bytes", PF_POSINT, ZN(zone_bytes), PF_NULLOUT, 0, 0 },
+	{ "zones", PF_POSINT, ZN(zones), PF_NULLOUT, 0, 0 },
+};
+TABLE(pf_zoned, zoned_f);
+
+/* results, thermal, health, link, multipath, fabric, zoned, notes: arrays and maps handled by reader and writer */
 static const struct pf_field device_f[] = {
 	{ "id", PF_STR, D(id), PF_REQUIRED, 0, 0 },
 	{ "path", PF_STR, D(path), PF_NULLOUT, 0, 0 },

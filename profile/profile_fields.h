@@ -47,8 +47,8 @@ struct pf_table {
 extern const struct pf_table pf_top, pf_tool, pf_device, pf_probe, pf_io,
 	pf_sustained, pf_point, pf_sweep, pf_thermal, pf_lat_target, pf_throttle,
 	pf_health, pf_link, pf_under_write, pf_iorate, pf_multipath, pf_path,
-	pf_fabric;
-extern const char *const pf_transport_names[], *const pf_media_names[],
+	pf_fabric, pf_zoned;
+extern const char *const pf_transport_names[], *const pf_media_names[], *const pf_zoned_names[],
 	*const pf_mode_names[], *const pf_target_names[], *const pf_io_names[],
 	*const pf_lat_names[], *const pf_throttle_names[], *const pf_crit_names[];
 

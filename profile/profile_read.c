@@ -444,7 +444,7 @@ static bool device_extra(const char *key)
 	return !strcmp(key, "results") || !strcmp(key, "notes") ||
 	       !strcmp(key, "thermal") || !strcmp(key, "health") ||
 	       !strcmp(key, "link") || !strcmp(key, "multipath") ||
-	       !strcmp(key, "fabric");
+	       !strcmp(key, "fabric") || !strcmp(key, "zoned");
 }
 
 static void init_throttle(void *e)
@@ -624,6 +624,12 @@ static void decode_device(struct rctx *c, const json_t *v, const char *path,
 		child_path(p, path, "fabric");
 		d->fabric.present = true;
 		decode_object(c, x, p, &pf_fabric, &d->fabric);
+	}
+	x = json_object_get(v, "zoned");
+	if (x && !json_is_null(x)) {
+		child_path(p, path, "zoned");
+		d->zoned.present = true;
+		decode_object(c, x, p, &pf_zoned, &d->zoned);
 	}
 	x = json_object_get(v, "notes");
 	if (x && !json_is_null(x)) {

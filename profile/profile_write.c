@@ -208,6 +208,8 @@ static json_t *device_json(const struct profile_device *d)
 		json_object_set_new(o, "multipath", multipath_json(&d->multipath));
 	if (d->fabric.present)
 		json_object_set_new(o, "fabric", table_json(&pf_fabric, &d->fabric));
+	if (d->zoned.present)
+		json_object_set_new(o, "zoned", table_json(&pf_zoned, &d->zoned));
 	for (size_t i = 0; i < d->n_notes; i++)
 		json_array_append_new(notes, json_string(d->notes[i]));
 	json_object_set_new(o, "notes", notes);

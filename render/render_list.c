@@ -237,6 +237,32 @@ static void print_fabrics(FILE *out, const struct probe_inventory *inv)
 	}
 }
 
+/* Zoned devices: their model, zones, and what the model allows. */
+static void print_zoned(FILE *out, const struct probe_inventory *inv)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < inv->n; i++) {
+		const struct profile_zoned *z = &inv->v[i].zoned;
+		char size[32] = "? MiB";
+
+		if (!z->present)
+			continue;
+		if (!any)
+			fprintf(out, "\nZoned (written in zones; see queue/zoned):\n");
+		any = true;
+		if (z->zone_bytes > 0)
+			snprintf(size, sizeof(size), "%g MiB", z->zone_bytes / 1048576.0);
+		fprintf(out, "  %s: %s, zones of %s", inv->v[i].name,
+			profile_zoned_name(z->model), size);
+		if (z->zones > 0)
+			fprintf(out, ", %ld zones", z->zones);
+		fprintf(out, ": %s\n", z->model == PROFILE_ZONED_HOST_MANAGED ?
+			"writes must be zone-sequential: no random or mixed write test, no "
+			"ext4/XFS" : "random writes collapse once its conventional cache is full");
+	}
+}
+
 /* Warnings: multipath paths that are not optimized or not live. */
 static void print_path_warnings(FILE *out, const struct probe_inventory *inv)
 {
@@ -320,6 +346,7 @@ static void text_print(FILE *out, const struct probe_inventory *inv)
 		      "plan and report use decimal GB/TB = 10^9/10^12)\n", out);
 	print_multipath(out, inv);
 	print_fabrics(out, inv);
+	print_zoned(out, inv);
 	print_classes(out, inv);
 	print_reasons(out, inv, false);
 	print_reasons(out, inv, true);
@@ -445,6 +472,20 @@ static json_t *fabric_json(const struct probe_dev *d)
 	return o;
 }
 
+/* "zoned": a zoned device's model, zone size and zones; null when none. */
+static json_t *zoned_json(const struct profile_zoned *z)
+{
+	json_t *o;
+
+	if (!z->present)
+		return json_null();
+	o = json_object();
+	json_object_set_new(o, "model", json_string(profile_zoned_name(z->model)));
+	json_object_set_new(o, "zone_bytes", count_json(z->zone_bytes));
+	json_object_set_new(o, "zones", count_json(z->zones));
+	return o;
+}
+
 static json_t *dev_json(const struct probe_dev *d)
 {
 	json_t *o = json_object(), *parts = json_array();
@@ -469,6 +510,7 @@ static json_t *dev_json(const struct probe_dev *d)
 		json_object_set_new(o, "multipath", multipath_json(d));
 	if (d->fabric)
 		json_object_set_new(o, "fabric", fabric_json(d));
+	json_object_set_new(o, "zoned", zoned_json(&d->zoned));
 	json_object_set_new(o, "pcie", pcie_json(&d->pcie));
 	json_object_set_new(o, "numa_node", count_json(d->numa_node));
 	json_object_set_new(o, "local_cpulist", str_or_null(d->local_cpulist));

@@ -62,6 +62,35 @@ else
 	fi
 fi
 
+# issue 28: zoned devices.  list: the zoned section and JSON blocks (null
+# for conventional devices); a plan of tests/fixtures/profiles/zoned.json
+# never puts ext4 or XFS on the host-managed nvme1n2 (btrfs, with the
+# reason) and warns of the host-aware sda, once.
+zfx=$src/tests/fixtures/zoned
+if ! "$tw" --sysroot "$zfx" list 2>&1 | grep -qx '  nvme1n2: host-managed, zones of 64 MiB, 61440 zones: writes must be zone-sequential: no random or mixed write test, no ext4/XFS'; then
+	echo "FAIL: zoned: list does not show nvme1n2 as host-managed with its zones"; fail=1
+fi
+if command -v jq >/dev/null; then
+	if ! "$tw" --sysroot "$zfx" list --format json | jq -e '[.devices[] | [.name, .zoned]] ==
+		[["nvme0n1", null], ["nvme1n1", null],
+		 ["nvme1n2", {model: "host-managed", zone_bytes: 67108864, zones: 61440}],
+		 ["sda", {model: "host-aware", zone_bytes: 268435456, zones: 29809}]]' >/dev/null; then
+		echo "FAIL: zoned: list JSON lacks the zoned blocks (or gives one to a conventional device)"; fail=1
+	fi
+	if ! "$tw" plan --policies "$src/policies" --no-inventory "$src/tests/fixtures/profiles/zoned.json" \
+		--format json >"$tmp/zoned.json" 2>"$tmp/err"; then
+		echo "FAIL: plan of tests/fixtures/profiles/zoned.json: exit $?"; cat "$tmp/err"; fail=1
+	elif ! jq -e '([.tiers[] | select(.devices | index("nvme1n2")) | .mounts[]] | length) >= 1
+		and ([.tiers[] | select(.devices | index("nvme1n2")) | .mounts[] | .fs] | all(. != "ext4" and . != "xfs"))
+		and ([.tiers[].mounts[] | select(.source == "/dev/nvme1n2") | [.fs, (.why | test("^btrfs: a host-managed zoned device takes only zone-sequential writes, so ext4 and XFS cannot be made on it"))]] == [["btrfs", true]])
+		and ([.warnings[] | select(.kind == "zoned") | .device] == ["sda"])
+		and ([.warnings[] | select(.kind == "zoned") | .message | test("^sda: host-aware zoned device \\(zones of 256 MiB\\) in the cold tier: random writes collapse")] == [true])' \
+		"$tmp/zoned.json" >/dev/null; then
+		echo "FAIL: zoned plan: ext4/XFS on the host-managed nvme1n2, no btrfs reason, or no single host-aware warning for sda"
+		jq -c '[.tiers[] | {name, devices, mounts: [.mounts[] | {source, fs}]}], [.warnings[] | select(.kind == "zoned")]' "$tmp/zoned.json"; fail=1
+	fi
+fi
+
 [ "$n" -ge 6 ] || { echo "FAIL: expected at least 3 fixtures (6 outputs), found $n outputs"; fail=1; }
 
 # Plans (issue 26): the published server as is, with needs it cannot meet,

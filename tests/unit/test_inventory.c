@@ -512,6 +512,98 @@ static void test_fabrics_profile(void **state)
 	probe_inventory_free(inv);
 }
 
+/* issue 28: zoned devices.  queue/zoned, chunk_sectors and nr_zones: a ZNS
+ * namespace (host-managed, 64 MiB zones) beside the drive's conventional
+ * one (one drive_id), a host-aware SMR disk; "none" is no zoned block. */
+static void test_zoned(void **state)
+{
+	struct probe_inventory *inv = scan("zoned");
+	const struct probe_dev *d;
+
+	(void)state;
+	assert_int_equal(inv->n, 4);
+	assert_false(dev(inv, "nvme0n1")->zoned.present);
+	assert_false(probe_dev_host_managed(dev(inv, "nvme0n1")));
+	d = dev(inv, "nvme1n1");
+	assert_false(d->zoned.present);
+	assert_int_equal(d->zoned.zone_bytes, -1);
+	d = dev(inv, "nvme1n2");
+	assert_true(d->zoned.present);
+	assert_int_equal(d->zoned.model, PROFILE_ZONED_HOST_MANAGED);
+	assert_int_equal(d->zoned.zone_bytes, 64L << 20);
+	assert_int_equal(d->zoned.zones, 61440);
+	assert_true(probe_dev_host_managed(d));
+	assert_int_equal(d->capacity_bytes, 61440LL * (64LL << 20));
+	assert_string_equal(d->drive_id, dev(inv, "nvme1n1")->drive_id);
+	assert_true(probe_dev_candidate(d));
+	d = dev(inv, "sda");
+	assert_true(d->zoned.present);
+	assert_int_equal(d->zoned.model, PROFILE_ZONED_HOST_AWARE);
+	assert_int_equal(d->zoned.zone_bytes, 256L << 20);
+	assert_int_equal(d->zoned.zones, 29809);
+	assert_false(probe_dev_host_managed(d));
+	assert_int_equal(d->media, PROFILE_MEDIA_HDD);
+	assert_false(probe_dev_host_managed(NULL));
+	assert_string_equal(profile_zoned_name(PROFILE_ZONED_HOST_AWARE), "host-aware");
+	assert_null(profile_zoned_name(PROFILE_ZONED_COUNT));
+	probe_inventory_free(inv);
+}
+
+/* The zoned block reaches the profile with a note, and comes back from
+ * its JSON; a bad model is refused. */
+static void test_zoned_profile(void **state)
+{
+	struct probe_inventory *inv = scan("zoned");
+	struct profile *p = profile_new(), *back = NULL;
+	struct tw_diags diags = { 0 };
+	const char *ids[] = { "nvme1n1", "nvme1n2", "sda" };
+	char *text, *bad;
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++) {
+		struct profile_device *d = profile_add_device(p, ids[i]);
+
+		assert_non_null(d);
+		d->model = strdup("m");
+		d->transport = PROFILE_TR_NVME;
+		d->media = PROFILE_MEDIA_NAND;
+		d->capacity_bytes = 1000000000;
+	}
+	assert_int_equal(probe_inventory_to_profile(inv, p), 0);
+	assert_int_equal(probe_inventory_to_profile(inv, p), 0);	/* idempotent */
+	assert_false(p->devices[0].zoned.present);
+	assert_int_equal(p->devices[0].n_notes, 0);
+	assert_int_equal(p->devices[1].n_notes, 1);
+	assert_string_equal(p->devices[1].notes[0], "zoned: host-managed (zones of 64 MiB, "
+			    "61440 zones): writes must be zone-sequential after a zone reset; "
+			    "random writes fail and ext4/XFS cannot be made on it");
+	assert_int_equal(p->devices[2].n_notes, 1);
+	assert_non_null(strstr(p->devices[2].notes[0], "zoned: host-aware (zones of 256 MiB, "
+			       "29809 zones): random writes are accepted but collapse"));
+	text = profile_write_string(p);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "\"zoned\": {\n"));
+	assert_int_equal(profile_read_string(text, strlen(text), "t", &back, &diags), 0);
+	assert_false(back->devices[0].zoned.present);
+	assert_true(back->devices[1].zoned.present);
+	assert_int_equal(back->devices[1].zoned.model, PROFILE_ZONED_HOST_MANAGED);
+	assert_int_equal(back->devices[1].zoned.zone_bytes, 64L << 20);
+	assert_int_equal(back->devices[1].zoned.zones, 61440);
+	assert_int_equal(back->devices[2].zoned.model, PROFILE_ZONED_HOST_AWARE);
+	profile_free(back);
+	back = NULL;
+	tw_diags_clear(&diags);
+	bad = strstr(text, "\"host-managed\"");
+	assert_non_null(bad);
+	memcpy(bad, "\"host-mangled\"", 14);
+	assert_int_not_equal(profile_read_string(text, strlen(text), "t", &back, &diags), 0);
+	free(text);
+	tw_diags_clear(&diags);
+	profile_free(back);
+	profile_free(p);
+	probe_inventory_free(inv);
+}
+
 /* The physical drive: the NQN where the controller has one, else the
  * serial; none for md, dm, zram, loop. */
 static void test_drive_id(void **state)
@@ -561,6 +653,8 @@ int main(void)
 		cmocka_unit_test(test_enterprise_profile),
 		cmocka_unit_test(test_fabrics),
 		cmocka_unit_test(test_fabrics_profile),
+		cmocka_unit_test(test_zoned),
+		cmocka_unit_test(test_zoned_profile),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

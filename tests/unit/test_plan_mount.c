@@ -221,6 +221,53 @@ static void array_then_other_devices(void **state)
 	fx_free(f);
 }
 
+/* issue 28: a host-managed zoned device never gets ext4 or XFS, whatever
+ * its tier or size, alone or in the tier's array; a host-aware one does. */
+static void host_managed_zoned_gets_btrfs(void **state)
+{
+	struct fx *f = fx_new(4);
+	struct advisor_plan_tier *t;
+	char name[] = "md-arch";
+
+	(void)state;
+	fx_dev(f, 0, "nvme1n2", "/dev/nvme1n2", 4 * TB);
+	fx_dev(f, 1, "small-zns", "/dev/nvme2n2", 32LL * 1000 * 1000 * 1000);
+	fx_dev(f, 2, "sda", "/dev/sda", 8 * TB);
+	f->p[0].zoned = (struct profile_zoned){ true, PROFILE_ZONED_HOST_MANAGED, 64L << 20, 61440 };
+	f->p[1].zoned = (struct profile_zoned){ true, PROFILE_ZONED_HOST_MANAGED, 64L << 20, 476 };
+	f->p[2].zoned = (struct profile_zoned){ true, PROFILE_ZONED_HOST_AWARE, 256L << 20, 29809 };
+	fx_assign(f, 0, ADVISOR_HOT);
+	fx_assign(f, 1, ADVISOR_WARM);
+	fx_assign(f, 2, ADVISOR_COLD);
+	t = make(f, ADVISOR_HOT);
+	assert_int_equal(t->n_mounts, 1);
+	assert_string_equal(t->mounts[0].fs, "btrfs");
+	assert_non_null(strstr(t->mounts[0].why, "host-managed zoned device takes only "
+			       "zone-sequential writes, so ext4 and XFS cannot be made on it"));
+	assert_data_mount(&t->mounts[0]);
+	t = make(f, ADVISOR_WARM);	/* under 64 GB: still not ext4 */
+	assert_string_equal(t->mounts[0].fs, "btrfs");
+	t = make(f, ADVISOR_COLD);	/* host-aware: the tier's filesystem */
+	assert_string_equal(t->mounts[0].fs, "xfs");
+	fx_free(f);
+
+	f = fx_new(2);	/* an array holding one */
+	fx_dev(f, 0, "nvme1n2", "/dev/nvme1n2", 4 * TB);
+	fx_dev(f, 1, "nvme3n1", "/dev/nvme3n1", 4 * TB);
+	f->p[0].zoned = (struct profile_zoned){ true, PROFILE_ZONED_HOST_MANAGED, 64L << 20, 61440 };
+	fx_assign(f, 0, ADVISOR_COLD);
+	fx_assign(f, 1, ADVISOR_COLD);
+	f->members[0] = 0;
+	f->members[1] = 1;
+	f->plan.tiers[ADVISOR_COLD].raid = (struct advisor_raid){ .level = ADVISOR_RAID0, .n = 2,
+		.members = f->members, .name = name };
+	t = make(f, ADVISOR_COLD);
+	assert_int_equal(t->n_mounts, 1);
+	assert_true(t->mounts[0].raid);
+	assert_string_equal(t->mounts[0].fs, "btrfs");
+	fx_free(f);
+}
+
 /* ---- the root disk and existing data ------------------------------------ */
 
 static void root_disk_is_a_directory(void **state)
@@ -484,6 +531,7 @@ int main(void)
 		cmocka_unit_test(warm_xfs_suffixes_and_small_device),
 		cmocka_unit_test(cold_custom_point_and_catalog_entry),
 		cmocka_unit_test(array_then_other_devices),
+		cmocka_unit_test(host_managed_zoned_gets_btrfs),
 		cmocka_unit_test(root_disk_is_a_directory),
 		cmocka_unit_test(reuse_whole_device_not_mounted),
 		cmocka_unit_test(reuse_largest_partition_keeps_its_mount),

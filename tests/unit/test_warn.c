@@ -661,6 +661,41 @@ static void test_fabric(void **state)
 	profile_free(p);
 }
 
+/* issue 28: a host-aware zoned device warns in any tier it is placed in;
+ * a host-managed one (its mount says why) and an unplaced one do not. */
+static void test_zoned(void **state)
+{
+	struct profile *p = profile_new();
+	struct profile_device *d;
+	struct advisor_plan *plan;
+	const char *m;
+	const char *ids[] = { "smr-cold", "zns-warm", "smr-out", "plain-hot" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		d = profile_add_device(p, ids[i]);
+		d->transport = PROFILE_TR_SATA;
+		d->zoned.present = i < 3;
+		d->zoned.model = i == 1 ? PROFILE_ZONED_HOST_MANAGED : PROFILE_ZONED_HOST_AWARE;
+		d->zoned.zone_bytes = 256L << 20;
+	}
+	plan = plan_over(p);
+	plan->devs[0].tier = ADVISOR_COLD;
+	plan->devs[1].tier = ADVISOR_WARM;
+	plan->devs[2].tier = -1;
+	plan->devs[3].tier = ADVISOR_HOT;
+	assert_int_equal(advisor_warnings_make(plan), 0);
+	m = warning(plan, "smr-cold", "zoned");
+	assert_contains(m, "smr-cold: host-aware zoned device (zones of 256 MiB) in the cold "
+			"tier: random writes collapse once its conventional cache is full");
+	assert_contains(m, "btrfs zoned mode, f2fs");
+	assert_null(warning(plan, "zns-warm", "zoned"));
+	assert_null(warning(plan, "smr-out", "zoned"));
+	assert_null(warning(plan, "plain-hot", "zoned"));
+	plan_done(plan);
+	profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest example[] = {
@@ -682,6 +717,7 @@ int main(void)
 		cmocka_unit_test(test_appends),
 		cmocka_unit_test(test_usb),
 		cmocka_unit_test(test_fabric),
+		cmocka_unit_test(test_zoned),
 	};
 	int fails = cmocka_run_group_tests_name("example", example, setup, teardown);
 
