@@ -28,21 +28,6 @@ static int path_controller(const char *real, char *dir, size_t len, char **name)
 	return (*name = strndup(b, (size_t)(end - b))) ? 0 : -ENOMEM;
 }
 
-/* numa_node of a sysfs directory (relative to root): -1 when unknown. */
-static int numa_of(const struct scan *sc, const char *dir)
-{
-	char *v = probe_sys_str(sc->root, "%s/numa_node", dir), *end;
-	long n = -1;
-
-	if (v) {
-		n = strtol(v, &end, 10);
-		if (end == v || n < 0 || n > 65535)
-			n = -1;
-	}
-	free(v);
-	return (int)n;
-}
-
 /* The PCI function the controller's device link names, NULL off PCI. */
 static char *pci_function_of(const struct scan *sc, const char *ctrl_dir)
 {
@@ -82,12 +67,12 @@ static int read_path(const struct scan *sc, const struct probe_sysdev *h,
 	p->pci_function = pci_function_of(sc, ctrl);
 	if (probe_nvme_fabric(p->transport))
 		return 0;	/* network-attached: no local NUMA node assumed */
-	p->numa_node = numa_of(sc, ctrl);
+	p->numa_node = inv_read_numa(sc, ctrl);
 	if (p->numa_node < 0 && p->pci_function) {
 		char fn[PATH_MAX + 8];
 
 		snprintf(fn, sizeof(fn), "%s/device", ctrl);
-		p->numa_node = numa_of(sc, fn);
+		p->numa_node = inv_read_numa(sc, fn);
 	}
 	return 0;
 }

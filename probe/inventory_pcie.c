@@ -62,8 +62,7 @@ static long read_width(const struct scan *sc, const char *dir, const char *attr)
 	return n;
 }
 
-/* numa_node of a sysfs directory: -1 when missing or "-1". */
-static int read_numa(const struct scan *sc, const char *dir)
+int inv_read_numa(const struct scan *sc, const char *dir)
 {
 	char *v = probe_sys_str(sc->root, "%s/numa_node", dir), *end;
 	long n = -1;
@@ -107,7 +106,7 @@ int inv_read_pcie(const struct scan *sc, struct probe_dev *d, const char *real)
 	snprintf(dir, sizeof(dir), "%.*s", (int)fn_end - 1, real + 1);
 	if (!(d->pci_port = strndup(top, 12)))
 		return -ENOMEM;
-	d->numa_node = read_numa(sc, dir);
+	d->numa_node = inv_read_numa(sc, dir);
 	d->local_cpulist = probe_sys_str(sc->root, "%s/local_cpulist", dir);
 	pc->speed_gts = read_gts(sc, dir, "current_link_speed");
 	pc->width = read_width(sc, dir, "current_link_width");

@@ -69,6 +69,10 @@ int inv_class_from_slaves(struct probe_inventory *inv);
  * real, the device's path under sys/devices.  Returns 0 or -ENOMEM. */
 int inv_read_pcie(const struct scan *sc, struct probe_dev *d, const char *real);
 
+/* numa_node of a sysfs directory (relative to the sysroot): -1 when
+ * missing, "-1" or not a node number. */
+int inv_read_numa(const struct scan *sc, const char *dir);
+
 /* ---- inventory_nvme.c ---- */
 
 /* NVMe facts of d (transport nvme), h its directory and real its path under
