@@ -40,15 +40,15 @@
 /* One row per test (run_int.h): its shape and its quick-mode time limits;
  * the composite tests (run_composite.c) read their rows from here too. */
 const struct test_def tests[PROBE_TEST_COUNT] = {
-	[PROBE_TEST_SEQ_READ] = { "seq_read", PROFILE_SEQ_READ, PROBE_SEQ, 100, MIB, 32, false, 0.25, 0.5, 3.0 },
-	[PROBE_TEST_RAND_READ_QD1] = { "rand_read_qd1", PROFILE_RAND_READ_QD1, PROBE_RAND, 100, 4 * KIB, 1, false, 0.1, 0.5, 3.0 },
-	[PROBE_TEST_RAND_READ_QD32] = { "rand_read_qd32", PROFILE_RAND_READ_QD32, PROBE_RAND, 100, 4 * KIB, 32, true, 0.2, 0.3, 3.0 },
-	[PROBE_TEST_QD_SWEEP] = { "qd_sweep", -1, PROBE_RAND, 100, 4 * KIB, 0, false, 0.1, 0.2, 0.4 },
-	[PROBE_TEST_SEQ_WRITE] = { "seq_write", PROFILE_SEQ_WRITE, PROBE_SEQ, 0, MIB, 32, false, 0.25, 0.5, 3.0 },
-	[PROBE_TEST_IORATE] = { "iorate", -1, PROBE_RAND, 100, 4 * KIB, IORATE_QD, false, 0.2, 1.0, 1.0 },
-	[PROBE_TEST_MIXED_70_30] = { "mixed_70_30", PROFILE_MIXED_70_30, PROBE_RAND, 70, 4 * KIB, 32, true, 0.2, 0.3, 3.0 },
-	[PROBE_TEST_READ_UNDER_WRITE] = { "read_under_write", -1, PROBE_RAND, 100, 4 * KIB, 1, false, 0.5, 0.5, 4.0 },
-	[PROBE_TEST_SUSTAINED_WRITE] = { "sustained_write", -1, PROBE_SEQ, 0, MIB, 32, false, 0, 30, 30 },
+	[PROBE_TEST_SEQ_READ] = { "seq_read", PROFILE_SEQ_READ, PROBE_SEQ, 100, MIB, 32, false, 0.25, 0.5, 3.0, 0, false },
+	[PROBE_TEST_RAND_READ_QD1] = { "rand_read_qd1", PROFILE_RAND_READ_QD1, PROBE_RAND, 100, 4 * KIB, 1, false, 0.1, 0.5, 3.0, 0, false },
+	[PROBE_TEST_RAND_READ_QD32] = { "rand_read_qd32", PROFILE_RAND_READ_QD32, PROBE_RAND, 100, 4 * KIB, 32, true, 0.2, 0.3, 3.0, 0, false },
+	[PROBE_TEST_QD_SWEEP] = { "qd_sweep", -1, PROBE_RAND, 100, 4 * KIB, 0, false, 0.1, 0.2, 0.4, KNOWN_WINDOW_S / 2, false },
+	[PROBE_TEST_SEQ_WRITE] = { "seq_write", PROFILE_SEQ_WRITE, PROBE_SEQ, 0, MIB, 32, false, 0.25, 0.5, 3.0, 0, false },
+	[PROBE_TEST_IORATE] = { "iorate", -1, PROBE_RAND, 100, 4 * KIB, IORATE_QD, false, 0.2, 1.0, 1.0, 0, false },
+	[PROBE_TEST_MIXED_70_30] = { "mixed_70_30", PROFILE_MIXED_70_30, PROBE_RAND, 70, 4 * KIB, 32, true, 0.2, 0.3, 3.0, 0, false },
+	[PROBE_TEST_READ_UNDER_WRITE] = { "read_under_write", -1, PROBE_RAND, 100, 4 * KIB, 1, false, 0.5, 0.5, 4.0, 0, true },
+	[PROBE_TEST_SUSTAINED_WRITE] = { "sustained_write", -1, PROBE_SEQ, 0, MIB, 32, false, 0, 30, 30, 0, false },
 };
 
 /* The process-wide counters of the fault hook: after=N spans every test and
@@ -152,19 +152,13 @@ void job_for(const struct run *r, const struct test_def *def, unsigned qd,
 		job->max_s = def->max_s;
 		if (def->min_s < def->max_s) {
 			job->known_pct = PROBE_KNOWN_PCT;
-			job->window_s = KNOWN_WINDOW_S;
+			job->window_s = def->window_s > 0 ? def->window_s : KNOWN_WINDOW_S;
 			/* 1 MiB I/Os: a quarter as many (8 MiB a window), so
 			 * that a 20 MB/s disk still gets the four windows of a
 			 * band within its cap */
 			job->win_min_ios = def->bs > 64 * KIB ? KNOWN_WINDOW_IOS / 4 : KNOWN_WINDOW_IOS;
 			job->min_ios = def->pattern == PROBE_RAND ? PROBE_KNOWN_TAIL * 100u : 0;
-			/* a sweep point: windows half as long (four of them
-			 * are the least a band is drawn from) */
-			if (def == &tests[PROBE_TEST_QD_SWEEP])
-				job->window_s = KNOWN_WINDOW_S / 2;
-			/* reads under writes: their figure is the p99, known
-			 * once it has PROBE_KNOWN_TAIL samples above it */
-			if (def == &tests[PROBE_TEST_READ_UNDER_WRITE])
+			if (def->p99_only)
 				job->max_ios = job->min_ios;
 		}
 	}
@@ -524,7 +518,7 @@ static uint64_t fill_bytes(const struct run *r)
 static int fill_span(struct run *r)
 {
 	static const struct test_def def = { "fill", -1, PROBE_SEQ, 0, MIB, 32, false,
-					     0, 0, FILL_QUICK_S };
+					     0, 0, FILL_QUICK_S, 0, false };
 	const uint64_t span = r->span, want = fill_bytes(r);
 	struct probe_job_result res;
 	struct probe_job job;

@@ -29,6 +29,9 @@ struct test_def {
 	unsigned qd;
 	bool threaded;		/* honours options.threads */
 	double ramp_s, min_s, max_s;	/* quick mode */
+	double window_s;	/* quick mode's windows; 0 = KNOWN_WINDOW_S */
+	bool p99_only;		/* quick: its figure is the p99, known once it has
+				 * PROBE_KNOWN_TAIL samples above it (stops there) */
 };
 
 /* Per-run state handed to the window callback. */
