@@ -297,12 +297,6 @@ static int file_dir_mount(const struct advisor_plan *plan, size_t d, struct slot
 	return rc;
 }
 
-/* Whether pd is a host-managed zoned device (the profile's zoned block). */
-static bool host_managed(const struct advisor_plan_device *pd)
-{
-	return pd->p && pd->p->zoned.present && pd->p->zoned.model == PROFILE_ZONED_HOST_MANAGED;
-}
-
 /* A new filesystem on device d (btrfs on a host-managed zoned one).
  * Returns 0 or -ENOMEM. */
 static int new_mount(const struct advisor_plan *plan, const struct advisor_plan_tier *tier,
@@ -310,7 +304,7 @@ static int new_mount(const struct advisor_plan *plan, const struct advisor_plan_
 {
 	const struct advisor_plan_device *pd = &plan->devs[d];
 	int64_t cap = pd->p ? pd->p->capacity_bytes : -1;
-	const struct fs_choice *c = host_managed(pd) ? &zoned_fs :
+	const struct fs_choice *c = plan_host_managed(pd->p) ? &zoned_fs :
 				    cap > 0 && cap < SMALL_DEVICE_BYTES ? &small_fs :
 				    &new_fs[tier->tier];
 	bool catalog = !(pd->disk && pd->disk->path) && !(pd->p && pd->p->path);
@@ -392,26 +386,11 @@ static int device_mount(const struct advisor_plan *plan, const struct advisor_pl
 	return new_mount(plan, tier, d, s, m);
 }
 
-/* The filesystem of the tier's array or volume: btrfs when a member is a
- * host-managed zoned device (no ext4/XFS on one), else the tier's. */
-static const struct fs_choice *joint_fs(const struct advisor_plan *plan,
-					const struct advisor_plan_tier *tier)
-{
-	for (size_t i = 0; i < tier->n_devices; i++) {
-		size_t d = tier->devices[i];
-
-		if (d < plan->n_devs && (in_array(tier, d) || advisor_volume_has(tier, d)) &&
-		    host_managed(&plan->devs[d]))
-			return &zoned_fs;
-	}
-	return &new_fs[tier->tier];
-}
-
 /* The tier's md array: a new filesystem on /dev/md/NAME.  Returns 0 or -ENOMEM. */
-static int array_mount(const struct advisor_plan *plan, const struct advisor_plan_tier *tier,
+static int array_mount(const struct advisor_plan_tier *tier,
 		       struct slots *s, struct advisor_mount *m)
 {
-	const struct fs_choice *c = joint_fs(plan, tier);
+	const struct fs_choice *c = &new_fs[tier->tier];	/* no zoned member (raid.c) */
 	const char *name = tier->raid.name ? tier->raid.name : "tierwise";
 	const char *level = advisor_raid_name(tier->raid.level);
 	int rc = next_point(s, &m->point);
@@ -432,10 +411,10 @@ static int array_mount(const struct advisor_plan *plan, const struct advisor_pla
 }
 
 /* The tier's LVM volume: a new filesystem on /dev/VG/LV.  Returns 0 or -ENOMEM. */
-static int volume_mount(const struct advisor_plan *plan, const struct advisor_plan_tier *tier,
+static int volume_mount(const struct advisor_plan_tier *tier,
 			struct slots *s, struct advisor_mount *m)
 {
-	const struct fs_choice *c = joint_fs(plan, tier);
+	const struct fs_choice *c = &new_fs[tier->tier];	/* no zoned member (volume.c) */
 	const struct advisor_volume *v = &tier->volume;
 	int rc = next_point(s, &m->point);
 
@@ -474,9 +453,9 @@ static int tier_mounts(const struct advisor_plan *plan, const struct advisor_pla
 	if (tier->shared)
 		rc = shared_mount(plan, tier, &s, &m[n++]);
 	else if (tier->volume.n)
-		rc = volume_mount(plan, tier, &s, &m[n++]);
+		rc = volume_mount(tier, &s, &m[n++]);
 	else if (has_array(tier))
-		rc = array_mount(plan, tier, &s, &m[n++]);
+		rc = array_mount(tier, &s, &m[n++]);
 	for (size_t i = 0; !tier->shared && !rc && i < tier->n_devices; i++) {
 		size_t d = tier->devices[i];
 

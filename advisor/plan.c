@@ -919,6 +919,33 @@ static int drive_notes(struct advisor_plan *plan)
 	return ret;
 }
 
+/*
+ * A tier note per host-managed zoned device placed beside other devices of
+ * its tier whose tier has an array or a volume: it stays a mount of its own,
+ * since neither md nor LVM takes a zoned device (raid.c, volume.c).
+ * Returns 0 or -ENOMEM.
+ */
+static int zoned_notes(struct advisor_plan *plan)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < plan->n_devs && !ret; i++) {
+		const struct advisor_plan_tier *t;
+
+		if (!placed(plan, i) || !plan_host_managed(plan->devs[i].p))
+			continue;
+		t = &plan->tiers[plan->devs[i].tier];
+		if (t->n_devices < 2)
+			continue;
+		ret = tw_strv_addf(&plan->tiers[plan->devs[i].tier].notes,
+				   &plan->tiers[plan->devs[i].tier].n_notes,
+				   "%s is host-managed zoned: a filesystem of its own (btrfs in "
+				   "zoned mode), in no md array or LVM volume, which take no "
+				   "zoned device", plan->devs[i].p->id);
+	}
+	return ret;
+}
+
 static int build_tiers(struct ctx *c)
 {
 	struct advisor_plan *plan = c->plan;
@@ -982,6 +1009,8 @@ static int make(struct ctx *c, char *err, size_t errlen)
 		ret = build_tiers(c);
 	if (!ret)
 		ret = drive_notes(plan);
+	if (!ret)
+		ret = zoned_notes(plan);
 	if (!ret && plan->buying)
 		ret = plan_buy_list(plan);
 	if (!ret)

@@ -100,6 +100,10 @@ double plan_usable(const struct advisor_plan *plan, size_t i);
  * bandwidth. */
 bool plan_one_drive(const struct profile_device *a, const struct profile_device *b);
 
+/* Is p a host-managed zoned device (the profile's zoned block)?  It takes
+ * only zone-sequential writes: no ext4/XFS, and neither md nor LVM takes it. */
+bool plan_host_managed(const struct profile_device *p);
+
 /* Does another device placed in tier t (devs[].tier) share device d's drive? */
 bool plan_drive_in_tier(const struct advisor_plan *plan, size_t d, int t);
 

@@ -62,6 +62,11 @@ bool plan_one_drive(const struct profile_device *a, const struct profile_device 
 	return a != b && a->drive_id && b->drive_id && !strcmp(a->drive_id, b->drive_id);
 }
 
+bool plan_host_managed(const struct profile_device *p)
+{
+	return p && p->zoned.present && p->zoned.model == PROFILE_ZONED_HOST_MANAGED;
+}
+
 bool plan_drive_in_tier(const struct advisor_plan *plan, size_t d, int t)
 {
 	for (size_t k = 0; k < plan->n_devs; k++)

@@ -63,10 +63,11 @@ static bool alike(const struct profile_device *a, const struct profile_device *b
 	       close_to(a->io[PROFILE_RAND_READ_QD1].iops, b->io[PROFILE_RAND_READ_QD1].iops);
 }
 
-/* A device that may join an array: new, not the root disk. */
+/* A device that may join an array: new, not the root disk, not
+ * host-managed zoned (md takes no zoned device). */
 static bool raidable(const struct advisor_plan_device *pd)
 {
-	return !pd->has_data && !(pd->disk && pd->disk->root);
+	return !pd->has_data && !(pd->disk && pd->disk->root) && !plan_host_managed(pd->p);
 }
 
 bool plan_alike(const struct advisor_plan_device *a, const struct advisor_plan_device *b)

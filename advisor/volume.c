@@ -25,11 +25,12 @@
 #define STRIPE_TOLERANCE 0.15
 #define STRIPE_KIB 256		/* lvcreate -I: 256 KiB stripes, as md's 512 KiB chunk order */
 
-/* A device LVM may take whole: new, not the root disk, a block device. */
+/* A device LVM may take whole: new, not the root disk, a block device,
+ * not host-managed zoned (LVM takes no zoned device). */
 static bool pv_ok(const struct advisor_plan_device *pd)
 {
 	return !pd->excluded && !pd->has_data && !(pd->disk && pd->disk->root) &&
-	       pd->p->transport != PROFILE_TR_FILE;
+	       pd->p->transport != PROFILE_TR_FILE && !plan_host_managed(pd->p);
 }
 
 /* Capacity and sequential read of unit k (-1: the array). */

@@ -69,4 +69,19 @@ jq_true "no tier note (two tiers)" '[.tiers[].notes[] | select(test("namespaces"
 check "text" 0 plan "$tmp/one.json" --need vector-db=350G,logs-metadata=0,model-loading=350G,checkpoints=0,archive=9T
 grep -q '^note: nvme0n1 (.*) and nvme0n2 (.*) are namespaces of one drive' "$tmp/out" ||
 	{ echo "FAIL: text: no plan note on the shared drive"; fail=1; }
+
+# --- host-managed zoned namespaces (the control's four, drive_id gone, each
+# zoned): md and LVM take no zoned device, so no array, no volume; four
+# mounts of their own, btrfs each, and a tier note per device (the
+# optimiser needs three or four of them)
+jq '.devices |= map(if (.id | startswith("nvme")) then .zoned = {model: "host-managed", zone_bytes: 67108864, zones: 14000} else . end)' \
+	"$tmp/nodrive.json" >"$tmp/zoned.json"
+check "zoned, no drive_id" 0 plan "$tmp/zoned.json" --format json --need model-loading=1100G,checkpoints=0,archive=9T
+jq_true "zoned: three or four in warm" '.tiers[1].devices | length >= 3 and all(startswith("nvme"))'
+jq_true "zoned: no array, no volume" '.tiers[1].raid == null and .tiers[1].volume == null'
+jq_true "zoned: a btrfs mount of its own each" \
+	'.tiers[1] | [.mounts[] | [.source, .fs]] == [.devices[] | ["/dev/" + ., "btrfs"]]'
+jq_true "zoned: a tier note per device" \
+	'(.tiers[1].devices | length) as $n
+	| [.tiers[1].notes[] | select(test("^nvme[01]n[12] is host-managed zoned: a filesystem of its own \\(btrfs in zoned mode\\), in no md array or LVM volume"))] | length == $n'
 exit $fail
