@@ -67,6 +67,8 @@ static int read_path(const struct scan *sc, const struct probe_sysdev *h,
 	p->pci_function = pci_function_of(sc, ctrl);
 	if (probe_nvme_fabric(p->transport))
 		return 0;	/* network-attached: no local NUMA node assumed */
+	if (p->pci_function)
+		p->local_cpulist = probe_sys_str(sc->root, "%s/device/local_cpulist", ctrl);
 	p->numa_node = inv_read_numa(sc, ctrl);
 	if (p->numa_node < 0 && p->pci_function) {
 		char fn[PATH_MAX + 8];
@@ -86,6 +88,7 @@ void inv_nvme_path_free(struct probe_nvme_path *p)
 	free(p->pci_function);
 	free(p->state);
 	free(p->ana_state);
+	free(p->local_cpulist);
 }
 
 bool probe_nvme_path_degraded(const struct probe_nvme_path *p)
@@ -186,6 +189,72 @@ static bool is_head(const char *real)
 	return strstr(real, "/devices/virtual/nvme-subsystem/") != NULL;
 }
 
+#define CPUS_MAX 8192
+
+/* Marks the CPUs of list ("0-3,8") in on[CPUS_MAX].  False when it does not
+ * parse. */
+static bool cpus_mark(const char *list, bool *on)
+{
+	const char *p = list;
+
+	while (*p && *p != '\n') {
+		char *end;
+		unsigned long a = strtoul(p, &end, 10), b = a;
+
+		if (end == p)
+			return false;
+		if (*end == '-')
+			b = strtoul(end + 1, &end, 10);
+		for (unsigned long c = a; c <= b && c < CPUS_MAX; c++)
+			on[c] = true;
+		if (*end != ',' && *end && *end != '\n')
+			return false;
+		p = *end == ',' ? end + 1 : end;
+	}
+	return true;
+}
+
+/*
+ * d->local_cpulist of a head: the CPUs local to any live optimized path
+ * (ranges, ascending), when two or more such paths name their CPUs; else it
+ * stays that of the best path.  0 or -ENOMEM.
+ */
+static int head_local_cpus(struct probe_dev *d)
+{
+	bool *on = calloc(CPUS_MAX, sizeof(*on));
+	size_t n = 0, at = 0, len = 16 * CPUS_MAX / 8;
+	char *out;
+
+	if (!on)
+		return -ENOMEM;
+	for (size_t i = 0; i < d->n_paths; i++) {
+		const struct probe_nvme_path *p = &d->paths[i];
+
+		if (!probe_nvme_path_degraded(p) && p->local_cpulist && cpus_mark(p->local_cpulist, on))
+			n++;
+	}
+	if (n < 2 || !(out = malloc(len))) {
+		free(on);
+		return n < 2 ? 0 : -ENOMEM;
+	}
+	out[0] = '\0';
+	for (size_t c = 0; c < CPUS_MAX && at < len; c++) {
+		size_t e = c;
+
+		if (!on[c])
+			continue;
+		while (e + 1 < CPUS_MAX && on[e + 1])
+			e++;
+		at += (size_t)snprintf(out + at, len - at, e > c ? "%s%zu-%zu" : "%s%zu",
+				       at ? "," : "", c, e);
+		c = e;
+	}
+	free(on);
+	free(d->local_cpulist);
+	d->local_cpulist = out;
+	return 0;
+}
+
 int inv_read_nvme(const struct scan *sc, const struct probe_sysdev *h,
 		  struct probe_dev *d, const char *real)
 {
@@ -216,7 +285,9 @@ int inv_read_nvme(const struct scan *sc, const struct probe_sysdev *h,
 	}
 	free(name);
 	dir[0] = '/';	/* the link, NUMA node and local CPUs of its function */
-	return inv_read_pcie(sc, d, dir);
+	if (inv_read_pcie(sc, d, dir) < 0)
+		return -ENOMEM;
+	return head_local_cpus(d);
 }
 
 /* x's paths into m.  0 or -ENOMEM. */

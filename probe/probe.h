@@ -84,6 +84,7 @@ struct probe_nvme_path {
 	char *pci_function;	/* 0001:5e:00.0, via the controller's device link */
 	char *state;		/* the controller's state: live, connecting, … */
 	char *ana_state;	/* optimized, non-optimized, inaccessible, … */
+	char *local_cpulist;	/* of its PCI function ("0-31,64-95") */
 	int numa_node;
 };
 
@@ -131,7 +132,10 @@ struct probe_dev {
 	struct probe_strv readonly_why, destructive_why;	/* reasons when unsafe */
 	struct probe_pcie pcie;	/* the link, when behind PCIe */
 	int numa_node;		/* of the nearest PCI function; -1 = unknown */
-	char *local_cpulist;	/* its local_cpulist ("0-7"), NULL = unknown */
+	char *local_cpulist;	/* its local_cpulist ("0-7"), NULL = unknown;
+				 * a multipath head: the CPUs local to any of
+				 * its live optimized paths (the numa iopolicy
+				 * sends each CPU's I/O down its local one) */
 	char *pci_port;		/* the topmost PCI function in its path (the
 				 * root port, or the controller on the root
 				 * complex); NULL for virtual devices */

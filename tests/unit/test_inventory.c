@@ -380,6 +380,40 @@ static void test_enterprise_multipath(void **state)
 	probe_inventory_free(inv);
 }
 
+/* Both paths optimized (a copy of the fixture): the head's local CPUs are
+ * those of either path's function, so probing may run on both nodes (the
+ * numa iopolicy sends each CPU's I/O down its local path). */
+static void test_enterprise_both_optimized(void **state)
+{
+	char tmp[] = "/tmp/tw-inv-XXXXXX", cmd[8192], root[4096];
+	const char *src = getenv("TW_SRCDIR");
+	struct probe_inventory *inv = NULL;
+	const struct probe_dev *d;
+	char err[256] = "";
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmp));
+	snprintf(cmd, sizeof(cmd), "cp -a '%s/tests/fixtures/enterprise' '%s/e'", src ? src : ".", tmp);
+	assert_int_equal(system(cmd), 0);
+	snprintf(root, sizeof(root), "%s/e/sys/devices/pci0001:5d/0001:5d:00.0/0001:5e:00.0/nvme/"
+		 "nvme1/nvme0c1n1/ana_state", tmp);
+	assert_non_null(f = fopen(root, "w"));
+	fputs("optimized\n", f);
+	fclose(f);
+	snprintf(root, sizeof(root), "%s/e", tmp);
+	assert_int_equal(probe_inventory_scan(root, &inv, err, sizeof(err)), 0);
+	d = dev(inv, "nvme0n1");
+	assert_int_equal(d->n_paths, 2);
+	assert_string_equal(d->paths[0].local_cpulist, "0-31,64-95");
+	assert_string_equal(d->paths[1].local_cpulist, "32-63,96-127");
+	assert_string_equal(d->local_cpulist, "0-127");
+	assert_string_equal(d->controller, "nvme0");	/* SMART: the first optimized */
+	probe_inventory_free(inv);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* The head's facts reach the profile, and come back from its JSON. */
 static void test_enterprise_profile(void **state)
 {
@@ -651,6 +685,7 @@ int main(void)
 		cmocka_unit_test(test_enterprise_multipath),
 		cmocka_unit_test(test_drive_id),
 		cmocka_unit_test(test_enterprise_profile),
+		cmocka_unit_test(test_enterprise_both_optimized),
 		cmocka_unit_test(test_fabrics),
 		cmocka_unit_test(test_fabrics_profile),
 		cmocka_unit_test(test_zoned),
