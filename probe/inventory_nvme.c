@@ -401,3 +401,89 @@ int inv_drive_id(struct probe_dev *d)
 		return -ENOMEM;
 	return 0;
 }
+
+/* The path named name among d's, NULL when none. */
+static const struct probe_nvme_path *path_named(const struct probe_dev *d, const char *name)
+{
+	for (size_t i = 0; i < d->n_paths; i++)
+		if (!strcmp(d->paths[i].name, name))
+			return &d->paths[i];
+	return NULL;
+}
+
+static const char *or_unknown(const char *s)
+{
+	return s ? s : "unknown";
+}
+
+/* A note per path of was (the inventory's) that changed in now.  Returns
+ * the notes added or -ENOMEM. */
+static int paths_changed(const struct probe_dev *was, const struct probe_dev *now,
+			 struct profile_device *out)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < was->n_paths; i++) {
+		const struct probe_nvme_path *a = &was->paths[i], *b = path_named(now, a->name);
+		int ret = 0;
+
+		if (!b)
+			ret = profile_device_add_notef(out, "multipath: path %s via %s vanished during "
+						       "the probe (controller removed or reset); the "
+						       "figures ran on the paths left", a->name,
+						       a->controller);
+		else if (strcmp(or_unknown(a->state), or_unknown(b->state)))
+			ret = profile_device_add_notef(out, "multipath: controller %s of path %s went "
+						       "from %s to %s during the probe (%s); the figures "
+						       "are kept: they ran on the paths left", a->controller,
+						       a->name, or_unknown(a->state), or_unknown(b->state),
+						       probe_nvme_fabric(a->transport) ?
+						       "a fabrics controller reconnecting" : "a reset");
+		else if (strcmp(or_unknown(a->ana_state), or_unknown(b->ana_state)))
+			ret = profile_device_add_notef(out, "multipath: path %s via %s went from %s to "
+						       "%s during the probe (an ANA change); the figures "
+						       "are kept", a->name, a->controller,
+						       or_unknown(a->ana_state), or_unknown(b->ana_state));
+		else
+			continue;
+		if (ret < 0)
+			return -ENOMEM;
+		n++;
+	}
+	return n;
+}
+
+int probe_nvme_recheck(const char *sysroot, const struct probe_dev *d,
+		       struct profile_device *out)
+{
+	struct scan sc = { .root = sysroot };
+	struct probe_dev now = { 0 };
+	struct probe_sysdev h;
+	char *state;
+	int n;
+
+	if (d->nvme_head) {
+		if (probe_sysdev_init(&h, sc.root, d->name) < 0)
+			return 0;
+		if (read_paths(&sc, &h, &now) < 0)
+			n = -ENOMEM;
+		else
+			n = paths_changed(d, &now, out);
+		for (size_t i = 0; i < now.n_paths; i++)
+			inv_nvme_path_free(&now.paths[i]);
+		free(now.paths);
+		return n;
+	}
+	if (!d->fabric || !d->controller)
+		return 0;
+	state = probe_sys_str(sc.root, "sys/class/nvme/%s/state", d->controller);
+	if (!state || !strcmp(state, "live")) {
+		free(state);
+		return 0;
+	}
+	n = profile_device_add_notef(out, "fabric: controller %s is %s after the probe (a fabrics "
+				     "controller reconnecting); the figures are kept, but some ran "
+				     "while it was away", d->controller, state) < 0 ? -ENOMEM : 1;
+	free(state);
+	return n;
+}

@@ -191,6 +191,18 @@ struct probe_inventory {
 int probe_inventory_to_profile(const struct probe_inventory *inv, struct profile *prof);
 
 /*
+ * After a probe of d: its NVMe paths read again from sysroot's sysfs and
+ * compared with the inventory's, a note on out for each that changed (a
+ * path that vanished, a controller no longer live: reset, or a fabrics
+ * controller reconnecting; an ANA state that moved); a network-attached
+ * namespace without a head, its controller's state.  The figures stay: the
+ * notes say what they ran through.  Nothing for other devices.  Returns
+ * the number of notes added or -ENOMEM.
+ */
+int probe_nvme_recheck(const char *sysroot, const struct probe_dev *d,
+		       struct profile_device *out);
+
+/*
  * Scan every block device under sysroot ("/" or NULL = live system) and
  * judge its safety.  On success returns 0 and *out owns the inventory (free
  * with probe_inventory_free).  Returns -errno on failure with a message in

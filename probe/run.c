@@ -696,6 +696,8 @@ int probe_run(const struct probe_target *t, const struct probe_options *o,
 	}
 	ret = run_tests(&r, o->tests ? o->tests : o->full ? PROBE_TESTS_FULL : PROBE_TESTS_DEFAULT);
 	probe_series_free(&r.ser);
+	if (ret != -ENOMEM && t->dev && probe_nvme_recheck(o->sysroot, t->dev, d) == -ENOMEM)
+		ret = -ENOMEM;	/* paths that changed meanwhile: notes */
 	d->probe.seconds = (tw_now_ns() / 1e9) - start;
 	if (ret == -ECANCELED || ret == -ENOMEM) {
 		snprintf(err, errlen, "%s: %s", t->id, ret == -ENOMEM ? "out of memory" : "cancelled");

@@ -414,6 +414,77 @@ static void test_enterprise_both_optimized(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* A path that vanished, a controller reset, an ANA change between the
+ * inventory and the end of a probe: a note each (probe_nvme_recheck). */
+static void test_enterprise_recheck(void **state)
+{
+	char tmp[] = "/tmp/tw-inv-XXXXXX", cmd[8192], root[4096], path[4600];
+	const char *src = getenv("TW_SRCDIR");
+	const char *p1 = "sys/devices/pci0001:5d/0001:5d:00.0/0001:5e:00.0/nvme/nvme1";
+	const char *p0 = "sys/devices/pci0000:3a/0000:3a:00.0/0000:3b:00.0/nvme/nvme0";
+	struct probe_inventory *inv = NULL;
+	struct profile *prof = profile_new();
+	struct profile_device *out;
+	const struct probe_dev *d;
+	char err[256] = "";
+	FILE *f;
+
+	(void)state;
+	assert_non_null(prof);
+	assert_non_null(out = profile_add_device(prof, "nvme0n1"));
+	assert_non_null(mkdtemp(tmp));
+	snprintf(cmd, sizeof(cmd), "cp -a '%s/tests/fixtures/enterprise' '%s/e'", src ? src : ".", tmp);
+	assert_int_equal(system(cmd), 0);
+	snprintf(root, sizeof(root), "%s/e", tmp);
+	assert_int_equal(probe_inventory_scan(root, &inv, err, sizeof(err)), 0);
+	d = dev(inv, "nvme0n1");
+	assert_int_equal(probe_nvme_recheck(root, d, out), 0);	/* nothing changed */
+	assert_int_equal(out->n_notes, 0);
+	/* the controller of the second path resets, the first path's ANA moves */
+	snprintf(path, sizeof(path), "%s/%s/state", root, p1);
+	assert_non_null(f = fopen(path, "w"));
+	fputs("resetting\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/%s/nvme0c0n1/ana_state", root, p0);
+	assert_non_null(f = fopen(path, "w"));
+	fputs("inaccessible\n", f);
+	fclose(f);
+	assert_int_equal(probe_nvme_recheck(root, d, out), 2);
+	assert_string_equal(out->notes[0], "multipath: path nvme0c0n1 via nvme0 went from optimized to "
+			    "inaccessible during the probe (an ANA change); the figures are kept");
+	assert_string_equal(out->notes[1], "multipath: controller nvme1 of path nvme0c1n1 went from "
+			    "live to resetting during the probe (a reset); the figures are kept: they "
+			    "ran on the paths left");
+	/* the second path vanishes */
+	snprintf(cmd, sizeof(cmd), "rm -f '%s/sys/devices/virtual/nvme-subsystem/nvme-subsys0/nvme0n1/"
+		 "multipath/nvme0c1n1'", root);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(probe_nvme_recheck(root, d, out), 2);
+	assert_string_equal(out->notes[3], "multipath: path nvme0c1n1 via nvme1 vanished during the "
+			    "probe (controller removed or reset); the figures ran on the paths left");
+	probe_inventory_free(inv);
+	/* a fabrics namespace (no head) whose controller reconnects */
+	snprintf(cmd, sizeof(cmd), "cp -a '%s/tests/fixtures/fabrics' '%s/f'", src ? src : ".", tmp);
+	assert_int_equal(system(cmd), 0);
+	snprintf(root, sizeof(root), "%s/f", tmp);
+	assert_int_equal(probe_inventory_scan(root, &inv, err, sizeof(err)), 0);
+	d = dev(inv, "nvme2n1");
+	assert_int_equal(probe_nvme_recheck(root, d, out), 0);
+	snprintf(path, sizeof(path), "%s/sys/class/nvme/nvme2/state", root);
+	assert_non_null(f = fopen(path, "w"));
+	fputs("connecting\n", f);
+	fclose(f);
+	assert_int_equal(probe_nvme_recheck(root, d, out), 1);
+	assert_string_equal(out->notes[4], "fabric: controller nvme2 is connecting after the probe (a "
+			    "fabrics controller reconnecting); the figures are kept, but some ran while "
+			    "it was away");
+	assert_int_equal(probe_nvme_recheck(root, dev(inv, "nvme0n1"), out), 0);	/* local */
+	probe_inventory_free(inv);
+	profile_free(prof);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* The head's facts reach the profile, and come back from its JSON. */
 static void test_enterprise_profile(void **state)
 {
@@ -686,6 +757,7 @@ int main(void)
 		cmocka_unit_test(test_drive_id),
 		cmocka_unit_test(test_enterprise_profile),
 		cmocka_unit_test(test_enterprise_both_optimized),
+		cmocka_unit_test(test_enterprise_recheck),
 		cmocka_unit_test(test_fabrics),
 		cmocka_unit_test(test_fabrics_profile),
 		cmocka_unit_test(test_zoned),
