@@ -250,15 +250,49 @@ static void one_at_a_time(struct pass *p)
 	}
 }
 
+/* The task of the pass on t's drive (a namespace of one drive read
+ * already), NULL when none: a drive has one link, read once. */
+static const struct probe_task *drive_read(const struct pass *p, const struct probe_task *t)
+{
+	const char *d = probe_sched_drive(t);
+
+	for (size_t k = 0; d && k < p->m; k++) {
+		const char *e = probe_sched_drive(p->e[k]);
+
+		if (e && !strcmp(d, e))
+			return p->e[k];
+	}
+	return NULL;
+}
+
+/* The note of a namespace the pass leaves to its drive's first one.
+ * 0 or -ENOMEM. */
+static int sibling_note(struct probe_task *t, const struct probe_task *same)
+{
+	if (!t->prof || !t->prof->n_devices)
+		return 0;
+	return profile_device_add_notef(&t->prof->devices[0], "link pass: read through %s, a "
+					"namespace of the same drive (one drive, one link)",
+					same->t.id);
+}
+
 int probe_links_find(struct probe_task *v, size_t n, const struct probe_options *o,
 		     struct profile *prof, const struct probe_sched_opts *so)
 {
 	struct pass p = { .m = 0, .o = o, .so = so };
 	int ret;
 
-	for (size_t i = 0; i < n && p.m < LINK_MAX; i++)
+	for (size_t i = 0; i < n && p.m < LINK_MAX; i++) {
+		const struct probe_task *same = drive_read(&p, &v[i]);
+
+		if (same) {
+			if (sibling_note(&v[i], same) < 0)
+				return -ENOMEM;
+			continue;
+		}
 		if (!isnan(p.solo[p.m] = solo_of(&v[i])))
 			p.e[p.m++] = &v[i];
+	}
 	if (p.m < 2)
 		return 0;
 	probe_sched_note(so, "checking links: reading %zu devices at once", p.m);

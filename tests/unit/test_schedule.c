@@ -527,6 +527,32 @@ static void test_links_none(void **state)
 	bench_free(&b);
 }
 
+/* Two namespaces of one drive: one link, read once through the first; the
+ * second gets a note and is never read in the pass. */
+static void test_links_one_per_drive(void **state)
+{
+	static const struct fake_dev devs[] = {
+		{ .id = "n1", .port = "p1", .drive = "D1", .seq_alone = 1000, .link_cap = 4000 },
+		{ .id = "n2", .port = "p1", .drive = "D1", .seq_alone = 1000, .link_cap = 4000 },
+		{ .id = "c", .port = "p2", .seq_alone = 500 },
+	};
+	struct bench b;
+	struct profile *prof = measured(&b, devs, N(devs));
+
+	(void)state;
+	assert_int_equal(probe_links_find(b.v, 3, &b.o, prof, &b.so), 0);
+	assert_int_equal(b.f.reads, 1);	/* n1 and c at once, kept up */
+	assert_string_equal(b.f.notes[0], "checking links: reading 2 devices at once");
+	assert_int_equal(prof->n_links, 0);
+	assert_string_equal(note_of(&b.v[1], 0), "link pass: read through n1, a namespace of the "
+			    "same drive (one drive, one link)");
+	assert_string_equal(note_of(&b.v[0], 0), "link pass: the 2 devices read at once reached "
+			    "1500 of their solo 1500 MB/s, each at least 100 % of its own: no shared "
+			    "bottleneck");
+	profile_free(prof);
+	bench_free(&b);
+}
+
 /* Fewer than two devices with a solo read: no pass at all. */
 static void test_links_too_few(void **state)
 {
@@ -558,6 +584,7 @@ int main(void)
 		cmocka_unit_test(test_side_by_side),
 		cmocka_unit_test(test_one_after_another),
 		cmocka_unit_test(test_spot_check),
+		cmocka_unit_test(test_links_one_per_drive),
 		cmocka_unit_test(test_links_shared),
 		cmocka_unit_test(test_links_none),
 		cmocka_unit_test(test_links_too_few),
