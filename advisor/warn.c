@@ -573,23 +573,52 @@ double plan_objection_cost(const struct advisor_plan *plan, size_t d, int t)
 struct warn_check {
 	const char *kind;
 	bool (*check)(const struct advisor_plan_device *d, struct msg *m);
+	bool drive_wide;	/* a fact of the physical drive (its SMART log,
+				 * heat, link): said once for its namespaces */
 };
 
 /* In the order warnings of one device are listed. */
 static const struct warn_check warn_checks[] = {
-	{ "write-trap", check_write_trap },
-	{ "cache-cliff", check_cache_cliff },
-	{ "heat", check_heat },
-	{ "throttling", check_throttling },
-	{ "hdd-tail-latency", check_hdd_tail },
-	{ "health", check_health },
-	{ "usb", check_usb },
-	{ "fabric", check_fabric },
-	{ "zoned", check_zoned },
-	{ "burst", check_burst },
-	{ "unwritten", check_unwritten },
-	{ "link", check_link },
+	{ "write-trap", check_write_trap, false },
+	{ "cache-cliff", check_cache_cliff, false },
+	{ "heat", check_heat, true },
+	{ "throttling", check_throttling, true },
+	{ "hdd-tail-latency", check_hdd_tail, false },
+	{ "health", check_health, true },
+	{ "usb", check_usb, false },
+	{ "fabric", check_fabric, false },
+	{ "zoned", check_zoned, false },
+	{ "burst", check_burst, false },
+	{ "unwritten", check_unwritten, false },
+	{ "link", check_link, true },
 };
+
+/*
+ * A warning of kind already given for another namespace of device i's drive:
+ * it names i too ("; nvme0n2 is a namespace of the same drive") and true;
+ * false when there is none.  *rc: 0 or -ENOMEM.
+ */
+static bool said_for_drive(struct advisor_plan *plan, size_t i, const char *kind, int *rc)
+{
+	*rc = 0;
+	for (size_t w = 0; w < plan->n_warnings; w++) {
+		struct advisor_warning *x = &plan->warnings[w];
+		char *msg;
+
+		if (x->dev < 0 || strcmp(x->kind, kind) ||
+		    !plan_one_drive(plan->devs[x->dev].p, plan->devs[i].p))
+			continue;
+		if (asprintf(&msg, "%s; %s is a namespace of the same drive", x->message,
+			     plan->devs[i].p->id) < 0) {
+			*rc = -ENOMEM;
+			return true;
+		}
+		free(x->message);
+		x->message = msg;
+		return true;
+	}
+	return false;
+}
 
 /* Run every checker on device i.  Returns 0 or -ENOMEM. */
 static int warn_device(struct advisor_plan *plan, size_t i)
@@ -604,6 +633,11 @@ static int warn_device(struct advisor_plan *plan, size_t i)
 
 		if (!warn_checks[k].check(d, &m))
 			continue;
+		if (warn_checks[k].drive_wide && said_for_drive(plan, i, warn_checks[k].kind, &rc)) {
+			if (rc)
+				return rc;
+			continue;
+		}
 		rc = plan_warn(plan, (ptrdiff_t)i, warn_checks[k].kind, "%s", m.s);
 		if (rc)
 			return rc;

@@ -70,6 +70,16 @@ check "text" 0 plan "$tmp/one.json" --need vector-db=350G,logs-metadata=0,model-
 grep -q '^note: nvme0n1 (.*) and nvme0n2 (.*) are namespaces of one drive' "$tmp/out" ||
 	{ echo "FAIL: text: no plan note on the shared drive"; fail=1; }
 
+# --- two hot drives (nvme1 is hot in the fixture; nvme0 made so): one heat
+# warning per drive, not per namespace, naming the second namespace
+jq '.devices |= map(if (.id | startswith("nvme0")) then .thermal = {idle_c: 45, load_c: 78, warning_c: 80, critical_c: 85, throttle_events: null, source: "test"} else . end)' \
+	"$fx" >"$tmp/hot.json"
+check "hot drive" 0 plan "$tmp/hot.json" --format json --need model-loading=1100G,checkpoints=0,archive=9T
+jq_true "one heat warning per drive, naming both namespaces" \
+	'[.warnings[] | select(.kind == "heat")] | length == 2
+	and (.[0].message | test("^nvme0n1: reaches 78 °C under load .*; nvme0n2 is a namespace of the same drive$"))
+	and (.[1].message | test("^nvme1n1: reaches 83 °C under load.*; nvme1n2 is a namespace of the same drive$"))'
+
 # --- host-managed zoned namespaces (the control's four, drive_id gone, each
 # zoned): md and LVM take no zoned device, so no array, no volume; four
 # mounts of their own, btrfs each, and a tier note per device (the
