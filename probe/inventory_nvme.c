@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpulist.h"
 #include "inventory_priv.h"
 #include "sysroot.h"
 #include "tw_util.h"
@@ -191,29 +192,6 @@ static bool is_head(const char *real)
 
 #define CPUS_MAX 8192
 
-/* Marks the CPUs of list ("0-3,8") in on[CPUS_MAX].  False when it does not
- * parse. */
-static bool cpus_mark(const char *list, bool *on)
-{
-	const char *p = list;
-
-	while (*p && *p != '\n') {
-		char *end;
-		unsigned long a = strtoul(p, &end, 10), b = a;
-
-		if (end == p)
-			return false;
-		if (*end == '-')
-			b = strtoul(end + 1, &end, 10);
-		for (unsigned long c = a; c <= b && c < CPUS_MAX; c++)
-			on[c] = true;
-		if (*end != ',' && *end && *end != '\n')
-			return false;
-		p = *end == ',' ? end + 1 : end;
-	}
-	return true;
-}
-
 /*
  * d->local_cpulist of a head: the CPUs local to any live optimized path
  * (ranges, ascending), when two or more such paths name their CPUs; else it
@@ -230,7 +208,7 @@ static int head_local_cpus(struct probe_dev *d)
 	for (size_t i = 0; i < d->n_paths; i++) {
 		const struct probe_nvme_path *p = &d->paths[i];
 
-		if (!probe_nvme_path_degraded(p) && p->local_cpulist && cpus_mark(p->local_cpulist, on))
+		if (!probe_nvme_path_degraded(p) && p->local_cpulist && probe_cpulist_mark(p->local_cpulist, on, CPUS_MAX))
 			n++;
 	}
 	if (n < 2 || !(out = malloc(len))) {

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cpulist.h"
 #include "tw_util.h"
 
 /* Beyond one task per CPU, another starts only when the process used at most
@@ -63,22 +64,14 @@ void probe_sched_note(const struct probe_sched_opts *so, const char *fmt, ...)
 /* "0-3,8,10-11" into *s (only CPUs in allowed).  False when nothing is left. */
 static bool parse_cpulist(const char *list, const cpu_set_t *allowed, cpu_set_t *s)
 {
-	const char *p = list;
+	bool on[CPU_SETSIZE] = { false };
 
 	CPU_ZERO(s);
-	while (p && *p) {
-		char *end;
-		unsigned long a = strtoul(p, &end, 10), b = a;
-
-		if (end == p)
-			return false;
-		if (*end == '-')
-			b = strtoul(end + 1, &end, 10);
-		for (unsigned long c = a; c <= b && c < CPU_SETSIZE; c++)
-			if (CPU_ISSET(c, allowed))
-				CPU_SET(c, s);
-		p = *end == ',' ? end + 1 : NULL;
-	}
+	if (!probe_cpulist_mark(list, on, CPU_SETSIZE))
+		return false;
+	for (size_t c = 0; c < CPU_SETSIZE; c++)
+		if (on[c] && CPU_ISSET(c, allowed))
+			CPU_SET(c, s);
 	return CPU_COUNT(s) > 0;
 }
 
