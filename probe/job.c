@@ -281,6 +281,19 @@ static int alloc_slots(struct worker *w, unsigned qd)
 	return 0;
 }
 
+uint64_t probe_zone_ios(const struct probe_zone_map *m, uint32_t bs)
+{
+	return bs ? m->n * (m->cap / bs) : 0;
+}
+
+uint64_t probe_zone_offset(const struct probe_zone_map *m, uint32_t bs, uint64_t i)
+{
+	const uint64_t k = m->cap / bs, group = (uint64_t)m->par * k;
+	const uint64_t g = i / group, j = i % group;
+
+	return m->base + (g * m->par + j % m->par) * m->bytes + (j / m->par) * bs;
+}
+
 /* Offsets: random slots, the sequential start of this thread, mix ratio. */
 static void setup_offsets(struct worker *w, const struct probe_job *job)
 {
@@ -291,6 +304,8 @@ static void setup_offsets(struct worker *w, const struct probe_job *job)
 	w->seq_last = span - bs;
 	start -= start % job->align;
 	w->seq = start > w->seq_last ? 0 : start;
+	if (job->zone.bytes)
+		w->seq = 0;	/* an I/O index (probe_zone_offset) */
 	if (job->read_pct > 0 && job->read_pct < 100)
 		w->rthresh = (uint64_t)(job->read_pct / 100.0 * 18446744073709551616.0);
 	w->quota = UINT64_MAX;
@@ -354,7 +369,9 @@ static void next_io(struct worker *w, const struct probe_job *job,
 {
 	uint64_t off;
 
-	if (job->pattern == PROBE_RAND) {
+	if (job->zone.bytes) {	/* zone-sequential: absolute, no wrap */
+		off = probe_zone_offset(&job->zone, job->bs, w->seq++) - job->offset;
+	} else if (job->pattern == PROBE_RAND) {
 		off = probe_rng_below(&w->rng, w->slots) * job->align;
 	} else {
 		off = w->seq;
@@ -640,6 +657,13 @@ static int validate(const struct probe_job *job, double window,
 		return bad(res, "rate_iops must be 0..1e9");
 	if (!isfinite(job->known_pct) || job->known_pct < 0 || job->known_pct > 100)
 		return bad(res, "known_pct must be 0..100");
+	if (job->zone.bytes && (job->pattern != PROBE_SEQ || job->threads > 1 || job->ramp_s > 0 ||
+	    !job->zone.par || !job->zone.n || job->zone.n % job->zone.par || !job->zone.cap ||
+	    job->zone.cap % job->bs || job->zone.cap > job->zone.bytes || !job->max_ios ||
+	    job->max_ios > probe_zone_ios(&job->zone, job->bs) || job->zone.base < job->offset ||
+	    job->zone.base + job->zone.n * job->zone.bytes > job->offset + job->length))
+		return bad(res, "zone-sequential writes need one thread, no ramp, whole zones "
+			   "in the span and max_ios within them");
 	return 0;
 }
 

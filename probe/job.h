@@ -66,6 +66,27 @@ struct probe_window {
 
 typedef void (*probe_window_fn)(void *arg, const struct probe_window *w);
 
+/*
+ * Zone-sequential writes over n zones of bytes each, the first at base
+ * (all bytes from the device start, contiguous), written up to cap bytes
+ * each (the zone capacity, a multiple of bs) in groups of par zones at once:
+ * I/O i goes to zone (i / (par × cap/bs)) × par + i % par at position
+ * ((i / par) % (cap/bs)) × bs, so each zone is written in order, one I/O
+ * after the one par before it, and par zones are open at a time (the
+ * device's open-zone limit).  n is a multiple of par.
+ */
+struct probe_zone_map {
+	uint64_t base, bytes, cap;
+	uint64_t n;
+	unsigned par;
+};
+
+/* The offset of I/O i (from the device start) under m; i < probe_zone_ios(m, bs). */
+uint64_t probe_zone_offset(const struct probe_zone_map *m, uint32_t bs, uint64_t i);
+
+/* How many I/Os of bs bytes m holds: n × cap / bs. */
+uint64_t probe_zone_ios(const struct probe_zone_map *m, uint32_t bs);
+
 struct probe_job {
 	int fd;				/* caller's; O_DIRECT for devices */
 	uint64_t offset, length;	/* the span; offset aligned */
@@ -94,6 +115,10 @@ struct probe_job {
 	 * past min_s, with arg and the MB/s of the windows so far
 	 * (win_mbps[0..n)): true ends the job (res->stopped_when). */
 	bool (*stop_when)(void *arg, const double *win_mbps, size_t n);
+	/* Zone-sequential writes (a host-managed zoned device; zone.bytes 0 =
+	 * none): see struct probe_zone_map.  Needs pattern PROBE_SEQ, one
+	 * thread, ramp_s 0 and max_ios at most probe_zone_ios(&zone). */
+	struct probe_zone_map zone;
 	uint64_t seed;			/* rng seed; thread t uses seed + t */
 	probe_window_fn on_window;	/* NULL or called after each window */
 	void *arg;			/* for on_window and stop_when */

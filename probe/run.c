@@ -25,8 +25,10 @@
 #include "known.h"
 #include "probe.h"
 #include "run_int.h"
+#include "sysroot.h"
 #include "thermal.h"
 #include "tw_util.h"
+#include "zoned.h"
 
 #define FILL_QUICK_S 60.0	/* the destructive fill's time limit, quick */
 #define FILL_QUICK_RATE_S 2.0	/* quick: fill what 2 s at the seq_write rate writes … */
@@ -261,6 +263,18 @@ int job_outcome(struct run *r, const struct test_def *def, int ret,
 int run_job(struct run *r, const struct test_def *def, const struct probe_job *job,
 	    struct probe_job_result *res)
 {
+	struct probe_job zj;
+
+	if (r->zone.bytes && def->read_pct == 0 && def->pattern == PROBE_SEQ) {
+		uint64_t most = probe_zone_ios(&r->zone, job->bs);
+
+		zj = *job;	/* zone-sequential: in order, each zone once */
+		zj.zone = r->zone;
+		zj.ramp_s = 0;
+		zj.threads = 1;
+		zj.max_ios = zj.max_ios && zj.max_ios < most ? zj.max_ios : most;
+		job = &zj;
+	}
 	r->test = def->name;
 	r->budget_s = job->max_s;
 	r->qd = job->qd * (job->threads ? job->threads : 1);	/* for the progress line */
@@ -375,19 +389,69 @@ static int io_test(struct run *r, enum probe_test t)
 /*
  * Whether r writes to a host-managed zoned device itself (a raw target, not
  * a file on its filesystem): writes there must be zone-sequential after a
- * zone reset, which this probe does not do yet, so no write runs.
+ * zone reset, so only the sequential write tests run (zoned_write_test).
  */
 static bool zoned_raw(const struct run *r)
 {
 	return r->t->kind != PROBE_TARGET_SCRATCH && probe_dev_host_managed(r->t->dev);
 }
 
+/* Whether write test t runs on a host-managed zoned device: the
+ * sequential ones, as zone-sequential writes (zoned_write_test). */
+static bool zoned_runs(enum probe_test t)
+{
+	return t == PROBE_TEST_SEQ_WRITE || t == PROBE_TEST_SUSTAINED_WRITE;
+}
+
+/* A zone limit of r's device from sysfs (queue/max_open_zones, …); 0 =
+ * none or unknown. */
+static unsigned zone_limit(const struct run *r, const char *attr)
+{
+	char *v = r->t->dev && r->t->dev->name ?
+		probe_sys_str(r->o->sysroot, "sys/block/%s/queue/%s", r->t->dev->name, attr) : NULL;
+	unsigned long n = v ? strtoul(v, NULL, 10) : 0;
+
+	free(v);
+	return n > 4096 ? 4096 : (unsigned)n;
+}
+
+/*
+ * Sequential write test t on a host-managed zoned device (--destructive):
+ * its zones reset, then written in order (zoned.h, job.h's zone map).  A
+ * refused reset or no usable zone: the test is not run, a note says why,
+ * the other figures stay.  Returns what the test returns, 0 when not run.
+ */
+static int zoned_write_test(struct run *r, enum probe_test t)
+{
+	const struct test_def *def = &tests[t];
+	char why[200];
+	int ret = probe_zones_prepare(r->t->fd, r->span, def->bs, def->qd,
+				      zone_limit(r, "max_open_zones"),
+				      zone_limit(r, "max_active_zones"), &r->zone, why, sizeof(why));
+
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret < 0)
+		return profile_device_add_notef(r->dev, "%s: not run: host-managed zoned device: %s; "
+						"the other figures are kept", def->name, why) < 0 ?
+			-ENOMEM : 0;
+	if (profile_device_add_notef(r->dev, "%s: zone-sequential writes after a zone reset: %llu "
+				     "zones of %llu MiB from %llu MiB, each written to %llu MiB, "
+				     "%u at once", def->name, (unsigned long long)r->zone.n,
+				     (unsigned long long)(r->zone.bytes >> 20),
+				     (unsigned long long)(r->zone.base >> 20),
+				     (unsigned long long)(r->zone.cap >> 20), r->zone.par) < 0)
+		ret = -ENOMEM;
+	else
+		ret = t == PROBE_TEST_SUSTAINED_WRITE ? sustained_test(r) : io_test(r, t);
+	memset(&r->zone, 0, sizeof(r->zone));
+	return ret;
+}
+
 /* Why write test t does not run on a host-managed zoned device. */
 static const char *zoned_why(enum probe_test t)
 {
-	if (t == PROBE_TEST_SEQ_WRITE || t == PROBE_TEST_SUSTAINED_WRITE)
-		return "writes must be zone-sequential after a zone reset, which this probe "
-		       "does not do yet";
+	(void)t;
 	return "random writes fail on it (writes must be zone-sequential), so no random-write "
 	       "or mixed test runs";
 }
@@ -404,7 +468,7 @@ static int thermal_test(const struct run *r, unsigned mask)
 
 	for (size_t i = 0; i < ARRAY_SIZE(order); i++)
 		if ((mask & (1u << order[i])) &&
-		    (tests[order[i]].read_pct == 100 || (r->t->writable && !zoned_raw(r))))
+		    (tests[order[i]].read_pct == 100 || r->t->writable))
 			return order[i];
 	return -1;
 }
@@ -566,7 +630,7 @@ static int run_tests(struct run *r, unsigned mask)
 			     "scratch file, or --destructive for an unused device)", tests[t].name);
 			continue;
 		}
-		if (is_write_test(t) && zoned_raw(r)) {
+		if (is_write_test(t) && zoned_raw(r) && !zoned_runs(t)) {
 			profile_device_add_notef(r->dev, "%s: skipped: host-managed zoned device: %s",
 			     tests[t].name, zoned_why(t));
 			continue;
@@ -588,7 +652,7 @@ static int run_tests(struct run *r, unsigned mask)
 		r->sampling = t == hot &&
 			probe_series_begin(&r->ser, (size_t)test_budget(r, t) + 3) == 0;
 		r->zero_samples = r->zero_reads = 0;
-		ret = run_one(r, t);
+		ret = is_write_test(t) && zoned_raw(r) ? zoned_write_test(r, t) : run_one(r, t);
 		keep_unwritten(r, t);
 		if (r->sampling) {
 			probe_series_end(&r->ser, r->dev);

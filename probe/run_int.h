@@ -49,6 +49,8 @@ struct run {
 	uint64_t span;			/* bytes the tests touch, from 0 */
 	uint64_t zero_samples, zero_reads;	/* this test, all its jobs */
 	bool stalled;			/* a test stalled: skip the rest */
+	struct probe_zone_map zone;	/* zone.bytes: the write running now is
+					 * zone-sequential (zoned.h) */
 	bool faulty;			/* TIERWISE_FAULT applies: use fault */
 	struct probe_fault_opts fault;
 	int failures;

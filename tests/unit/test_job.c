@@ -161,6 +161,59 @@ static void test_seq_contiguous_and_wrapping(void **state)
 	result_del(res);
 }
 
+/* Zone-sequential writes (a host-managed zoned device): four zones of 64
+ * KiB written to their 48 KiB capacity, two at a time; each zone in order
+ * from its start, never past its capacity; every I/O once. */
+static void test_zone_sequential(void **state)
+{
+	uint64_t off[64];
+	struct trace t = { .cap = 64, .off = off };
+	struct probe_null_opts o = { .on_queue = on_queue, .arg = &t };
+	struct probe_job job = null_job(&o);
+	struct probe_job_result *res;
+	uint64_t next[4];
+
+	(void)state;
+	job.pattern = PROBE_SEQ;
+	job.read_pct = 0;
+	job.offset = 1 * MiB;
+	job.length = 1 * MiB;
+	job.zone = (struct probe_zone_map){ .base = 1 * MiB + 64 * KiB, .bytes = 64 * KiB,
+					    .cap = 48 * KiB, .n = 4, .par = 2 };
+	assert_int_equal(probe_zone_ios(&job.zone, job.bs), 48);
+	assert_int_equal(probe_zone_offset(&job.zone, job.bs, 0), 1 * MiB + 64 * KiB);
+	assert_int_equal(probe_zone_offset(&job.zone, job.bs, 1), 1 * MiB + 128 * KiB);
+	assert_int_equal(probe_zone_offset(&job.zone, job.bs, 2), 1 * MiB + 68 * KiB);
+	assert_int_equal(probe_zone_offset(&job.zone, job.bs, 24), 1 * MiB + 192 * KiB);
+	assert_int_equal(probe_zone_offset(&job.zone, job.bs, 47), 1 * MiB + 256 * KiB + 44 * KiB);
+	job.max_ios = 48;
+	res = run_ok(&job);
+	assert_int_equal(t.n, 48);
+	assert_int_equal(res->ios, 48);
+	assert_int_equal(res->write_ios, 48);
+	for (size_t z = 0; z < 4; z++)
+		next[z] = job.zone.base + z * job.zone.bytes;
+	for (size_t i = 0; i < t.n; i++) {
+		size_t z = (off[i] - job.zone.base) / job.zone.bytes;
+
+		assert_true(z < 4);
+		assert_int_equal(off[i], next[z]);	/* in order, from the start */
+		next[z] += job.bs;
+		assert_true(z < 2 || i >= 24);	/* two at a time */
+	}
+	for (size_t z = 0; z < 4; z++)	/* each to its capacity, no further */
+		assert_int_equal(next[z], job.zone.base + z * job.zone.bytes + job.zone.cap);
+	result_del(res);
+	job.max_ios = 49;	/* past the zones' capacity */
+	assert_int_equal(probe_job_run(&job, &(struct probe_job_result){ 0 }), -EINVAL);
+	job.max_ios = 48;
+	job.zone.n = 3;	/* not a multiple of par */
+	assert_int_equal(probe_job_run(&job, &(struct probe_job_result){ 0 }), -EINVAL);
+	job.zone.n = 4;
+	job.ramp_s = 0.1;	/* a ramp would write outside the count */
+	assert_int_equal(probe_job_run(&job, &(struct probe_job_result){ 0 }), -EINVAL);
+}
+
 static void test_rand_aligned_in_span(void **state)
 {
 	enum { N = 20000 };
@@ -1003,6 +1056,7 @@ int main(void)
 		cmocka_unit_test(test_bytes_are_ios_times_bs),
 		cmocka_unit_test(test_mixed_split),
 		cmocka_unit_test(test_seq_contiguous_and_wrapping),
+		cmocka_unit_test(test_zone_sequential),
 		cmocka_unit_test(test_rand_aligned_in_span),
 		cmocka_unit_test(test_fake_latency),
 		cmocka_unit_test(test_paced_rate),
