@@ -95,6 +95,7 @@ struct worker {
 	/* slots and buffers */
 	struct probe_io *io, **ev;
 	uint32_t *free_slots;
+	uint64_t *zone_n;	/* zone-sequential: I/Os each slot issued */
 	unsigned nfree, inflight;
 	void *mem;
 	struct iovec *iov;
@@ -271,7 +272,8 @@ static int alloc_slots(struct worker *w, unsigned qd)
 	w->io = calloc(qd, sizeof(*w->io));
 	w->ev = calloc(qd, sizeof(*w->ev));
 	w->free_slots = calloc(qd, sizeof(*w->free_slots));
-	if (!w->io || !w->ev || !w->free_slots)
+	w->zone_n = calloc(qd, sizeof(*w->zone_n));
+	if (!w->io || !w->ev || !w->free_slots || !w->zone_n)
 		return -ENOMEM;
 	for (unsigned i = 0; i < qd; i++) {
 		w->io[i].slot = i;
@@ -286,12 +288,11 @@ uint64_t probe_zone_ios(const struct probe_zone_map *m, uint32_t bs)
 	return bs ? m->n * (m->cap / bs) : 0;
 }
 
-uint64_t probe_zone_offset(const struct probe_zone_map *m, uint32_t bs, uint64_t i)
+uint64_t probe_zone_offset(const struct probe_zone_map *m, uint32_t bs, unsigned slot, uint64_t n)
 {
-	const uint64_t k = m->cap / bs, group = (uint64_t)m->par * k;
-	const uint64_t g = i / group, j = i % group;
+	const uint64_t k = m->cap / bs;
 
-	return m->base + (g * m->par + j % m->par) * m->bytes + (j / m->par) * bs;
+	return m->base + ((n / k) * m->par + slot) * m->bytes + (n % k) * bs;
 }
 
 /* Offsets: random slots, the sequential start of this thread, mix ratio. */
@@ -304,8 +305,6 @@ static void setup_offsets(struct worker *w, const struct probe_job *job)
 	w->seq_last = span - bs;
 	start -= start % job->align;
 	w->seq = start > w->seq_last ? 0 : start;
-	if (job->zone.bytes)
-		w->seq = 0;	/* an I/O index (probe_zone_offset) */
 	if (job->read_pct > 0 && job->read_pct < 100)
 		w->rthresh = (uint64_t)(job->read_pct / 100.0 * 18446744073709551616.0);
 	w->quota = UINT64_MAX;
@@ -347,6 +346,8 @@ static void worker_teardown(struct worker *w)
 	free(w->io);
 	free(w->ev);
 	free(w->free_slots);
+	free(w->zone_n);
+	w->zone_n = NULL;
 	w->mem = w->iov = NULL;
 	w->io = NULL;
 	w->ev = NULL;
@@ -370,7 +371,8 @@ static void next_io(struct worker *w, const struct probe_job *job,
 	uint64_t off;
 
 	if (job->zone.bytes) {	/* zone-sequential: absolute, no wrap */
-		off = probe_zone_offset(&job->zone, job->bs, w->seq++) - job->offset;
+		off = probe_zone_offset(&job->zone, job->bs, io->slot, w->zone_n[io->slot]++) -
+		      job->offset;
 	} else if (job->pattern == PROBE_RAND) {
 		off = probe_rng_below(&w->rng, w->slots) * job->align;
 	} else {
@@ -469,6 +471,11 @@ static int submit(struct worker *w)
 		struct probe_io *io = &w->io[w->free_slots[w->nfree - 1]];
 		enum probe_q q;
 
+		if (job->zone.bytes && w->zone_n[io->slot] >= probe_zone_ios(&job->zone, job->bs) /
+		    job->zone.par) {
+			w->nfree--;	/* its zones are written: the slot rests */
+			continue;
+		}
 		if (w->gap_ns && w->due_ns > tw_now_ns())
 			break;	/* paced: not yet time for the next one */
 		next_io(w, job, io);
@@ -658,12 +665,12 @@ static int validate(const struct probe_job *job, double window,
 	if (!isfinite(job->known_pct) || job->known_pct < 0 || job->known_pct > 100)
 		return bad(res, "known_pct must be 0..100");
 	if (job->zone.bytes && (job->pattern != PROBE_SEQ || job->threads > 1 || job->ramp_s > 0 ||
-	    !job->zone.par || !job->zone.n || job->zone.n % job->zone.par || !job->zone.cap ||
+	    !job->zone.par || job->qd != job->zone.par || !job->zone.n || job->zone.n % job->zone.par || !job->zone.cap ||
 	    job->zone.cap % job->bs || job->zone.cap > job->zone.bytes || !job->max_ios ||
 	    job->max_ios > probe_zone_ios(&job->zone, job->bs) || job->zone.base < job->offset ||
 	    job->zone.base + job->zone.n * job->zone.bytes > job->offset + job->length))
-		return bad(res, "zone-sequential writes need one thread, no ramp, whole zones "
-			   "in the span and max_ios within them");
+		return bad(res, "zone-sequential writes need one thread, a slot per open zone "
+			   "(qd = par), no ramp, whole zones in the span and max_ios within them");
 	return 0;
 }
 

@@ -69,11 +69,12 @@ typedef void (*probe_window_fn)(void *arg, const struct probe_window *w);
 /*
  * Zone-sequential writes over n zones of bytes each, the first at base
  * (all bytes from the device start, contiguous), written up to cap bytes
- * each (the zone capacity, a multiple of bs) in groups of par zones at once:
- * I/O i goes to zone (i / (par × cap/bs)) × par + i % par at position
- * ((i / par) % (cap/bs)) × bs, so each zone is written in order, one I/O
- * after the one par before it, and par zones are open at a time (the
- * device's open-zone limit).  n is a multiple of par.
+ * each (the zone capacity, a multiple of bs), par zones at once: the job's
+ * qd is par, and slot s writes zones s, s + par, s + 2 par, … one after
+ * another, each from its start in order, one I/O at a time (its next one
+ * only once the last completed), so that no zone ever has two writes in
+ * flight whatever the kernel and the device reorder; a slot whose zones are
+ * written rests.  n is a multiple of par.
  */
 struct probe_zone_map {
 	uint64_t base, bytes, cap;
@@ -81,8 +82,8 @@ struct probe_zone_map {
 	unsigned par;
 };
 
-/* The offset of I/O i (from the device start) under m; i < probe_zone_ios(m, bs). */
-uint64_t probe_zone_offset(const struct probe_zone_map *m, uint32_t bs, uint64_t i);
+/* The offset (from the device start) of slot's n-th I/O under m. */
+uint64_t probe_zone_offset(const struct probe_zone_map *m, uint32_t bs, unsigned slot, uint64_t n);
 
 /* How many I/Os of bs bytes m holds: n × cap / bs. */
 uint64_t probe_zone_ios(const struct probe_zone_map *m, uint32_t bs);
@@ -117,7 +118,8 @@ struct probe_job {
 	bool (*stop_when)(void *arg, const double *win_mbps, size_t n);
 	/* Zone-sequential writes (a host-managed zoned device; zone.bytes 0 =
 	 * none): see struct probe_zone_map.  Needs pattern PROBE_SEQ, one
-	 * thread, ramp_s 0 and max_ios at most probe_zone_ios(&zone). */
+	 * thread, qd = zone.par, ramp_s 0 and max_ios at most
+	 * probe_zone_ios(&zone). */
 	struct probe_zone_map zone;
 	uint64_t seed;			/* rng seed; thread t uses seed + t */
 	probe_window_fn on_window;	/* NULL or called after each window */

@@ -164,6 +164,13 @@ void job_for(const struct run *r, const struct test_def *def, unsigned qd,
 				job->max_ios = job->min_ios;
 		}
 	}
+	if (r->zone.bytes && def->read_pct == 0 && def->pattern == PROBE_SEQ) {
+		job->zone = r->zone;	/* zone-sequential: in order, each zone once */
+		job->ramp_s = 0;
+		job->threads = 1;
+		job->qd = r->zone.par;
+		job->max_ios = probe_zone_ios(&r->zone, job->bs);
+	}
 }
 
 void lat_from_hist(const struct probe_hist *h, struct profile_lat *lat)
@@ -265,14 +272,9 @@ int run_job(struct run *r, const struct test_def *def, const struct probe_job *j
 {
 	struct probe_job zj;
 
-	if (r->zone.bytes && def->read_pct == 0 && def->pattern == PROBE_SEQ) {
-		uint64_t most = probe_zone_ios(&r->zone, job->bs);
-
-		zj = *job;	/* zone-sequential: in order, each zone once */
-		zj.zone = r->zone;
-		zj.ramp_s = 0;
-		zj.threads = 1;
-		zj.max_ios = zj.max_ios && zj.max_ios < most ? zj.max_ios : most;
+	if (job->zone.bytes && job->max_ios > probe_zone_ios(&job->zone, job->bs)) {
+		zj = *job;	/* each zone written once at most */
+		zj.max_ios = probe_zone_ios(&job->zone, job->bs);
 		job = &zj;
 	}
 	r->test = def->name;
@@ -357,6 +359,14 @@ static void band_note(struct run *r, const struct test_def *def, const struct pr
 		return;
 	if (isfinite(res->known_pct))
 		snprintf(band, sizeof(band), "±%.1f %%", res->known_pct);
+	if (job->zone.bytes && res->ios >= job->max_ios) {
+		profile_device_add_notef(r->dev, "%s: stopped when its %llu zones were written, "
+					 "before its figure was known to ±%.0f %%: %s (95 %% "
+					 "confidence) over %llu I/Os", def->name,
+					 (unsigned long long)job->zone.n, job->known_pct, band,
+					 (unsigned long long)res->ios);
+		return;
+	}
 	profile_device_add_notef(r->dev, "%s: stopped at its %.1f s cap before its figure was known "
 				 "to ±%.0f %%: %s (95 %% confidence) over %llu I/Os%s", def->name,
 				 job->max_s, job->known_pct, band, (unsigned long long)res->ios,

@@ -162,8 +162,9 @@ static void test_seq_contiguous_and_wrapping(void **state)
 }
 
 /* Zone-sequential writes (a host-managed zoned device): four zones of 64
- * KiB written to their 48 KiB capacity, two at a time; each zone in order
- * from its start, never past its capacity; every I/O once. */
+ * KiB written to their 48 KiB capacity, two at a time, a slot each: each
+ * zone in order from its start, never past its capacity, a slot's next zone
+ * only after its last; every I/O once. */
 static void test_zone_sequential(void **state)
 {
 	uint64_t off[64];
@@ -172,20 +173,22 @@ static void test_zone_sequential(void **state)
 	struct probe_job job = null_job(&o);
 	struct probe_job_result *res;
 	uint64_t next[4];
+	size_t first[4], last[4];
 
 	(void)state;
 	job.pattern = PROBE_SEQ;
 	job.read_pct = 0;
 	job.offset = 1 * MiB;
 	job.length = 1 * MiB;
+	job.qd = 2;
 	job.zone = (struct probe_zone_map){ .base = 1 * MiB + 64 * KiB, .bytes = 64 * KiB,
 					    .cap = 48 * KiB, .n = 4, .par = 2 };
 	assert_int_equal(probe_zone_ios(&job.zone, job.bs), 48);
-	assert_int_equal(probe_zone_offset(&job.zone, job.bs, 0), 1 * MiB + 64 * KiB);
-	assert_int_equal(probe_zone_offset(&job.zone, job.bs, 1), 1 * MiB + 128 * KiB);
-	assert_int_equal(probe_zone_offset(&job.zone, job.bs, 2), 1 * MiB + 68 * KiB);
-	assert_int_equal(probe_zone_offset(&job.zone, job.bs, 24), 1 * MiB + 192 * KiB);
-	assert_int_equal(probe_zone_offset(&job.zone, job.bs, 47), 1 * MiB + 256 * KiB + 44 * KiB);
+	assert_int_equal(probe_zone_offset(&job.zone, job.bs, 0, 0), 1 * MiB + 64 * KiB);
+	assert_int_equal(probe_zone_offset(&job.zone, job.bs, 1, 0), 1 * MiB + 128 * KiB);
+	assert_int_equal(probe_zone_offset(&job.zone, job.bs, 0, 1), 1 * MiB + 68 * KiB);
+	assert_int_equal(probe_zone_offset(&job.zone, job.bs, 0, 12), 1 * MiB + 192 * KiB);
+	assert_int_equal(probe_zone_offset(&job.zone, job.bs, 1, 23), 1 * MiB + 256 * KiB + 44 * KiB);
 	job.max_ios = 48;
 	res = run_ok(&job);
 	assert_int_equal(t.n, 48);
@@ -198,15 +201,21 @@ static void test_zone_sequential(void **state)
 
 		assert_true(z < 4);
 		assert_int_equal(off[i], next[z]);	/* in order, from the start */
+		if (next[z] == job.zone.base + z * job.zone.bytes)
+			first[z] = i;
+		last[z] = i;
 		next[z] += job.bs;
-		assert_true(z < 2 || i >= 24);	/* two at a time */
 	}
 	for (size_t z = 0; z < 4; z++)	/* each to its capacity, no further */
 		assert_int_equal(next[z], job.zone.base + z * job.zone.bytes + job.zone.cap);
+	assert_true(first[2] > last[0] && first[3] > last[1]);	/* two open at a time */
 	result_del(res);
 	job.max_ios = 49;	/* past the zones' capacity */
 	assert_int_equal(probe_job_run(&job, &(struct probe_job_result){ 0 }), -EINVAL);
 	job.max_ios = 48;
+	job.qd = 4;	/* not a slot per open zone */
+	assert_int_equal(probe_job_run(&job, &(struct probe_job_result){ 0 }), -EINVAL);
+	job.qd = 2;
 	job.zone.n = 3;	/* not a multiple of par */
 	assert_int_equal(probe_job_run(&job, &(struct probe_job_result){ 0 }), -EINVAL);
 	job.zone.n = 4;
