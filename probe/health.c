@@ -2,6 +2,8 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -78,10 +80,65 @@ static int health_get(const char *sysroot, const struct probe_dev *d, bool with_
 	return ret;
 }
 
+/* The first read of each drive (probe_health_read), per sysroot. */
+#define DRIVES_MAX 256
+static struct drive_read {
+	char *drive, *root;
+	char dev[32];
+	struct probe_health h;
+	int ret;
+} drives[DRIVES_MAX];
+static size_t n_drives;
+static pthread_mutex_t drives_mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* The cached read of d's drive into h (true), or false.  Under drives_mu. */
+static bool drive_cached(const char *root, const struct probe_dev *d, struct probe_health *h,
+			 int *ret)
+{
+	for (size_t i = 0; i < n_drives; i++)
+		if (!strcmp(drives[i].drive, d->drive_id) && !strcmp(drives[i].root, root)) {
+			*h = drives[i].h;
+			snprintf(h->shared_with, sizeof(h->shared_with), "%s", drives[i].dev);
+			*ret = drives[i].ret;
+			return true;
+		}
+	return false;
+}
+
+/* Keep h as the read of d's drive (nothing when the table is full or out
+ * of memory: the next namespace reads again).  Under drives_mu. */
+static void drive_keep(const char *root, const struct probe_dev *d,
+		       const struct probe_health *h, int ret)
+{
+	struct drive_read *e = &drives[n_drives];
+
+	if (n_drives == DRIVES_MAX || !(e->drive = strdup(d->drive_id)))
+		return;
+	if (!(e->root = strdup(root))) {
+		free(e->drive);
+		return;
+	}
+	snprintf(e->dev, sizeof(e->dev), "%s", d->name ? d->name : "?");
+	e->h = *h;
+	e->ret = ret;
+	n_drives++;
+}
+
 int probe_health_read(const char *sysroot, const struct probe_dev *d,
 		      struct probe_health *h)
 {
-	return health_get(sysroot, d, true, h);
+	const char *root = sysroot ? sysroot : "/";
+	int ret;
+
+	if (!d->drive_id)
+		return health_get(sysroot, d, true, h);
+	pthread_mutex_lock(&drives_mu);	/* one read per drive, even side by side */
+	if (!drive_cached(root, d, h, &ret)) {
+		ret = health_get(sysroot, d, true, h);
+		drive_keep(root, d, h, ret);
+	}
+	pthread_mutex_unlock(&drives_mu);
+	return ret;
 }
 
 int probe_health_sample(const char *sysroot, const struct probe_dev *d,

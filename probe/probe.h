@@ -387,6 +387,8 @@ struct probe_health {
 	int hctma;		/* NVMe host controlled thermal management: 1, 0, -1 */
 	struct profile_health log;	/* log.source unused (see source) */
 	char why[320];		/* why fields are unknown, or "" */
+	char shared_with[32];	/* probe_health_read: the device of the same
+				 * drive whose read this is, or "" (read now) */
 };
 
 /* Every field unknown. */
@@ -397,7 +399,11 @@ void probe_health_init(struct probe_health *h);
  * libnvme (needs root), ATA SMART through libatasmart (needs root), else
  * hwmon (nvme, drivetemp).  Returns 0 when a temperature was read, or
  * -errno with h->why saying why not (missing sensor, no permission, a USB
- * bridge hiding SMART); fields that could not be read stay unknown.
+ * bridge hiding SMART); fields that could not be read stay unknown.  One
+ * read per physical drive and sysroot in a process: a namespace of a drive
+ * read before gets that read (h->shared_with names its device), so
+ * namespaces of one drive share one SMART read, taken before any of them
+ * was loaded.
  */
 int probe_health_read(const char *sysroot, const struct probe_dev *dev,
 		      struct probe_health *h);

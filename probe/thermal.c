@@ -41,6 +41,10 @@ int probe_series_init(struct probe_series *s, const char *sysroot,
 	ret = probe_health_read(sysroot, t->dev, &h);
 	if (h.why[0] && note(d, "thermal", h.why) < 0)
 		return -ENOMEM;
+	if (h.shared_with[0] &&
+	    profile_device_add_notef(d, "thermal: the drive's temperature and health read once, "
+				     "with %s (a namespace of the same drive)", h.shared_with) < 0)
+		return -ENOMEM;
 	if (h.log.present && set_health(d, &h) < 0)
 		return -ENOMEM;
 	if (ret < 0)

@@ -485,6 +485,31 @@ static void test_enterprise_recheck(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* One health read per drive: the second namespace of a drive gets the
+ * first one's read and is told whose; another drive reads its own. */
+static void test_health_once_per_drive(void **state)
+{
+	struct probe_inventory *inv = scan("zoned");
+	const char *src = getenv("TW_SRCDIR");
+	char root[4096];
+	struct probe_health a, b, c;
+
+	(void)state;
+	snprintf(root, sizeof(root), "%s/tests/fixtures/zoned", src ? src : ".");
+	assert_string_equal(dev(inv, "nvme1n1")->drive_id, dev(inv, "nvme1n2")->drive_id);
+	assert_int_equal(probe_health_read(root, dev(inv, "nvme1n1"), &a), 0);
+	assert_string_equal(a.shared_with, "");
+	assert_true(a.temp_c == 41);
+	assert_int_equal(probe_health_read(root, dev(inv, "nvme1n2"), &b), 0);
+	assert_string_equal(b.shared_with, "nvme1n1");
+	assert_true(b.temp_c == 41);
+	assert_string_equal(b.source, a.source);
+	assert_int_equal(probe_health_read(root, dev(inv, "nvme0n1"), &c), 0);
+	assert_string_equal(c.shared_with, "");
+	assert_true(c.temp_c == 37);
+	probe_inventory_free(inv);
+}
+
 /* The head's facts reach the profile, and come back from its JSON. */
 static void test_enterprise_profile(void **state)
 {
@@ -758,6 +783,7 @@ int main(void)
 		cmocka_unit_test(test_enterprise_profile),
 		cmocka_unit_test(test_enterprise_both_optimized),
 		cmocka_unit_test(test_enterprise_recheck),
+		cmocka_unit_test(test_health_once_per_drive),
 		cmocka_unit_test(test_fabrics),
 		cmocka_unit_test(test_fabrics_profile),
 		cmocka_unit_test(test_zoned),
