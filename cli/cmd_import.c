@@ -8,10 +8,12 @@
 #include "cli.h"
 #include "fio_import.h"
 #include "profile.h"
+#include "tw_size.h"
 
 static void import_usage(FILE *out)
 {
-	fputs("Usage: tierwise import fio FILE... [-o FILE] [--host NAME]\n\n"
+	fputs("Usage: tierwise import fio FILE... [-o FILE] [--host NAME]\n"
+	      "                                  [--capacity ID=SIZE,...]\n\n"
 	      "Turn fio's JSON output (fio --output-format=json or json+) into a\n"
 	      "tierwise.profile/1 that score, plan, explain and report read.  Each fio\n"
 	      "job is mapped to a test by rw, bs, iodepth and numjobs (the queue depth\n"
@@ -26,7 +28,9 @@ static void import_usage(FILE *out)
 	      "Options:\n"
 	      "  -o, --output FILE  write the profile to FILE (default: standard output)\n"
 	      "  --host NAME        the profile's host (default: the first file's name\n"
-	      "                     without .json)\n\n"
+	      "                     without .json)\n"
+	      "  --capacity ID=SIZE,...  each device's size (fio does not say it; 0\n"
+	      "                     without): 960G, 4T, 512Gi\n\n"
 	      "Exit codes: 0 success, 1 invalid input (FILE:LINE:COLUMN: key: problem),\n"
 	      "2 usage error, 3 system error.\n\n"
 	      "Example: fio --output-format=json jobs.fio > fio.json\n"
@@ -35,7 +39,7 @@ static void import_usage(FILE *out)
 }
 
 struct import_opts {
-	const char *output, *host;
+	const char *output, *host, *capacity;
 };
 
 /* Returns -1 to go on, else the exit code. */
@@ -44,6 +48,7 @@ static int import_parse(int argc, char **argv, struct import_opts *o)
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "host", required_argument, NULL, 'H' },
+		{ "capacity", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -53,6 +58,7 @@ static int import_parse(int argc, char **argv, struct import_opts *o)
 		switch (c) {
 		case 'o': o->output = optarg; break;
 		case 'H': o->host = optarg; break;
+		case 'c': o->capacity = optarg; break;
 		case 'h': import_usage(stdout); return TW_EXIT_OK;
 		default: return cli_bad_option("import", argv, opts);
 		}
@@ -106,6 +112,45 @@ static int import_files(struct profile *p, char *const *files, size_t n,
 	return rc;
 }
 
+/* One ID=SIZE of --capacity into p.  Returns the exit code. */
+static int set_capacity(struct profile *p, char *item)
+{
+	char *eq = strchr(item, '=');
+	uint64_t bytes;
+
+	if (!eq)
+		return cli_usage_error("import", "--capacity wants ID=SIZE, not '%s'", item);
+	*eq = '\0';
+	if (tw_size_parse(eq + 1, true, &bytes) < 0 || bytes > INT64_MAX)
+		return cli_usage_error("import", "--capacity %s: '%s' is no size: %s", item,
+				       eq + 1, TW_SIZE_FORMS);
+	for (size_t i = 0; i < p->n_devices; i++) {
+		if (strcmp(p->devices[i].id, item))
+			continue;
+		p->devices[i].capacity_bytes = (int64_t)bytes;
+		return TW_EXIT_OK;
+	}
+	fprintf(stderr, "tierwise import: --capacity: no device \"%s\"; the devices are:", item);
+	for (size_t i = 0; i < p->n_devices; i++)
+		fprintf(stderr, " %s", p->devices[i].id);
+	fputc('\n', stderr);
+	return TW_EXIT_USAGE;
+}
+
+/* --capacity ID=SIZE,... into p.  Returns the exit code. */
+static int set_capacities(struct profile *p, const char *arg)
+{
+	char *s = arg ? strdup(arg) : NULL, *save = NULL;
+	int rc = TW_EXIT_OK;
+
+	if (arg && !s)
+		return TW_EXIT_SYSTEM;
+	for (char *t = s ? strtok_r(s, ",", &save) : NULL; t && !rc; t = strtok_r(NULL, ",", &save))
+		rc = set_capacity(p, t);
+	free(s);
+	return rc;
+}
+
 static int import_run(int argc, char **argv, struct tw_global *g)
 {
 	struct import_opts o = { 0 };
@@ -134,6 +179,8 @@ static int import_run(int argc, char **argv, struct tw_global *g)
 			"nothing was written\n", res.n_jobs);
 		rc = TW_EXIT_INVALID;
 	}
+	if (rc == TW_EXIT_OK)
+		rc = set_capacities(p, o.capacity);
 	if (rc == TW_EXIT_OK && (!p->host || !p->tool_name))
 		rc = TW_EXIT_SYSTEM;
 	if (rc == TW_EXIT_OK &&

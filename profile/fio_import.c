@@ -657,8 +657,9 @@ static struct profile_device *device_for(struct ictx *c, const char *fn, const s
 	profile_device_add_notef(d, "imported by `tierwise import fio` from %s (%s, %s): "
 				 "each test's fio job and options are in the notes below",
 				 c->name, c->version ? c->version : "fio", c->created);
-	profile_device_add_note(d, fn ? "capacity_bytes: unknown (0): fio output does not "
-				"give the device's size" :
+	profile_device_add_note(d, fn ? "capacity_bytes: unknown (0) unless `import fio "
+				"--capacity ID=SIZE` gave it: fio output does not give the "
+				"device's size" :
 				"no filename: fio wrote files named after each job "
 				"(jobname.N.M) in its directory; capacity_bytes unknown (0)");
 	return d;
@@ -908,8 +909,12 @@ static const json_t *top(struct ictx *c, const json_t *root, const char **an)
 	if (!v) {
 		enum profile_file_kind k = profile_file_kind(c->text, c->len);
 
-		bad(c, "", "this is %s, not fio output (no \"fio version\" key): give what "
-		    "`fio --output-format=json` writes", profile_file_kind_name(k));
+		if (tw_diags_add(c->d, c->name, 0, 0, NULL, "this is %s, not fio output (no "
+				 "\"fio version\" key): give what `fio --output-format=json` "
+				 "writes", profile_file_kind_name(k)) < 0)
+			c->err = -ENOMEM;
+		else
+			c->err = -EINVAL;
 		return NULL;
 	}
 	if (!json_is_string(v))
