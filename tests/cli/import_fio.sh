@@ -114,6 +114,27 @@ check "warnings before the JSON" 0 "$tw" import fio "$fx/noisy.json"
 jq -S "del(.devices[].notes, .host)" "$tmp/out" >"$tmp/a"; jq -S "del(.devices[].notes, .host)" "$r" >"$tmp/b"
 cmp -s "$tmp/a" "$tmp/b" || { echo "FAIL: noisy: figures differ from recipe.json's"; fail=1; }
 
+# ---- every fixture at once: one profile, valid, and valid JSON Schema
+check "all fixtures at once" 0 "$tw" import fio "$fx"/recipe.json "$fx"/sweep.json "$fx"/two.json \
+	"$fx"/plus.json "$fx"/old-2x.json -o "$tmp/all.json"
+cp "$tmp/all.json" "$tmp/out"
+jq_true "devices of every file" '[.devices[].id] == ["scratch", "a", "b"]'
+jq_true "the first file's test wins" '.devices[0].results.rand_read_qd1.iops == '"$(fio "$fx/recipe.json" rand_read_qd1 read.iops)"
+check "all validates" 0 "$tw" validate "$tmp/all.json"
+if python3 -c 'from jsonschema import Draft202012Validator' 2>/dev/null; then
+	python3 - "$src/docs/tierwise.profile-1.schema.json" "$tmp/all.json" "$r" <<'PY' || fail=1
+import json, sys
+from jsonschema import Draft202012Validator, FormatChecker
+v = Draft202012Validator(json.load(open(sys.argv[1])), format_checker=FormatChecker())
+bad = [f"{f}: {e.message}" for f in sys.argv[2:] for e in v.iter_errors(json.load(open(f)))]
+for b in bad:
+    print("FAIL: JSON Schema:", b)
+sys.exit(1 if bad else 0)
+PY
+else
+	echo "note: python3-jsonschema not installed: JSON Schema not checked"
+fi
+
 # ---- bad input: FILE:LINE:COLUMN: key, exit 1
 jq '.jobs[2].read.iops = "fast"' "$fx/recipe.json" >"$tmp/bad.json"
 ln=$(grep -n '"iops": "fast"' "$tmp/bad.json" | cut -d: -f1)
