@@ -19,6 +19,8 @@
 #define MAX_ENTRIES 64		/* numjobs entries of one job summed */
 #define SEQ_BS 1048576L
 #define RAND_BS 4096L
+#define FIO_MAX_NUM 1e15	/* no figure of fio's is larger: ns in 11 days, I/Os */
+#define FIO_MAX_DEPTH 65536L	/* iodepth, numjobs */
 
 /* What a job is, as far as the tests go. */
 enum fkind { FK_NONE, FK_SEQ_READ, FK_SEQ_WRITE, FK_RAND_READ, FK_MIXED };
@@ -153,9 +155,9 @@ static long opt_long(struct ictx *c, const json_t *jopts, const char *jpath,
 		return def;
 	errno = 0;
 	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < 0) {
+	if (errno || end == s || *end || v < 0 || v > FIO_MAX_DEPTH) {
 		child(p, json_object_get(jopts, key) ? jpath : "global options", key);
-		bad(c, p, "must be a whole number, not \"%s\"", s);
+		bad(c, p, "must be a whole number from 0 to %ld, not \"%s\"", FIO_MAX_DEPTH, s);
 		return def;
 	}
 	return v;
@@ -206,6 +208,10 @@ static bool num(struct ictx *c, const json_t *obj, const char *path, const char 
 	}
 	if (!json_is_number(v) || json_number_value(v) < 0 || !isfinite(json_number_value(v))) {
 		bad(c, p, "must be a number >= 0");
+		return false;
+	}
+	if (json_number_value(v) > FIO_MAX_NUM) {
+		bad(c, p, "%g is out of range (at most %g)", json_number_value(v), FIO_MAX_NUM);
 		return false;
 	}
 	*out = json_number_value(v);
@@ -331,6 +337,28 @@ static bool bins_ok(struct ictx *c, const json_t *b, const char *path)
 	return ok;
 }
 
+/* Percentiles that decrease (p90 below p50) are no fio output: a problem
+ * at the direction's latency object, and the latency left out. */
+static void lat_order(struct ictx *c, const struct fjob *j, const char *dn,
+		      struct profile_lat *l)
+{
+	double last = 0;
+	char p[PATH_LEN];
+
+	for (int f = PROFILE_LAT_P50; f <= PROFILE_LAT_MAX; f++) {
+		if (isnan(l->v[f]))
+			continue;
+		if (l->v[f] < last) {
+			child(p, j->path, dn);
+			bad(c, p, "latency percentiles decrease (%s %g us below %g us)",
+			    profile_lat_name(f), l->v[f], last);
+			*l = profile_lat_none();
+			return;
+		}
+		last = l->v[f];
+	}
+}
+
 /* Latency of direction dn ("read") over the job's entries: mean weighted by
  * I/Os, max of max, percentiles from one entry's "percentile" or from the
  * bins of all of them (json+). */
@@ -388,6 +416,7 @@ static void dir_lat(struct ictx *c, struct fjob *j, const char *dn, struct fdir 
 	for (int f = PROFILE_LAT_P50; f <= PROFILE_LAT_P999; f++)
 		if (f != PROFILE_LAT_MAX && fd->lat.v[f] > fd->lat.v[PROFILE_LAT_MAX])
 			fd->lat.v[f] = fd->lat.v[PROFILE_LAT_MAX];
+	lat_order(c, j, dn, &fd->lat);
 }
 
 /* Throughput, IOPS, I/Os and runtime of direction dn, summed over entries. */
@@ -453,6 +482,7 @@ static void classify(struct fjob *j)
 		j->why = "random writes: no tierwise test measures them alone";
 	} else {
 		snprintf(j->whybuf, sizeof(j->whybuf), "no tierwise test is rw=%s", rw);
+		profile_utf8_trim(j->whybuf);
 		j->why = j->whybuf;
 	}
 	if (j->kind != FK_NONE && ((j->kind == FK_SEQ_WRITE ? j->wr.iops : j->rd.iops) <= 0)) {
@@ -471,6 +501,7 @@ static void job_rw(struct ictx *c, const json_t *jo, const char *jp, struct fjob
 		rw = opt(c, jo, jp, "readwrite");
 	snprintf(j->rw, sizeof(j->rw), "%s", rw ? rw : "read");	/* fio's default */
 	j->rw[strcspn(j->rw, ":")] = '\0';
+	profile_utf8_trim(j->rw);
 	if (!strcmp(j->rw, "readwrite"))
 		snprintf(j->rw, sizeof(j->rw), "rw");
 }
@@ -634,9 +665,10 @@ static struct profile_device *device_for(struct ictx *c, const char *fn, const s
 {
 	char id[256], *colon;
 	struct profile_device *d;
-	const char *path = fn ? fn : "fio-files";
+	const char *path = fn && *fn ? fn : "fio-files";
 
 	snprintf(id, sizeof(id), "%s", basename_of(path));
+	profile_utf8_trim(id);
 	while ((colon = strchr(id, ':')))	/* several files: a+b */
 		*colon = '+';
 	for (size_t i = 0; i < c->p->n_devices; i++)

@@ -339,7 +339,12 @@ int profile_take_devices(struct profile *dst, struct profile *src);
 /* Append a copy of note to dev.  Returns 0 or -ENOMEM. */
 int profile_device_add_note(struct profile_device *dev, const char *note);
 
-/* profile_device_add_note() with a printf-style note (cut at 511 bytes).
+/* Cut a UTF-8 sequence left incomplete at the end of s (by a truncating
+ * snprintf), so that the string stays valid UTF-8. */
+void profile_utf8_trim(char *s);
+
+/* profile_device_add_note() with a printf-style note (cut at 511 bytes, never
+ * inside a UTF-8 character).
  * Returns 0 or -ENOMEM. */
 int profile_device_add_notef(struct profile_device *dev, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -144,7 +144,7 @@ expect "names the key" "$tmp/err" "$tmp/bad.json:$ln:$col: jobs[2].read.iops: mu
 [ -s "$tmp/out" ] && { echo "FAIL: bad input wrote a profile"; fail=1; }
 jq '.jobs[1]."job options".iodepth = "deep"' "$fx/recipe.json" >"$tmp/bad2.json"
 check "iodepth no number" 1 "$tw" import fio "$tmp/bad2.json"
-expect "names the option" "$tmp/err" 'jobs[1].job options.iodepth: must be a whole number, not "deep"'
+expect "names the option" "$tmp/err" 'jobs[1].job options.iodepth: must be a whole number from 0 to 65536, not "deep"'
 head -c 500 "$fx/recipe.json" >"$tmp/trunc.json"
 check "truncated" 1 "$tw" import fio "$tmp/trunc.json"
 expect "truncated" "$tmp/err" "$tmp/trunc.json:23:17: not valid JSON"
