@@ -833,9 +833,9 @@ static int place(struct fjob *j)
 	case FK_RAND_READ:
 		if (qd == 1 || qd == 32)
 			take_test(j, qd == 1 ? PROFILE_RAND_READ_QD1 : PROFILE_RAND_READ_QD32, &j->rd);
-		if (j->sweep)
-			return take_sweep(j);
-		if (!j->used && qd != 1 && qd != 32)
+		if (j->sweep && take_sweep(j) < 0)
+			return -ENOMEM;
+		if (!j->used && qd != 1 && qd != 32 && !j->sweep)
 			j->why = "4 KiB random reads at a depth of neither 1 nor 32 (a sweep "
 				 "needs three depths or more)";
 		break;
@@ -845,8 +845,19 @@ static int place(struct fjob *j)
 	default:
 		break;
 	}
-	if (!j->used && !j->why)
-		j->why = "its test is given already by an earlier job";
+	if (!j->used && !j->why && j->kind == FK_RAND_READ && qd != 1 && qd != 32) {
+		snprintf(j->whybuf, sizeof(j->whybuf), "qd_sweep's QD%ld is given already by "
+			 "an earlier job", qd);
+		j->why = j->whybuf;
+	} else if (!j->used && !j->why) {
+		snprintf(j->whybuf, sizeof(j->whybuf), "%s is given already by an earlier job",
+			 j->kind == FK_SEQ_WRITE && j->sustained ? "sustained_write" :
+			 profile_io_test_name(j->kind == FK_SEQ_READ ? PROFILE_SEQ_READ :
+					      j->kind == FK_SEQ_WRITE ? PROFILE_SEQ_WRITE :
+					      j->kind == FK_MIXED ? PROFILE_MIXED_70_30 :
+					      qd == 1 ? PROFILE_RAND_READ_QD1 : PROFILE_RAND_READ_QD32));
+		j->why = j->whybuf;
+	}
 	return 0;
 }
 
@@ -856,7 +867,7 @@ static int unmapped(struct ictx *c, const struct fjob *j)
 	char line[640], **v;
 	int n = snprintf(line, sizeof(line), "job \"%s\" (rw=%s bs=%ld iodepth=%ld numjobs=%ld) "
 			 "maps to no test: %s", j->name, j->rw, j->bs, j->iodepth, j->numjobs,
-			 j->why);
+			 j->why ? j->why : "none measures it");
 
 	if (n < 0 || profile_device_add_notef(j->dev, "not imported: fio %s", line) < 0)
 		return -ENOMEM;

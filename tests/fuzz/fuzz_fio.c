@@ -48,6 +48,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_diags_check(&diags);
 	if (ret == 0 && res.n_mapped + res.n_unmapped != res.n_jobs)
 		fuzz_fail("%zu jobs: %zu mapped, %zu not", res.n_jobs, res.n_mapped, res.n_unmapped);
+	for (size_t i = 0; i < res.n_unmapped; i++)
+		if (strstr(res.unmapped[i], "(null)") || !strstr(res.unmapped[i], "maps to no test: "))
+			fuzz_fail("unmapped line \"%s\"", res.unmapped[i]);
 	if (ret == 0)
 		check_roundtrip(p);
 	fio_import_result_free(&res);

@@ -278,6 +278,7 @@ static void test_families(void **state)
 	assert_int_equal(dev->probe.target, PROFILE_TGT_RAW_DESTRUCTIVE);
 	assert_int_equal(r.n_unmapped, 1);			/* q4b: QD4 is taken */
 	assert_non_null(strstr(r.unmapped[0], "job \"q4b\""));
+	assert_non_null(strstr(r.unmapped[0], "qd_sweep's QD4 is given already"));
 	assert_int_equal(r.n_jobs, 6);
 	assert_int_equal(r.n_mapped, 5);
 	fio_import_result_free(&r);
