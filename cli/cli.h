@@ -200,6 +200,7 @@ int cli_check_sysroot(const char *cmd, const char *sysroot);
 
 /* ---- fleet and export (cmd_fleet.c, cmd_export.c) ---- */
 extern const struct tw_command tw_cmd_fleet, tw_cmd_export;
+extern const struct tw_command tw_cmd_import;	/* cmd_import.c */
 
 struct fleet;
 struct prom_source;

@@ -12,7 +12,7 @@
 
 static const struct tw_command *const commands[] = { &tw_cmd_list, &tw_cmd_probe,
 	&tw_cmd_validate, &tw_cmd_score, &tw_cmd_explain, &tw_cmd_plan, &tw_cmd_report,
-	&tw_cmd_compare, &tw_cmd_fleet, &tw_cmd_export };
+	&tw_cmd_compare, &tw_cmd_fleet, &tw_cmd_export, &tw_cmd_import };
 #define N_COMMANDS (ARRAY_SIZE(commands))
 
 static void usage(FILE *out)

@@ -315,7 +315,8 @@ static char *trim(char *s)
 	return s;
 }
 
-/* Parse one line (NUL-terminated, modified).  Returns 0, 1 = skipped, -EINVAL, -ENOMEM. */
+/* Parse one line (NUL-terminated, modified); a problem goes to diags unless
+ * it is NULL.  Returns 0, 1 = skipped, -EINVAL, -ENOMEM. */
 static int price_line(struct model_prices *pr, char *line, const char *name, int ln,
 		      struct tw_diags *diags)
 {
@@ -329,8 +330,9 @@ static int price_line(struct model_prices *pr, char *line, const char *name, int
 	if (!sep)
 		sep = strrchr(t, '\t');
 	if (!sep || sep == t) {
-		tw_diags_add(diags, name, ln, (int)(t - line) + 1, NULL,
-			     "expected NAME = PRICE (or NAME<TAB>PRICE)");
+		if (diags)
+			tw_diags_add(diags, name, ln, (int)(t - line) + 1, NULL,
+				     "expected NAME = PRICE (or NAME<TAB>PRICE)");
 		return -EINVAL;
 	}
 	*sep = '\0';
@@ -338,8 +340,9 @@ static int price_line(struct model_prices *pr, char *line, const char *name, int
 	errno = 0;
 	price = strtod(val, &end);
 	if (!*val || *end || errno || !isfinite(price) || price < 0) {
-		tw_diags_add(diags, name, ln, (int)(val - line) + 1, trim(t),
-			     "must be a price per TB (a number >= 0), not \"%s\"", val);
+		if (diags)
+			tw_diags_add(diags, name, ln, (int)(val - line) + 1, trim(t),
+				     "must be a price per TB (a number >= 0), not \"%s\"", val);
 		return -EINVAL;
 	}
 	v = realloc(pr->v, (pr->n + 1) * sizeof(*v));
@@ -355,16 +358,40 @@ static int price_line(struct model_prices *pr, char *line, const char *name, int
 	return 0;
 }
 
+/* Problems of a price list shown one per line, at most; the rest are counted. */
+#define PRICES_MAX_DIAGS 5
+
+/*
+ * A file that is plainly no price list (a profile, fio output, a plan, any
+ * JSON or YAML) gets one line naming what it is.  Returns true when it was
+ * one.
+ */
+static bool prices_wrong_kind(const char *text, size_t len, const char *name,
+			      struct tw_diags *diags)
+{
+	enum profile_file_kind k = profile_file_kind(text, len);
+
+	if (k == PROFILE_KIND_TEXT || k == PROFILE_KIND_EMPTY)
+		return false;
+	tw_diags_add(diags, name, 0, 0, NULL, "this is %s, not a price list: --prices "
+		     "wants lines of NAME = PRICE (per TB)", profile_file_kind_name(k));
+	return true;
+}
+
 int model_prices_parse(const char *text, size_t len, const char *name,
 		       struct model_prices **out, struct tw_diags *diags)
 {
 	struct model_prices *pr = calloc(1, sizeof(*pr));
 	char *buf = malloc(len + 1), *line, *next;
-	int ln = 0, ret = 0, r;
+	int ln = 0, ret = 0, r, bad = 0;
 
 	*out = NULL;
 	if (!pr || !buf) {
 		ret = -ENOMEM;
+		goto out;
+	}
+	if (prices_wrong_kind(text, len, name, diags)) {
+		ret = -EINVAL;
 		goto out;
 	}
 	memcpy(buf, text, len);
@@ -373,10 +400,15 @@ int model_prices_parse(const char *text, size_t len, const char *name,
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
-		r = price_line(pr, line, name, ++ln, diags);
+		r = price_line(pr, line, name, ++ln, bad < PRICES_MAX_DIAGS ? diags : NULL);
+		if (r == -EINVAL)
+			bad++;
 		if (r < 0)
 			ret = r;
 	}
+	if (bad > PRICES_MAX_DIAGS)
+		tw_diags_add(diags, name, 0, 0, NULL, "%d more lines are not NAME = PRICE; "
+			     "is this a price list?", bad - PRICES_MAX_DIAGS);
 out:
 	free(buf);
 	if (ret)

@@ -260,6 +260,21 @@ int profile_device_add_note(struct profile_device *dev, const char *note)
 	return 0;
 }
 
+void profile_utf8_trim(char *s)
+{
+	size_t n = strlen(s), lead = n;
+
+	while (lead > 0 && ((unsigned char)s[lead - 1] & 0xC0) == 0x80)
+		lead--;			/* back over continuation bytes */
+	if (lead == 0 || (unsigned char)s[lead - 1] < 0xC0)
+		return;			/* ASCII last, or no lead byte */
+	unsigned char c = (unsigned char)s[lead - 1];
+	size_t want = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+
+	if (n - (lead - 1) < want)
+		s[lead - 1] = '\0';	/* a sequence cut short */
+}
+
 int profile_device_add_notef(struct profile_device *dev, const char *fmt, ...)
 {
 	char buf[512];
@@ -268,6 +283,7 @@ int profile_device_add_notef(struct profile_device *dev, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	profile_utf8_trim(buf);		/* the cut must not split a character */
 	return profile_device_add_note(dev, buf);
 }
 

@@ -339,7 +339,12 @@ int profile_take_devices(struct profile *dst, struct profile *src);
 /* Append a copy of note to dev.  Returns 0 or -ENOMEM. */
 int profile_device_add_note(struct profile_device *dev, const char *note);
 
-/* profile_device_add_note() with a printf-style note (cut at 511 bytes).
+/* Cut a UTF-8 sequence left incomplete at the end of s (by a truncating
+ * snprintf), so that the string stays valid UTF-8. */
+void profile_utf8_trim(char *s);
+
+/* profile_device_add_note() with a printf-style note (cut at 511 bytes, never
+ * inside a UTF-8 character).
  * Returns 0 or -ENOMEM. */
 int profile_device_add_notef(struct profile_device *dev, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -380,6 +385,29 @@ char *profile_write_string(const struct profile *p);
  * as it was on failure).  Returns 0 or -errno with err set to the reason.
  */
 int profile_write_file(const struct profile *p, const char *path, char *err, size_t len);
+
+/*
+ * What kind of file a text is, so that a file of the wrong kind gets one
+ * line that names it (fio output given as a profile, a profile given as a
+ * price list) instead of a line per key it lacks.
+ */
+enum profile_file_kind {
+	PROFILE_KIND_PROFILE,	/* "schema": "tierwise.profile/1" */
+	PROFILE_KIND_FIO,	/* fio --output-format=json(+): "fio version" */
+	PROFILE_KIND_PLAN,	/* "schema": "tierwise.plan/…" */
+	PROFILE_KIND_INVENTORY,	/* "schema": "tierwise.inventory/…" */
+	PROFILE_KIND_FLEET,	/* "schema": "tierwise.fleet/…" */
+	PROFILE_KIND_JSON,	/* other JSON, or broken JSON */
+	PROFILE_KIND_YAML,	/* "---" or "key:" on its first line of content */
+	PROFILE_KIND_TEXT,	/* anything else (a price list, say) */
+	PROFILE_KIND_EMPTY,	/* nothing but white space */
+};
+
+/* The kind of text[0..len) (parsed with jansson when it starts like JSON). */
+enum profile_file_kind profile_file_kind(const char *text, size_t len);
+
+/* "fio output", "a tierwise plan (tierwise.plan/1, …)", …: for messages. */
+const char *profile_file_kind_name(enum profile_file_kind k);
 
 /*
  * Read a file into a malloc'd NUL-terminated buffer (*len excludes the NUL).

@@ -52,4 +52,10 @@ extern const char *const pf_transport_names[], *const pf_media_names[], *const p
 	*const pf_mode_names[], *const pf_target_names[], *const pf_io_names[],
 	*const pf_lat_names[], *const pf_throttle_names[], *const pf_crit_names[];
 
+struct json_t;
+enum profile_file_kind;
+
+/* The kind of a parsed JSON document, by its telltale keys (profile_kind.c). */
+enum profile_file_kind pf_json_kind(const struct json_t *root);
+
 #endif

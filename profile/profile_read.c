@@ -803,6 +803,54 @@ static void decode_top(struct rctx *c, const json_t *root, struct profile *pr)
 		decode_links(c, v, pr);
 }
 
+/*
+ * A text that is no JSON: one line, naming what it is when it is YAML,
+ * plain text or empty, else jansson's error and where.  Returns -EINVAL or
+ * -ENOMEM.
+ */
+static int not_json(const char *text, size_t len, const char *name,
+		    const json_error_t *je, struct tw_diags *diags)
+{
+	enum profile_file_kind k = profile_file_kind(text, len);
+	int r;
+
+	if (k == PROFILE_KIND_YAML || k == PROFILE_KIND_TEXT || k == PROFILE_KIND_EMPTY)
+		r = tw_diags_add(diags, name, 0, 0, NULL, "this is %s, not JSON: expected a "
+				 "tierwise profile (what `tierwise probe -o FILE` writes)",
+				 profile_file_kind_name(k));
+	else
+		r = tw_diags_add(diags, name, je->line, je->column, NULL,
+				 "not valid JSON: %s", je->text);
+	return r < 0 ? -ENOMEM : -EINVAL;
+}
+
+/*
+ * A JSON document of another kind than a profile (fio output, a plan, an
+ * inventory, a fleet summary) gets one line that says what it is and what
+ * to do, instead of a line per key it lacks.  Returns true when it was one.
+ */
+static bool wrong_kind(const json_t *root, const char *name, struct tw_diags *diags)
+{
+	enum profile_file_kind k = json_is_object(root) ? pf_json_kind(root) :
+			      PROFILE_KIND_JSON;
+
+	switch (k) {
+	case PROFILE_KIND_FIO:
+		tw_diags_add(diags, name, 0, 0, NULL, "this is fio output: run "
+			     "`tierwise import fio %s`", name ? name : "FILE");
+		return true;
+	case PROFILE_KIND_PLAN:
+	case PROFILE_KIND_FLEET:
+	case PROFILE_KIND_INVENTORY:
+		tw_diags_add(diags, name, 0, 0, NULL, "this is %s, not a profile: expected "
+			     "a tierwise profile (what `tierwise probe -o FILE` writes)",
+			     profile_file_kind_name(k));
+		return true;
+	default:
+		return false;
+	}
+}
+
 int profile_read_string(const char *text, size_t len, const char *name,
 			struct profile **out, struct tw_diags *diags)
 {
@@ -813,12 +861,10 @@ int profile_read_string(const char *text, size_t len, const char *name,
 
 	*out = NULL;
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &je);
-	if (!root) {
-		if (tw_diags_add(diags, name, je.line, je.column, NULL,
-				 "not valid JSON: %s", je.text) < 0)
-			return -ENOMEM;
-		return -EINVAL;
-	}
+	if (!root)
+		return not_json(text, len, name, &je, diags);
+	if (wrong_kind(root, name, diags))
+		return json_decref(root), -EINVAL;
 	pr = calloc(1, sizeof(*pr));
 	if (!pr) {
 		c.err = -ENOMEM;

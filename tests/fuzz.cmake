@@ -31,6 +31,7 @@ set(TW_FUZZ_LIBS_prices tw_model)
 set(TW_FUZZ_LIBS_inventory tw_probe tw_advisor PkgConfig::JANSSON)
 set(TW_FUZZ_SRCS_inventory ${PROJECT_SOURCE_DIR}/cli/plan_disks.c)
 set(TW_FUZZ_LIBS_nvme tw_probe)
+set(TW_FUZZ_LIBS_fio tw_profile)
 
 # The target's own file, what it needs, and the source dir for its data.
 function(tw_fuzz_setup exe name)

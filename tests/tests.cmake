@@ -8,6 +8,7 @@
 tw_unit_test(test_jsonpos tw_common)
 tw_unit_test(test_outfile tw_common)
 tw_unit_test(test_profile tw_profile)
+tw_unit_test(test_fio_import tw_profile)
 tw_unit_test(test_model tw_model tw_advisor)
 tw_unit_test(test_inventory tw_probe)
 tw_unit_test(test_sysroot tw_probe)
@@ -61,6 +62,9 @@ tw_cli_test(plan_volume)
 # issue 28: namespaces of one drive: never one array or volume, a note
 tw_cli_test(plan_drive)
 tw_cli_test(compare)
+# issue 29: fio output into a profile; one line for a file of the wrong kind
+tw_cli_test(import_fio)
+tw_cli_test(wrong_kind)
 # the HTML report, checked as text and rendered in chromium (screenshot kept)
 tw_cli_test(report)
 set_property(TEST cli.report APPEND PROPERTY ENVIRONMENT "TW_ARTIFACT_DIR=${CMAKE_CURRENT_BINARY_DIR}")

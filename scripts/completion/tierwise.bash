@@ -4,7 +4,7 @@
 # tables of cli/cmd_*.c: tests/cli/package.sh checks that every option there
 # is offered here.
 
-_tierwise_commands='list probe validate score explain plan report compare fleet export help'
+_tierwise_commands='list probe validate score explain plan report compare fleet export import help'
 _tierwise_tests='seq_read seq_write rand_read_qd1 rand_read_qd32 mixed_70_30 qd_sweep sustained_write read_under_write iorate'
 
 # The long options of command $1 (the global ones when $1 is empty).
@@ -25,6 +25,7 @@ _tierwise_options()
 	compare) echo '--policies --prices --format --output -o --help' ;;
 	fleet) echo '--format --output -o --help' ;;
 	export) echo '--format --output -o --textfile --no-plan --help' ;;
+	import) echo '--output -o --host --capacity --help' ;;
 	esac
 }
 
@@ -110,6 +111,7 @@ _tierwise_value()
 		case $2 in
 		fleet) _tierwise_files '*.html' '*.json' '*.md' '*.txt' ;;
 		export) _tierwise_files '*.prom' ;;
+		import) _tierwise_files '*.json' ;;
 		*) _tierwise_files '*.html' ;;
 		esac ;;
 	--inventory|--plan) _tierwise_files '*.json' ;;
@@ -125,6 +127,7 @@ _tierwise_value()
 		export) _tierwise_words 'prometheus' ;;
 		*) _tierwise_words 'text md' ;;
 		esac ;;
+	--host|--capacity) ;;
 	--seconds|--ramp|--sustained-seconds|--latency-target|--threads|--size|--need|--fill|--vs|--time-limit|--budget|--max-each|--margin) ;;
 	*) return 1 ;;
 	esac
@@ -157,6 +160,8 @@ _tierwise()
 	'') _tierwise_words "$_tierwise_commands" ;;
 	probe) _tierwise_targets ;;
 	validate) _tierwise_files '*.json' '*.yaml' '*.yml' ;;
+	import)	# the format first, then fio's output files
+		if [ "$COMP_CWORD" -le $((i + 1)) ]; then _tierwise_words 'fio'; else _tierwise_files '*.json'; fi ;;
 	list) ;;
 	*) _tierwise_files '*.json' ;;
 	esac

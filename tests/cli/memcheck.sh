@@ -4,7 +4,7 @@
 # list (fixture sysroot, text and JSON), validate (good and broken input),
 # score, explain, plan (every format; with an inventory file, with none, and
 # with this machine's), compare (every format), report (-o FILE), probe with
-# a short real probe of a scratch file, plus usage and
+# a short real probe of a scratch file, import fio, plus usage and
 # input errors.  Each command must also exit as it does without valgrind.
 # Skipped when valgrind is missing.  Slow (valgrind): label memcheck.
 set -u
@@ -56,6 +56,16 @@ printf '{"schema": ' >"$tmp/truncated.json"
 vg 1 validate "$tmp/truncated.json"
 vg 1 validate "$tmp/missing.json"
 vg 2 frobnicate
+# ---- import fio (issue 29): every fixture, bad input, a file of the wrong kind
+fio=$src/tests/fixtures/fio
+vg 0 import fio "$fio/recipe.json" "$fio/sweep.json" "$fio/two.json" "$fio/plus.json" \
+	"$fio/bins-only.json" "$fio/old-2x.json" "$fio/lat-pct.json" "$fio/noisy.json" \
+	--capacity scratch=1T,a=1T -o "$tmp/fio.json"
+jq '.jobs[2].read.iops = "fast"' "$fio/recipe.json" >"$tmp/badfio.json"
+vg 1 import fio "$tmp/badfio.json"
+vg 1 import fio "$ex"
+vg 1 score "$fio/recipe.json"
+vg 1 score "$ex" --prices "$ex"
 vg 2 plan --bogus "$ex"
 
 # ---- the model and the advisor

@@ -106,6 +106,15 @@ def nvme():
     put("nvme", "tiny", b"\x00" * 16)
 
 
+def fio():
+    for name in ("plus.json", "old-2x.json", "noisy.json", "two.json"):
+        put("fio", name, read("tests", "fixtures", "fio", name))
+    put("fio", "tiny.json", b'{"fio version": "fio-3.33", "jobs": [{"jobname": "j",'
+        b' "job options": {"rw": "randread", "filename": "/dev/sda"},'
+        b' "read": {"iops": 10, "runtime": 1000, "bw_bytes": 40960,'
+        b' "clat_ns": {"max": 10, "mean": 5, "bins": {"5": 9, "10": 1}}}}]}')
+
+
 def main():
     if os.path.isdir(OUT):
         shutil.rmtree(OUT)
@@ -114,6 +123,7 @@ def main():
     prices()
     inventory()
     nvme()
+    fio()
     total = sum(os.path.getsize(os.path.join(r, f)) for r, _, fs in os.walk(OUT) for f in fs)
     print(f"{OUT}: {total} bytes")
     return 0 if total < 1 << 20 else 1
