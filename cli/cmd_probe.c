@@ -31,8 +31,8 @@ struct probe_cli {
 	struct profile *prof;
 	int failed, done;
 	FILE *out;		/* the summary; NULL = stdout */
-	dev_t fs_seen[64];	/* filesystems already given a scratch file */
-	const char *fs_seen_at[64];
+	dev_t *fs_seen;		/* filesystems already given a scratch file */
+	const char **fs_seen_at;
 	size_t n_fs;
 };
 
@@ -312,7 +312,13 @@ static bool fs_already_probed(struct probe_cli *c, const char *dir)
 				"(one scratch file per filesystem)\n", dir, c->fs_seen_at[i]);
 			return true;
 		}
-	if (c->n_fs < ARRAY_SIZE(c->fs_seen)) {
+	dev_t *seen = realloc(c->fs_seen, (c->n_fs + 1) * sizeof(*seen));
+	const char **at = seen ? realloc(c->fs_seen_at, (c->n_fs + 1) * sizeof(*at)) : NULL;
+
+	if (seen)
+		c->fs_seen = seen;
+	if (at) {
+		c->fs_seen_at = at;
 		c->fs_seen[c->n_fs] = st.st_dev;
 		c->fs_seen_at[c->n_fs++] = dir;
 	}
@@ -461,12 +467,40 @@ static void probe_named_side_by_side(struct probe_cli *c, char **targets, int n)
 	free(devs);
 }
 
-static bool seen(char **v, size_t n, const char *s)
+/* Add the filesystem mounted at mounts (a device's or a partition's; its
+ * own mount first, bind mounts after it: probe.h) to points, once. */
+static void add_fs(const char **points, size_t *n, const struct probe_strv *mounts)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(v[i], s))
-			return true;
-	return false;
+	if (!mounts->n)
+		return;
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp(points[i], mounts->v[0]))
+			return;
+	points[(*n)++] = mounts->v[0];
+}
+
+/* The mount point of each filesystem on a tier candidate, one per
+ * filesystem (bind mounts of it are not counted): a NULL-terminated array
+ * the caller frees, or NULL when out of memory. */
+static const char **fs_points(const struct probe_inventory *inv)
+{
+	size_t cap = 1, n = 0;
+	const char **points;
+
+	for (size_t i = 0; i < inv->n; i++)
+		cap += 1 + inv->v[i].n_parts;
+	if (!(points = calloc(cap, sizeof(*points))))
+		return NULL;
+	for (size_t i = 0; i < inv->n; i++) {
+		const struct probe_dev *d = &inv->v[i];
+
+		if (!probe_dev_candidate(d))
+			continue;
+		add_fs(points, &n, &d->mounts);
+		for (size_t p = 0; p < d->n_parts; p++)
+			add_fs(points, &n, &d->parts[p].mounts);
+	}
+	return points;
 }
 
 /* No targets: every read-only-safe fixed disk, then each mounted filesystem
@@ -474,9 +508,9 @@ static bool seen(char **v, size_t n, const char *s)
 static void probe_all(struct probe_cli *c)
 {
 	const char **ro = calloc(c->inv->n + 1, sizeof(*ro));
+	const char **points = fs_points(c->inv);
 	bool together = ro && side_by_side(c, true);
-	char *points[64];
-	size_t n = 0, n_ro = 0;
+	size_t n_ro = 0;
 
 	for (size_t i = 0; i < c->inv->n; i++) {
 		const struct probe_dev *d = &c->inv->v[i];
@@ -490,24 +524,17 @@ static void probe_all(struct probe_cli *c)
 			fprintf(stderr, "tierwise probe: not probing %s: %s; name it to probe it\n",
 				d->name, d->cls_why);
 	}
-	for (size_t i = 0; i < c->inv->n; i++) {
-		const struct probe_dev *d = &c->inv->v[i];
-
-		if (!probe_dev_candidate(d))
-			continue;
-		for (size_t m = 0; m < d->mounts.n && n < 64; m++)
-			if (!seen(points, n, d->mounts.v[m]))
-				points[n++] = d->mounts.v[m];
-		for (size_t p = 0; p < d->n_parts; p++)
-			for (size_t m = 0; m < d->parts[p].mounts.n && n < 64; m++)
-				if (!seen(points, n, d->parts[p].mounts.v[m]))
-					points[n++] = d->parts[p].mounts.v[m];
-	}
 	if (n_ro)
 		probe_side_by_side(c, ro, n_ro);
 	free(ro);
-	for (size_t i = 0; i < n; i++)
+	if (!points) {
+		fprintf(stderr, "tierwise probe: out of memory: no scratch files\n");
+		c->failed++;
+		return;
+	}
+	for (size_t i = 0; points[i]; i++)
 		probe_dir(c, points[i]);
+	free(points);
 }
 
 /* v with prec decimals, or "-" when it was not measured (NAN): never "nan". */
@@ -748,6 +775,8 @@ static int probe_execute(struct probe_cli *c, struct tw_global *g, char **target
 		ret = wr ? wr : ret;
 	}
 	free(c->textfile);
+	free(c->fs_seen);
+	free(c->fs_seen_at);
 	profile_free(c->prof);
 	probe_inventory_free(c->inv);
 	return ret;
