@@ -12,7 +12,7 @@
 static void compare_usage(FILE *out)
 {
 	fputs("Usage: tierwise compare BEFORE.json AFTER.json [--policies DIR]\n"
-	      "                        [--prices FILE] [--format text|md|json]\n\n"
+	      "                        [--prices FILE] [--format text|md|json] [-o FILE]\n\n"
 	      "Put two profiles side by side: a device swap (one device in each) or\n"
 	      "the same slots after a firmware change (devices paired by serial, then\n"
 	      "id, then path; unpaired ones are listed as only before / only after).\n"
@@ -25,7 +25,8 @@ static void compare_usage(FILE *out)
 	      "                  $TW_SRCDIR/policies, else the installed ones)\n"
 	      "  --prices FILE   prices per TB for devices without one (as for score)\n"
 	      "  --format FMT    text (default), md (Markdown tables) or json\n"
-	      "                  (tierwise.compare/1, see docs/compare.md)\n\n"
+	      "                  (tierwise.compare/1, see docs/compare.md)\n"
+	      "  -o FILE         write to FILE (atomically) instead of standard output\n\n"
 	      "Exit codes: 0 success, 1 invalid input, 2 usage error, 3 no memory.\n\n"
 	      "Example: tierwise compare ironwolf12t.json redpro10t.json --format md\n",
 	      out);

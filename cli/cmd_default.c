@@ -28,7 +28,6 @@ static void default_usage(FILE *out)
 	      "profile and the plan are saved to tierwise-HOST-DATE.json and\n"
 	      "tierwise-HOST-DATE.plan.json in the current directory (or -o FILE).\n\n"
 	      "  -o FILE          save the profile to FILE (the plan to FILE.plan.json)\n"
-	      "  --json FILE      the same as -o FILE (deprecated)\n"
 	      "  --format F       how the plan is printed: text (default), json, md,\n"
 	      "                   fstab, udev, script\n"
 	      "  --full           the published recipe: 30 s per test, up to 120 s sustained\n"

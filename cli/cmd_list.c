@@ -14,7 +14,6 @@ static void list_usage(FILE *out)
 	      "for destructive (write) tests, with the reasons when it is not.\n\n"
 	      "  --format F     text (default) or json (schema tierwise.inventory/1)\n"
 	      "  -o FILE        write to FILE (atomically) instead of standard output\n"
-	      "  --json         the same as --format json (deprecated)\n"
 	      "  --sysroot DIR  read /sys, /proc and /dev under DIR\n\n"
 	      "Example: tierwise list --format json | jq '.devices[] | select(.safe_destructive.ok)'\n",
 	      out);

@@ -21,7 +21,6 @@ static void plan_usage(FILE *out)
 {
 	fputs("Usage: tierwise plan PROFILE... [--policies DIR] [--need POLICY=SIZE,...]\n"
 	      "                     [--inventory FILE | --no-inventory] [--mount TIER=PATH]\n"
-	      "                     [--fill PCT] [--prices FILE]\n"
 	      "                     [--include-removable[=DEV,...]]\n"
 	      "                     [--fill PCT] [--prices FILE] [--time-limit SECONDS]\n"
 	      "                     [--buy [--budget AMOUNT] [--max-each N] [--margin POINTS]]\n"
@@ -544,7 +543,7 @@ static int plan_files(const struct plan_opts *o, char *const *files, size_t n,
 		for (size_t i = 0; i < n; i++)
 			fprintf(stderr, "%s%s", i ? ", " : "tierwise plan: ", files[i]);
 		fprintf(stderr, ": no device in the profile%s: nothing to plan (probe some "
-			"first: `tierwise probe --json FILE`)\n", n > 1 ? "s" : "");
+			"first: `tierwise probe -o FILE`)\n", n > 1 ? "s" : "");
 		cli_score_inputs_free(&in);
 		return TW_EXIT_INVALID;
 	}

@@ -95,7 +95,7 @@ static int load_profiles(struct score_inputs *in, char *const *files, size_t n)
 		if (ret < 0 && !d.n)
 			fprintf(stderr, "%s: cannot read: %s%s\n", files[i], strerror(-ret),
 				ret == -ENOENT ? " (a PROFILE argument: a tierwise.profile/1 "
-				"file, as `tierwise probe --json FILE` writes it)" : "");
+				"file, as `tierwise probe -o FILE` writes it)" : "");
 		tw_diags_clear(&d);
 		if (ret < 0)
 			return ret == -ENOMEM ? TW_EXIT_SYSTEM : TW_EXIT_INVALID;

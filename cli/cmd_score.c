@@ -27,8 +27,7 @@ static void score_usage(FILE *out)
 	      "  --prices FILE   prices per TB for devices without one: lines of\n"
 	      "                  MODEL = PRICE (or ID = PRICE, or a tab for '=')\n"
 	      "  --format F      text (default) or json (tierwise.score/1)\n"
-	      "  -o FILE         write to FILE (atomically) instead of standard output\n"
-	      "  --json          the same as --format json (deprecated)\n\n"
+	      "  -o FILE         write to FILE (atomically) instead of standard output\n\n"
 	      "Exit codes: 0 success, 1 invalid input, 2 usage error, 3 no memory.\n\n"
 	      "Example: tierwise score examples/ai-server-18-devices.json --policy vector-db\n",
 	      out);

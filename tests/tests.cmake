@@ -69,6 +69,8 @@ set_property(TEST cli.report APPEND PROPERTY ENVIRONMENT "TW_ARTIFACT_DIR=${CMAK
 set_tests_properties(cli.report PROPERTIES TIMEOUT 300)
 # man page, --help examples, bash completion, cmake --install, cpack -G DEB
 tw_cli_test(package)
+# issue 29: every option in --help, the man page and the completion; no removed spelling
+tw_cli_test(docs_drift)
 set_tests_properties(cli.package PROPERTIES TIMEOUT 300)
 # injected faults, full or read-only filesystems, unprivileged users, io_uring
 # disabled machine-wide for a moment (RUN_SERIAL), signals, leftovers
