@@ -63,7 +63,7 @@ static int compare_parse(int argc, char **argv, struct compare_opts *o)
 	int c;
 
 	o->render = &compare_render_text;
-	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'P': o->policies = optarg; break;
 		case 'r': o->prices = optarg; break;
@@ -76,7 +76,7 @@ static int compare_parse(int argc, char **argv, struct compare_opts *o)
 			break;
 		case 'o': o->output = optarg; break;
 		case 'h': compare_usage(stdout); return TW_EXIT_OK;
-		default: return cli_bad_option("compare", argv, opts);
+		default: return cli_bad_option("compare", c, argv, opts);
 		}
 	}
 	if (argc - optind != 2)
@@ -98,7 +98,7 @@ static int compare_run(int argc, char **argv, struct tw_global *g)
 		return rc;
 	if ((rc = cli_output_open(&out, "compare", o.output)))
 		return rc;
-	rc = cli_compare_inputs_load(&in, argv + optind, 2, o.policies, o.prices);
+	rc = cli_compare_inputs_load("compare", &in, argv + optind, 2, o.policies, o.prices);
 	if (rc != TW_EXIT_OK)
 		return cli_output_close(&out, rc);
 	if (compare_build(in.profiles[0], in.profiles[1], in.policies, &c) < 0) {

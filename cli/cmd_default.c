@@ -55,7 +55,7 @@ static int parse(struct default_job *j, int argc, char **argv)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "hqo:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hqo:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			cli_deprecated(NULL, "--json FILE", "-o FILE");
@@ -68,7 +68,7 @@ static int parse(struct default_job *j, int argc, char **argv)
 		case 'y': j->probe.yes = true; break;
 		case 'q': j->probe.quiet = true; break;
 		case 'h': default_usage(stdout); return TW_EXIT_OK;
-		default: return cli_bad_option(NULL, argv, opts);
+		default: return cli_bad_option(NULL, c, argv, opts);
 		}
 	}
 	if (optind < argc)

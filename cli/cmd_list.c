@@ -35,7 +35,7 @@ static int list_run(int argc, char **argv, struct tw_global *g)
 	struct cli_output out;
 	int c, f, rc;
 
-	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			cli_deprecated("list", "--json", "--format json");
@@ -49,7 +49,7 @@ static int list_run(int argc, char **argv, struct tw_global *g)
 		case 'o': output = optarg; break;
 		case 's': g->sysroot = optarg; break;
 		case 'h': list_usage(stdout); return TW_EXIT_OK;
-		default: return cli_bad_option("list", argv, opts);
+		default: return cli_bad_option("list", c, argv, opts);
 		}
 	}
 	if (optind < argc)

@@ -129,7 +129,7 @@ static int parse_opts(int argc, char **argv, struct probe_cli *c)
 	double v;
 	int ch, f;
 
-	while ((ch = getopt_long(argc, argv, "hqo:", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":hqo:", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'j':
 			cli_deprecated("probe", "--json FILE", "-o FILE (and --format json for "
@@ -181,7 +181,7 @@ static int parse_opts(int argc, char **argv, struct probe_cli *c)
 		case 'q': c->quiet = true; break;
 		case 'X': c->textfile_dir = optarg; break;
 		case 'h': probe_usage(stdout); return -1;
-		default: return cli_bad_option("probe", argv, opts);
+		default: return cli_bad_option("probe", ch, argv, opts);
 		}
 	}
 	if (c->format_json && !c->json)

@@ -71,6 +71,8 @@ set_tests_properties(cli.report PROPERTIES TIMEOUT 300)
 tw_cli_test(package)
 # issue 29: every option in --help, the man page and the completion; no removed spelling
 tw_cli_test(docs_drift)
+# issue 29: the messages a newcomer meets (options, commands, --need, --budget, exit codes)
+tw_cli_test(messages)
 set_tests_properties(cli.package PROPERTIES TIMEOUT 300)
 # injected faults, full or read-only filesystems, unprivileged users, io_uring
 # disabled machine-wide for a moment (RUN_SERIAL), signals, leftovers
