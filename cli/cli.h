@@ -66,12 +66,13 @@ int cli_plan_profile(const char *profile, const char *format, const char *save_j
 struct option;
 
 /*
- * The one message for an option getopt_long() refused (call it from the
- * '?' case; main() sets opterr = 0 so getopt prints nothing itself):
+ * The one message for an option getopt_long() refused, from its return ch
+ * (optstrings start with ':', so a missing value is ':' and an unknown
+ * option '?'; main() sets opterr = 0 so getopt prints nothing itself):
  * "option '--policy' needs a value", "unknown option '--polcy'; did you mean
- * '--policy'?".  Returns TW_EXIT_USAGE.
+ * '--policy'?", "unknown option '-q'".  Returns TW_EXIT_USAGE.
  */
-int cli_bad_option(const char *cmd, char **argv, const struct option *opts);
+int cli_bad_option(const char *cmd, int ch, char **argv, const struct option *opts);
 
 /* The name of names[0..n) nearest to s when it is close enough to be a
  * typo, else NULL. */
@@ -128,13 +129,14 @@ struct score_inputs {
  * stderr as FILE:LINE:COLUMN: key: message.  Returns TW_EXIT_OK, or the exit
  * code to return (in is then empty).  Free with cli_score_inputs_free().
  * A device id that a device of another profile carries too is qualified by
- * its profile: see cli_score_qualify_ids().
+ * its profile: see cli_score_qualify_ids().  cmd names the command whose
+ * --help the messages point to.
  */
-int cli_score_inputs_load(struct score_inputs *in, char *const *files, size_t n,
-			  const char *policy_dir, const char *prices);
+int cli_score_inputs_load(const char *cmd, struct score_inputs *in, char *const *files,
+			  size_t n, const char *policy_dir, const char *prices);
 /* As cli_score_inputs_load(), the ids as the files give them (compare pairs
  * the devices of BEFORE and AFTER by id). */
-int cli_compare_inputs_load(struct score_inputs *in, char *const *files, size_t n,
+int cli_compare_inputs_load(const char *cmd, struct score_inputs *in, char *const *files, size_t n,
 			    const char *policy_dir, const char *prices);
 void cli_score_inputs_free(struct score_inputs *in);
 

@@ -12,7 +12,7 @@
 static void compare_usage(FILE *out)
 {
 	fputs("Usage: tierwise compare BEFORE.json AFTER.json [--policies DIR]\n"
-	      "                        [--prices FILE] [--format text|md|json]\n\n"
+	      "                        [--prices FILE] [--format text|md|json] [-o FILE]\n\n"
 	      "Put two profiles side by side: a device swap (one device in each) or\n"
 	      "the same slots after a firmware change (devices paired by serial, then\n"
 	      "id, then path; unpaired ones are listed as only before / only after).\n"
@@ -25,7 +25,8 @@ static void compare_usage(FILE *out)
 	      "                  $TW_SRCDIR/policies, else the installed ones)\n"
 	      "  --prices FILE   prices per TB for devices without one (as for score)\n"
 	      "  --format FMT    text (default), md (Markdown tables) or json\n"
-	      "                  (tierwise.compare/1, see docs/compare.md)\n\n"
+	      "                  (tierwise.compare/1, see docs/compare.md)\n"
+	      "  -o FILE         write to FILE (atomically) instead of standard output\n\n"
 	      "Exit codes: 0 success, 1 invalid input, 2 usage error, 3 no memory.\n\n"
 	      "Example: tierwise compare ironwolf12t.json redpro10t.json --format md\n",
 	      out);
@@ -62,7 +63,7 @@ static int compare_parse(int argc, char **argv, struct compare_opts *o)
 	int c;
 
 	o->render = &compare_render_text;
-	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'P': o->policies = optarg; break;
 		case 'r': o->prices = optarg; break;
@@ -75,7 +76,7 @@ static int compare_parse(int argc, char **argv, struct compare_opts *o)
 			break;
 		case 'o': o->output = optarg; break;
 		case 'h': compare_usage(stdout); return TW_EXIT_OK;
-		default: return cli_bad_option("compare", argv, opts);
+		default: return cli_bad_option("compare", c, argv, opts);
 		}
 	}
 	if (argc - optind != 2)
@@ -97,7 +98,7 @@ static int compare_run(int argc, char **argv, struct tw_global *g)
 		return rc;
 	if ((rc = cli_output_open(&out, "compare", o.output)))
 		return rc;
-	rc = cli_compare_inputs_load(&in, argv + optind, 2, o.policies, o.prices);
+	rc = cli_compare_inputs_load("compare", &in, argv + optind, 2, o.policies, o.prices);
 	if (rc != TW_EXIT_OK)
 		return cli_output_close(&out, rc);
 	if (compare_build(in.profiles[0], in.profiles[1], in.policies, &c) < 0) {

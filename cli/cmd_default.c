@@ -28,7 +28,6 @@ static void default_usage(FILE *out)
 	      "profile and the plan are saved to tierwise-HOST-DATE.json and\n"
 	      "tierwise-HOST-DATE.plan.json in the current directory (or -o FILE).\n\n"
 	      "  -o FILE          save the profile to FILE (the plan to FILE.plan.json)\n"
-	      "  --json FILE      the same as -o FILE (deprecated)\n"
 	      "  --format F       how the plan is printed: text (default), json, md,\n"
 	      "                   fstab, udev, script\n"
 	      "  --full           the published recipe: 30 s per test, up to 120 s sustained\n"
@@ -56,7 +55,7 @@ static int parse(struct default_job *j, int argc, char **argv)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "hqo:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hqo:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			cli_deprecated(NULL, "--json FILE", "-o FILE");
@@ -69,7 +68,7 @@ static int parse(struct default_job *j, int argc, char **argv)
 		case 'y': j->probe.yes = true; break;
 		case 'q': j->probe.quiet = true; break;
 		case 'h': default_usage(stdout); return TW_EXIT_OK;
-		default: return cli_bad_option(NULL, argv, opts);
+		default: return cli_bad_option(NULL, c, argv, opts);
 		}
 	}
 	if (optind < argc)

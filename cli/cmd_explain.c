@@ -283,7 +283,7 @@ static int explain_parse(int argc, char **argv, struct explain_opts *o)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p': o->policy = optarg; break;
 		case 'v': o->vs = optarg; break;
@@ -299,7 +299,7 @@ static int explain_parse(int argc, char **argv, struct explain_opts *o)
 		}
 		case 'o': o->output = optarg; break;
 		case 'h': explain_usage(stdout); return TW_EXIT_OK;
-		default: return cli_bad_option("explain", argv, opts);
+		default: return cli_bad_option("explain", c, argv, opts);
 		}
 	}
 	if (!o->policy)
@@ -380,7 +380,7 @@ static int explain_run(int argc, char **argv, struct tw_global *g)
 		return rc;
 	if ((rc = cli_output_open(&out, "explain", o.output)))
 		return rc;
-	rc = cli_score_inputs_load(&in, argv + optind + 1, (size_t)(argc - optind - 1),
+	rc = cli_score_inputs_load("explain", &in, argv + optind + 1, (size_t)(argc - optind - 1),
 				   o.policies, o.prices);
 	if (rc != TW_EXIT_OK)
 		return cli_output_close(&out, rc);

@@ -78,7 +78,7 @@ static int export_parse(int argc, char **argv, struct export_opts *o)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (strcmp(optarg, "prometheus"))
@@ -89,7 +89,7 @@ static int export_parse(int argc, char **argv, struct export_opts *o)
 		case 'T': o->textfile = optarg; break;
 		case 'N': o->no_plan = true; break;
 		case 'h': export_usage(stdout); return TW_EXIT_OK;
-		default: return cli_bad_option("export", argv, opts);
+		default: return cli_bad_option("export", c, argv, opts);
 		}
 	}
 	if (o->output && o->textfile)

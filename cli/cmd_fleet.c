@@ -45,7 +45,7 @@ static int fleet_parse(int argc, char **argv, struct fleet_opts *o)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (!(o->render = fleet_render_find(optarg)))
@@ -54,7 +54,7 @@ static int fleet_parse(int argc, char **argv, struct fleet_opts *o)
 			break;
 		case 'o': o->output = optarg; break;
 		case 'h': fleet_usage(stdout); return TW_EXIT_OK;
-		default: return cli_bad_option("fleet", argv, opts);
+		default: return cli_bad_option("fleet", c, argv, opts);
 		}
 	}
 	if (optind >= argc)

@@ -14,7 +14,6 @@ static void list_usage(FILE *out)
 	      "for destructive (write) tests, with the reasons when it is not.\n\n"
 	      "  --format F     text (default) or json (schema tierwise.inventory/1)\n"
 	      "  -o FILE        write to FILE (atomically) instead of standard output\n"
-	      "  --json         the same as --format json (deprecated)\n"
 	      "  --sysroot DIR  read /sys, /proc and /dev under DIR\n\n"
 	      "Example: tierwise list --format json | jq '.devices[] | select(.safe_destructive.ok)'\n",
 	      out);
@@ -36,7 +35,7 @@ static int list_run(int argc, char **argv, struct tw_global *g)
 	struct cli_output out;
 	int c, f, rc;
 
-	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			cli_deprecated("list", "--json", "--format json");
@@ -50,7 +49,7 @@ static int list_run(int argc, char **argv, struct tw_global *g)
 		case 'o': output = optarg; break;
 		case 's': g->sysroot = optarg; break;
 		case 'h': list_usage(stdout); return TW_EXIT_OK;
-		default: return cli_bad_option("list", argv, opts);
+		default: return cli_bad_option("list", c, argv, opts);
 		}
 	}
 	if (optind < argc)

@@ -13,6 +13,7 @@
 #include "score.h"
 #include "tw_size.h"
 #include "tw_outfile.h"
+#include "tw_tier.h"
 #include "tw_util.h"
 
 #define MAX_NEEDS 32
@@ -21,7 +22,6 @@ static void plan_usage(FILE *out)
 {
 	fputs("Usage: tierwise plan PROFILE... [--policies DIR] [--need POLICY=SIZE,...]\n"
 	      "                     [--inventory FILE | --no-inventory] [--mount TIER=PATH]\n"
-	      "                     [--fill PCT] [--prices FILE]\n"
 	      "                     [--include-removable[=DEV,...]]\n"
 	      "                     [--fill PCT] [--prices FILE] [--time-limit SECONDS]\n"
 	      "                     [--buy [--budget AMOUNT] [--max-each N] [--margin POINTS]]\n"
@@ -55,13 +55,16 @@ static void plan_usage(FILE *out)
 	      "                     the best plan found and a bound on the best possible\n"
 	      "  --buy              what to buy: each catalog device with a price is a\n"
 	      "                     model bought any number of times (up to --max-each,\n"
-	      "                     default 8): the best plan within --budget AMOUNT,\n"
+	      "                     default 8): the best plan within --budget AMOUNT\n"
+	      "                     (5000, 5,000 or $5000: the prices' currency),\n"
 	      "                     else the cheapest within --margin POINTS (default 5)\n"
 	      "                     of the best score\n"
 	      "  --format F         text (default), json (tierwise.plan/1), md,\n"
 	      "                     fstab, udev, script\n"
 	      "  -o FILE            write to FILE (atomically) instead of standard output\n\n"
-	      "Exit codes: 0 success, 1 invalid input, 2 usage error, 3 system error.\n\n"
+	      "Exit codes: 0 success, 1 invalid input (also a profile with no device, a\n"
+	      "--need of an unknown policy or of one no plan places: boot), 2 usage\n"
+	      "error, 3 system error.\n\n"
 	      "Example: tierwise plan examples/ai-server-18-devices.json --need archive=20T\n",
 	      out);
 }
@@ -183,6 +186,15 @@ static int parse_time_limit(struct plan_opts *o, const char *arg)
 	return 0;
 }
 
+/* A number in [lo, hi]: 0, or -EINVAL when s is none. */
+static int parse_number_quiet(const char *s, double lo, double hi, double *v)
+{
+	char *end;
+
+	*v = strtod(s, &end);
+	return end == s || *end || !(*v >= lo && *v <= hi) ? -EINVAL : 0;
+}
+
 /* A number in [lo, hi] for option name.  Returns 0 or a usage error. */
 static int parse_number(const char *name, const char *arg, double lo, double hi, double *v)
 {
@@ -194,13 +206,50 @@ static int parse_number(const char *name, const char *arg, double lo, double hi,
 	return 0;
 }
 
+/*
+ * An amount of money for --budget: digits with an optional fraction, an
+ * optional currency sign before ($, €, £) and commas between groups of
+ * three digits ("5000", "5,000", "$5,000.50").  Returns 0 or a usage error.
+ */
+static int parse_amount(const char *arg, double *v)
+{
+	static const char *const signs[] = { "$", "€", "£" };
+	char digits[64];
+	size_t n = 0, group = 0;
+	const char *p = arg;
+	bool commas = false, frac = false;
+
+	for (size_t i = 0; i < ARRAY_SIZE(signs); i++)
+		if (!strncmp(p, signs[i], strlen(signs[i])))
+			p += strlen(signs[i]);
+	for (; *p && n + 1 < sizeof(digits); p++) {
+		if (*p == ',' && !frac && n && (!commas || group == 3)) {
+			commas = true;
+			group = 0;
+			continue;
+		}
+		if (*p == '.' && !frac)
+			frac = true;
+		else if (*p < '0' || *p > '9')
+			break;
+		else if (!frac)
+			group++;
+		digits[n++] = *p;
+	}
+	digits[n] = '\0';
+	if (*p || !n || (commas && group != 3) || parse_number_quiet(digits, 1e-9, 1e15, v) < 0)
+		return cli_usage_error("plan", "--budget %s: an amount of money in the prices' "
+				       "currency, e.g. 5000, 5,000 or $5000", arg);
+	return 0;
+}
+
 static int parse_buy(struct plan_opts *o, int c, const char *arg)
 {
-	double v;
+	double v = 0;
 	int rc;
 
 	if (c == 'B') {
-		rc = parse_number("budget", arg, 1e-9, 1e15, &v);
+		rc = parse_amount(arg, &v);
 		o->a.budget = v;
 	} else if (c == 'E') {
 		rc = parse_number("max-each", arg, 1, 64, &v);
@@ -256,7 +305,7 @@ static int plan_parse(int argc, char **argv, struct plan_opts *o)
 	o->a.needs = o->needs;
 	o->a.include = o->include;
 	o->a.margin = -1;	/* the default */
-	while (!rc && (c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+	while (!rc && (c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'P': o->policies = optarg; break;
 		case 'n': rc = parse_needs(o, optarg); break;
@@ -272,7 +321,7 @@ static int plan_parse(int argc, char **argv, struct plan_opts *o)
 		case 'y': o->a.buy = true; break;
 		case 'B': case 'E': case 'M': rc = parse_buy(o, c, optarg); o->buy_opt = true; break;
 		case 'h': plan_usage(stdout); return TW_EXIT_OK;
-		default: return cli_bad_option("plan", argv, opts);
+		default: return cli_bad_option("plan", c, argv, opts);
 		}
 	}
 	if (rc)
@@ -530,21 +579,60 @@ static int priced(const struct plan_opts *o, const struct score_inputs *in)
 	return TW_EXIT_USAGE;
 }
 
+/*
+ * Each --need names a policy the plan places: an unknown name is listed with
+ * the nearest one; a policy of no placement tier (boot: ranked by `score`,
+ * the OS disk left where it is) is refused, not silently ignored.  Returns
+ * TW_EXIT_OK or TW_EXIT_INVALID.
+ */
+static bool placed_tier(const char *tier)
+{
+	for (int t = 0; t < TW_TIER_COUNT; t++)
+		if (tier && !strcmp(tier, tw_tier_names[t]))
+			return true;
+	return false;
+}
+
+static int check_needs(const struct plan_opts *o, const struct model_policy_set *set)
+{
+	for (size_t k = 0; k < o->a.n_needs; k++) {
+		const char *name = o->needs[k].policy;
+		const struct model_policy *p = model_policy_set_find(set, name);
+
+		if (!p) {
+			cli_no_policy("plan --need", set, name);
+			return TW_EXIT_INVALID;
+		}
+		if (!placed_tier(p->tier)) {
+			fprintf(stderr, "tierwise plan: --need %s: the %s policy (tier %s) is "
+				"ranked by `tierwise score` but placed by no plan (the OS disk "
+				"stays where it is); a need goes to a hot, warm or cold policy\n",
+				name, name, p->tier);
+			return TW_EXIT_INVALID;
+		}
+	}
+	return TW_EXIT_OK;
+}
+
 /* Load the profiles files[0..n) and the facts, make the plan and print it. */
 static int plan_files(const struct plan_opts *o, char *const *files, size_t n,
 		      const struct tw_global *g)
 {
 	struct score_inputs in;
 	struct plan_disks disks = { 0 };
-	int rc = cli_score_inputs_load(&in, files, n, o->policies, o->prices);
+	int rc = cli_score_inputs_load("plan", &in, files, n, o->policies, o->prices);
 
 	if (rc != TW_EXIT_OK)
 		return rc;
+	if ((rc = check_needs(o, in.policies)) != TW_EXIT_OK) {
+		cli_score_inputs_free(&in);
+		return rc;
+	}
 	if (!in.n_devs) {	/* not "0 devices; total score -300.0" */
 		for (size_t i = 0; i < n; i++)
 			fprintf(stderr, "%s%s", i ? ", " : "tierwise plan: ", files[i]);
 		fprintf(stderr, ": no device in the profile%s: nothing to plan (probe some "
-			"first: `tierwise probe --json FILE`)\n", n > 1 ? "s" : "");
+			"first: `tierwise probe -o FILE`)\n", n > 1 ? "s" : "");
 		cli_score_inputs_free(&in);
 		return TW_EXIT_INVALID;
 	}

@@ -10,31 +10,13 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "probe_cli.h"
+#include "render.h"
 #include "render_prom.h"
 #include "schedule.h"
 #include "tw_size.h"
 #include "tw_outfile.h"
 #include "tw_util.h"
-
-struct probe_cli {
-	struct probe_options o;
-	const char *json;
-	const char *textfile_dir;	/* --textfile DIR */
-	char *textfile;		/* DIR/tierwise.prom, checked before the run */
-	bool destructive, yes, quiet, format_json;
-	bool no_links;		/* --no-links: no link pass */
-	bool qd1_side;		/* --qd1-side-by-side: QD1 too, the spot check guarding it */
-	unsigned jobs;		/* --jobs; 0 = auto: the CPUs for the whole
-				 * machine and for two named devices or more */
-	uint64_t size;
-	struct probe_inventory *inv;
-	struct profile *prof;
-	int failed, done;
-	FILE *out;		/* the summary; NULL = stdout */
-	dev_t fs_seen[64];	/* filesystems already given a scratch file */
-	const char *fs_seen_at[64];
-	size_t n_fs;
-};
 
 static void probe_usage(FILE *out)
 {
@@ -51,12 +33,12 @@ static void probe_usage(FILE *out)
 	      "  -o, --output FILE      save the profile to FILE, atomically ('-' = stdout)\n"
 	      "  --format F             what standard output gets: text (the table,\n"
 	      "                         default) or json (the profile)\n"
-	      "  --json FILE            the same as -o FILE (deprecated)\n"
 	      "  --tests LIST           comma-separated tests, 'all' or 'default'\n"
 	      "  --full                 the published recipe: 30 s per test; the sustained\n"
 	      "                         write until its cache cliff is known, 120 s at most\n"
 	      "  --seconds S            fixed measured seconds per test (no steady-state stop)\n"
-	      "  --ramp S               seconds run before measuring (default 0.5)\n"
+	      "  --ramp S               seconds run before measuring (default 0.1-0.5 s\n"
+	      "                         by test, see docs/probe.md)\n"
 	      "  --sustained-seconds S  sustained_write for exactly S s (without it: until\n"
 	      "                         the rate after its cache cliff is known, at most\n"
 	      "                         30 s quick, 120 s with --full)\n"
@@ -85,7 +67,8 @@ static void probe_usage(FILE *out)
 	      "Quick mode stops each test when its figure is known: the 95 % confidence\n"
 	      "band of its mean rate within ±2 % (0.1 s windows, batch means), and for\n"
 	      "random reads 10,000 I/Os (a p99 with 100 samples above it); at least\n"
-	      "0.5-1 s past the ramp, at most 4 s (a note says when the cap came first).\n"
+	      "0.2-0.5 s past the ramp, at most 3 s (4 s the reads under writes; a note\n"
+	      "says when the cap came first).\n"
 	      "Exit: 0 all measured, 4 some tests or targets failed (see notes),\n"
 	      "3 nothing could be measured, 2 usage error.\n\n"
 	      "Example: tierwise probe nvme0n1 /srv/models -o server.json\n", out);
@@ -146,7 +129,7 @@ static int parse_opts(int argc, char **argv, struct probe_cli *c)
 	double v;
 	int ch, f;
 
-	while ((ch = getopt_long(argc, argv, "hqo:", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":hqo:", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'j':
 			cli_deprecated("probe", "--json FILE", "-o FILE (and --format json for "
@@ -198,7 +181,7 @@ static int parse_opts(int argc, char **argv, struct probe_cli *c)
 		case 'q': c->quiet = true; break;
 		case 'X': c->textfile_dir = optarg; break;
 		case 'h': probe_usage(stdout); return -1;
-		default: return cli_bad_option("probe", argv, opts);
+		default: return cli_bad_option("probe", ch, argv, opts);
 		}
 	}
 	if (c->format_json && !c->json)
@@ -244,6 +227,11 @@ static void on_interrupt(int sig)
 	probe_scratch_install_handlers();	/* sigaction only: async-signal-safe */
 }
 
+bool cli_probe_interrupted(void)
+{
+	return interrupt_sig != 0;
+}
+
 static void catch_interrupts(struct probe_cli *c)
 {
 	struct sigaction sa;
@@ -277,7 +265,7 @@ static void probe_one(struct probe_cli *c, struct probe_target *t)
 }
 
 /* Probe device name, with write tests when destructive (confirmed first). */
-static void probe_device_as(struct probe_cli *c, const char *name, bool destructive)
+void cli_probe_device(struct probe_cli *c, const char *name, bool destructive)
 {
 	const struct probe_dev *d = probe_inventory_find(c->inv, name);
 	struct probe_target t;
@@ -312,14 +300,20 @@ static bool fs_already_probed(struct probe_cli *c, const char *dir)
 				"(one scratch file per filesystem)\n", dir, c->fs_seen_at[i]);
 			return true;
 		}
-	if (c->n_fs < ARRAY_SIZE(c->fs_seen)) {
+	dev_t *seen = realloc(c->fs_seen, (c->n_fs + 1) * sizeof(*seen));
+	const char **at = seen ? realloc(c->fs_seen_at, (c->n_fs + 1) * sizeof(*at)) : NULL;
+
+	if (seen)
+		c->fs_seen = seen;
+	if (at) {
+		c->fs_seen_at = at;
 		c->fs_seen[c->n_fs] = st.st_dev;
 		c->fs_seen_at[c->n_fs++] = dir;
 	}
 	return false;
 }
 
-static void probe_dir(struct probe_cli *c, const char *dir)
+void cli_probe_dir(struct probe_cli *c, const char *dir)
 {
 	struct probe_target t;
 	char err[1024] = "";
@@ -351,7 +345,7 @@ static void sched_note(void *arg, const char *msg)
  * Probe the devices names[0..n) read-only side by side (probe/schedule.c) and
  * add their results to the profile in this order.
  */
-static void probe_side_by_side(struct probe_cli *c, const char **names, size_t n)
+void cli_probe_side_by_side(struct probe_cli *c, const char **names, size_t n)
 {
 	struct probe_sched_opts so = { .jobs = c->jobs ? c->jobs : PROBE_SCHED_AUTO,
 				       .serial_qd1 = !c->qd1_side, .spot_check = true,
@@ -392,210 +386,6 @@ static void probe_side_by_side(struct probe_cli *c, const char **names, size_t n
 		probe_target_close(&v[i].t);
 	}
 	free(v);
-}
-
-/* Whether devices run side by side: --jobs > 1, or auto (the whole machine,
- * two named devices or more); the fault hook's counters are atomic, so it
- * runs side by side too. */
-static bool side_by_side(const struct probe_cli *c, bool whole_machine)
-{
-	unsigned jobs = c->jobs ? c->jobs : whole_machine ? probe_sched_cpus() : 1;
-
-	return jobs > 1;
-}
-
-static void probe_device(struct probe_cli *c, const char *name)
-{
-	probe_device_as(c, name, c->destructive);
-}
-
-static void probe_arg(struct probe_cli *c, const char *arg)
-{
-	struct stat st;
-	int found = stat(arg, &st) == 0, missing = !found && errno == ENOENT;
-
-	if (found && S_ISDIR(st.st_mode)) {
-		probe_dir(c, arg);
-	} else if (missing && strchr(arg, '/') && strncmp(arg, "/dev/", 5)) {
-		cli_path_error("probe", NULL, arg, "probe", ENOENT, "a TARGET is a directory on "
-			       "a mounted filesystem, or a whole block device that `tierwise list` "
-			       "shows, e.g. nvme0n1 or /dev/nvme0n1");
-		c->failed++;
-	} else {
-		probe_device(c, arg);
-	}
-}
-
-/* How many of the named targets are devices (not directories). */
-static size_t named_devices(char **targets, int n)
-{
-	struct stat st;
-	size_t m = 0;
-
-	for (int i = 0; i < n; i++)
-		m += !(stat(targets[i], &st) == 0 && S_ISDIR(st.st_mode));
-	return m;
-}
-
-/* Named targets side by side (--jobs > 1, or two devices or more and no
- * --jobs: as many at once as the CPUs allow, as for the whole machine, and
- * the link pass): devices side by side, then directories. */
-static void probe_named_side_by_side(struct probe_cli *c, char **targets, int n)
-{
-	const char **devs = calloc((size_t)n, sizeof(*devs));
-	size_t nd = 0;
-	struct stat st;
-
-	if (!devs) {
-		for (int i = 0; i < n; i++)
-			probe_arg(c, targets[i]);
-		return;
-	}
-	for (int i = 0; i < n; i++)
-		if (!(stat(targets[i], &st) == 0 && S_ISDIR(st.st_mode)))
-			devs[nd++] = targets[i];
-	probe_side_by_side(c, devs, nd);
-	for (int i = 0; i < n; i++)
-		if (stat(targets[i], &st) == 0 && S_ISDIR(st.st_mode))
-			probe_dir(c, targets[i]);
-	free(devs);
-}
-
-static bool seen(char **v, size_t n, const char *s)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(v[i], s))
-			return true;
-	return false;
-}
-
-/* No targets: every read-only-safe fixed disk, then each mounted filesystem
- * on one (optical, removable and read-only devices only when named). */
-static void probe_all(struct probe_cli *c)
-{
-	const char **ro = calloc(c->inv->n + 1, sizeof(*ro));
-	bool together = ro && side_by_side(c, true);
-	char *points[64];
-	size_t n = 0, n_ro = 0;
-
-	for (size_t i = 0; i < c->inv->n; i++) {
-		const struct probe_dev *d = &c->inv->v[i];
-		bool rw = c->destructive && d->safe_destructive;
-
-		if (d->safe_readonly && probe_dev_candidate(d) && together && !rw)
-			ro[n_ro++] = d->name;	/* read-only: side by side below */
-		else if (d->safe_readonly && probe_dev_candidate(d))
-			probe_device_as(c, d->name, rw);
-		else if (!probe_dev_candidate(d) && !c->quiet)
-			fprintf(stderr, "tierwise probe: not probing %s: %s; name it to probe it\n",
-				d->name, d->cls_why);
-	}
-	for (size_t i = 0; i < c->inv->n; i++) {
-		const struct probe_dev *d = &c->inv->v[i];
-
-		if (!probe_dev_candidate(d))
-			continue;
-		for (size_t m = 0; m < d->mounts.n && n < 64; m++)
-			if (!seen(points, n, d->mounts.v[m]))
-				points[n++] = d->mounts.v[m];
-		for (size_t p = 0; p < d->n_parts; p++)
-			for (size_t m = 0; m < d->parts[p].mounts.n && n < 64; m++)
-				if (!seen(points, n, d->parts[p].mounts.v[m]))
-					points[n++] = d->parts[p].mounts.v[m];
-	}
-	if (n_ro)
-		probe_side_by_side(c, ro, n_ro);
-	free(ro);
-	for (size_t i = 0; i < n; i++)
-		probe_dir(c, points[i]);
-}
-
-/* v with prec decimals, or "-" when it was not measured (NAN): never "nan". */
-static const char *num(char *buf, size_t len, double v, int prec)
-{
-	if (isnan(v) || isinf(v))
-		return "-";
-	snprintf(buf, len, "%.*f", prec, v);
-	return buf;
-}
-
-static void print_summary(FILE *out, const struct profile *p)
-{
-	char a[32], b[32], c[32], e[32], f[32], g[32];
-
-	for (size_t i = 0; i < p->n_devices; i++) {
-		const struct profile_device *d = &p->devices[i];
-		bool legend = false;
-
-		fprintf(out, "%s  %s  (%s, %s s)\n", d->id, d->model,
-			profile_target_name(d->probe.target),
-			num(a, sizeof(a), d->probe.seconds, 1));
-		/* µ takes two bytes and one column: %11s for a width of 10 */
-		fprintf(out, "  %-16s %12s %10s %11s %11s %6s %s\n", "TEST", "IOPS", "MB/s",
-			"p50 µs", "p99 µs", "SEC", "STEADY");
-		for (int t = 0; t < PROFILE_IO_COUNT; t++) {
-			const struct profile_io *io = &d->io[t];
-
-			if (!io->present)
-				continue;
-			fprintf(out, "  %-16s %12s %10s %10s %10s %6s %s", profile_io_test_name(t),
-				num(a, sizeof(a), io->iops, 0), num(b, sizeof(b), io->mbps, 1),
-				num(c, sizeof(c), io->lat.v[PROFILE_LAT_P50], 1),
-				num(e, sizeof(e), io->lat.v[PROFILE_LAT_P99], 1),
-				num(f, sizeof(f), io->seconds, 1),
-				io->steady < 0 ? "-" : io->steady ? "yes" : "no");
-			if (!isnan(io->spread_pct))
-				fprintf(out, " ±%.1f%%", io->spread_pct);
-			fputc('\n', out);
-			legend = true;
-		}
-		for (size_t s = 0; s < d->n_sweep; s++)
-			fprintf(out, "  qd_sweep QD=%-4ld %12s %10s %10s %10s\n", d->sweep[s].qd,
-				num(a, sizeof(a), d->sweep[s].iops, 0), "",
-				num(c, sizeof(c), d->sweep[s].lat.v[PROFILE_LAT_P50], 1),
-				num(e, sizeof(e), d->sweep[s].lat.v[PROFILE_LAT_P99], 1));
-		for (size_t s = 0; s < d->n_iorate; s++)
-			fprintf(out, "  iorate %3.0f%%     %12s %10s %10s %10s\n", d->iorate[s].pct,
-				num(a, sizeof(a), d->iorate[s].iops, 0), "",
-				num(c, sizeof(c), d->iorate[s].lat.v[PROFILE_LAT_P50], 1),
-				num(e, sizeof(e), d->iorate[s].lat.v[PROFILE_LAT_P99], 1));
-		if (d->under_write.present)
-			fprintf(out, "  %-16s %12s %10s %10s %10s %6s x%s p99 of idle, writes %s "
-				"MiB/s\n", "read_under_write", num(a, sizeof(a), d->under_write.iops, 0),
-				"", num(c, sizeof(c), d->under_write.lat.v[PROFILE_LAT_P50], 1),
-				num(e, sizeof(e), d->under_write.lat.v[PROFILE_LAT_P99], 1),
-				num(f, sizeof(f), d->under_write.seconds, 1),
-				num(b, sizeof(b), d->under_write.p99_ratio, 2),
-				num(g, sizeof(g), d->under_write.write_mibps, 1));
-		if (legend)
-			fputs("  (SEC: seconds measured; STEADY: whether the figure became known "
-			      "(quick mode: its mean\n   rate within ±2 % at 95 % confidence), and "
-			      "the ± band it reached: \"no ±9.5%\" = the\n   cap came first; "
-			      "\"-\" = not checked, --seconds fixed the length)\n", out);
-		if (d->lat_target.present)
-			fprintf(out, "  latency target p99 ≤ %.0f µs: %s\n", d->lat_target.p99_us,
-				d->lat_target.qd > 0 ? "met" : "not met at any depth");
-		if (d->lat_target.qd > 0)
-			fprintf(out, "    best: QD %ld, %s IOPS\n", d->lat_target.qd,
-				num(a, sizeof(a), d->lat_target.iops, 0));
-		if (d->sustained.present && !isnan(d->sustained.mbps))
-			fprintf(out, "  sustained_write: %s MB/s at start, %s MB/s %s\n",
-				num(a, sizeof(a), d->sustained.initial_mbps, 0),
-				num(b, sizeof(b), d->sustained.mbps, 0),
-				isnan(d->sustained.cliff_after_gb) ? "throughout (no cliff)" :
-				"after the cliff");
-		if (d->sustained.present && !isnan(d->sustained.cliff_after_gb))
-			fprintf(out, "    cache cliff after %.1f GB\n", d->sustained.cliff_after_gb);
-		if (!isnan(d->thermal.idle_c) && isnan(d->thermal.load_c))
-			fprintf(out, "  temperature: idle %.0f °C, peak not measured (%s)\n",
-				d->thermal.idle_c, d->thermal.source ? d->thermal.source : "?");
-		else if (!isnan(d->thermal.idle_c))
-			fprintf(out, "  temperature: idle %.0f °C, peak %.0f °C (%s)%s\n", d->thermal.idle_c,
-				d->thermal.load_c, d->thermal.source ? d->thermal.source : "?",
-				d->thermal.throttle_events > 0 ? ", THROTTLING SEEN" : "");
-		for (size_t n = 0; n < d->n_notes; n++)
-			fprintf(out, "  note: %s\n", d->notes[n]);
-	}
 }
 
 /*
@@ -673,7 +463,7 @@ static int probe_finish(struct probe_cli *c)
 		ret = ret ? ret : profile_write_file(c->prof, "-", err, sizeof(err)) < 0 ?
 			TW_EXIT_SYSTEM : 0;
 	else if (!c->json || strcmp(c->json, "-"))
-		print_summary(c->out ? c->out : stdout, c->prof);
+		probe_render_text.print(c->out ? c->out : stdout, c->prof);
 	if (ret)
 		return ret;
 	if (!c->json && c->prof->n_devices)
@@ -733,13 +523,7 @@ static int probe_execute(struct probe_cli *c, struct tw_global *g, char **target
 	}
 	probe_scratch_install_handlers();
 	catch_interrupts(c);
-	if (n > 0 && side_by_side(c, named_devices(targets, n) >= 2) && !c->destructive)
-		probe_named_side_by_side(c, targets, n);
-	else
-		for (int i = 0; i < n && !interrupt_sig; i++)
-			probe_arg(c, targets[i]);
-	if (n == 0)
-		probe_all(c);
+	cli_probe_targets(c, targets, n);
 	ret = probe_finish(c);
 	if (c->textfile && c->prof->n_devices && (!ret || ret == TW_EXIT_PARTIAL)) {
 		struct prom_source src = { c->prof, NULL, NULL };	/* what was measured */
@@ -748,6 +532,8 @@ static int probe_execute(struct probe_cli *c, struct tw_global *g, char **target
 		ret = wr ? wr : ret;
 	}
 	free(c->textfile);
+	free(c->fs_seen);
+	free(c->fs_seen_at);
 	profile_free(c->prof);
 	probe_inventory_free(c->inv);
 	return ret;

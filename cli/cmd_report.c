@@ -55,14 +55,14 @@ static int report_parse(int argc, char **argv, struct report_opts *o)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p': o->plan = optarg; break;
 		case 'N': o->no_plan = true; break;
 		case 'P': o->policies = optarg; break;
 		case 'o': o->output = optarg; break;
 		case 'h': report_usage(stdout); return TW_EXIT_OK;
-		default: return cli_bad_option("report", argv, opts);
+		default: return cli_bad_option("report", c, argv, opts);
 		}
 	}
 	if (o->plan && o->no_plan)
@@ -95,7 +95,7 @@ static int load_profiles(struct score_inputs *in, char *const *files, size_t n)
 		if (ret < 0 && !d.n)
 			fprintf(stderr, "%s: cannot read: %s%s\n", files[i], strerror(-ret),
 				ret == -ENOENT ? " (a PROFILE argument: a tierwise.profile/1 "
-				"file, as `tierwise probe --json FILE` writes it)" : "");
+				"file, as `tierwise probe -o FILE` writes it)" : "");
 		tw_diags_clear(&d);
 		if (ret < 0)
 			return ret == -ENOMEM ? TW_EXIT_SYSTEM : TW_EXIT_INVALID;
@@ -167,7 +167,7 @@ static int report_run(int argc, char **argv, struct tw_global *g)
 	if (o.plan || o.no_plan)
 		rc = load_profiles(&in, files, n);
 	else
-		rc = cli_score_inputs_load(&in, files, n, o.policies, NULL);
+		rc = cli_score_inputs_load("report", &in, files, n, o.policies, NULL);
 	if (rc == TW_EXIT_OK && o.plan)
 		rc = plan_from_file(o.plan, &in, &rp);
 	else if (rc == TW_EXIT_OK && !o.no_plan)
@@ -180,6 +180,10 @@ static int report_run(int argc, char **argv, struct tw_global *g)
 		};
 
 		rc = cli_write_rendered("report", o.output, render_report, &ri);
+		if (rc == TW_EXIT_OK && strcmp(o.output, "-"))
+			fprintf(stderr, "tierwise report: wrote %s: %zu device%s of %zu profile%s, %s\n",
+				o.output, in.n_devs, in.n_devs == 1 ? "" : "s", in.n_profiles,
+				in.n_profiles == 1 ? "" : "s", rp ? "with the plan" : "no plan");
 	}
 	report_plan_free(rp);
 	cli_score_inputs_free(&in);

@@ -27,9 +27,9 @@ static void score_usage(FILE *out)
 	      "  --prices FILE   prices per TB for devices without one: lines of\n"
 	      "                  MODEL = PRICE (or ID = PRICE, or a tab for '=')\n"
 	      "  --format F      text (default) or json (tierwise.score/1)\n"
-	      "  -o FILE         write to FILE (atomically) instead of standard output\n"
-	      "  --json          the same as --format json (deprecated)\n\n"
-	      "Exit codes: 0 success, 1 invalid input, 2 usage error, 3 no memory.\n\n"
+	      "  -o FILE         write to FILE (atomically) instead of standard output\n\n"
+	      "Exit codes: 0 success, 1 invalid input (also a profile with no device),\n"
+	      "2 usage error, 3 no memory.\n\n"
 	      "Example: tierwise score examples/ai-server-18-devices.json --policy vector-db\n",
 	      out);
 }
@@ -286,15 +286,18 @@ static void warn_unknown_prices(const struct score_inputs *in, const struct mode
 	fputc('\n', stderr);
 }
 
-static int apply_prices(struct score_inputs *in, const char *path)
+static int apply_prices(const char *cmd, struct score_inputs *in, const char *path)
 {
 	struct tw_diags d = { 0 };
 	struct model_prices *pr;
 	int ret = model_prices_load_file(path, &pr, &d);
 
 	if (ret < 0 && ret != -EINVAL && ret != -ENOMEM) {	/* unreadable: say which option */
-		cli_path_error(NULL, "--prices", path, "read", -ret,
-			       "give a file of MODEL = PRICE lines, see `tierwise score --help`");
+		char fix[96];
+
+		snprintf(fix, sizeof(fix), "give a file of MODEL = PRICE lines, see `tierwise %s "
+			 "--help`", cmd);
+		cli_path_error(NULL, "--prices", path, "read", -ret, fix);
 		tw_diags_clear(&d);
 		return TW_EXIT_INVALID;
 	}
@@ -312,7 +315,7 @@ static int apply_prices(struct score_inputs *in, const char *path)
 }
 
 /* cli_score_inputs_load(), ids qualified when they collide (qualify) or not. */
-static int inputs_load(struct score_inputs *in, char *const *files, size_t n,
+static int inputs_load(const char *cmd, struct score_inputs *in, char *const *files, size_t n,
 		       const char *policies, const char *prices, bool qualify)
 {
 	struct tw_diags d = { 0 };
@@ -323,7 +326,7 @@ static int inputs_load(struct score_inputs *in, char *const *files, size_t n,
 	memset(in, 0, sizeof(*in));
 	rc = load_profiles(in, files, n);
 	if (rc == TW_EXIT_OK && prices)	/* by the ids of the files, not qualified */
-		rc = apply_prices(in, prices);
+		rc = apply_prices(cmd, in, prices);
 	if (rc == TW_EXIT_OK && qualify && cli_score_qualify_ids(in, files) < 0)
 		rc = TW_EXIT_SYSTEM;
 	if (rc == TW_EXIT_OK) {
@@ -337,16 +340,16 @@ static int inputs_load(struct score_inputs *in, char *const *files, size_t n,
 	return rc;
 }
 
-int cli_score_inputs_load(struct score_inputs *in, char *const *files, size_t n,
-			  const char *policies, const char *prices)
+int cli_score_inputs_load(const char *cmd, struct score_inputs *in, char *const *files,
+			  size_t n, const char *policies, const char *prices)
 {
-	return inputs_load(in, files, n, policies, prices, true);
+	return inputs_load(cmd, in, files, n, policies, prices, true);
 }
 
-int cli_compare_inputs_load(struct score_inputs *in, char *const *files, size_t n,
+int cli_compare_inputs_load(const char *cmd, struct score_inputs *in, char *const *files, size_t n,
 			    const char *policies, const char *prices)
 {
-	return inputs_load(in, files, n, policies, prices, false);
+	return inputs_load(cmd, in, files, n, policies, prices, false);
 }
 
 void cli_score_inputs_free(struct score_inputs *in)
@@ -404,7 +407,7 @@ static int score_parse(int argc, char **argv, struct score_opts *o)
 	int c, f;
 
 	o->render = &score_render_text;
-	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p': o->policy = optarg; break;
 		case 'P': o->policies = optarg; break;
@@ -420,7 +423,7 @@ static int score_parse(int argc, char **argv, struct score_opts *o)
 			break;
 		case 'o': o->output = optarg; break;
 		case 'h': score_usage(stdout); return TW_EXIT_OK;
-		default: return cli_bad_option("score", argv, opts);
+		default: return cli_bad_option("score", c, argv, opts);
 		}
 	}
 	if (optind >= argc)
@@ -444,8 +447,16 @@ static int score_run(int argc, char **argv, struct tw_global *g)
 	rc = cli_output_open(&out, "score", o.output);
 	if (rc)
 		return rc;
-	rc = cli_score_inputs_load(&in, argv + optind, (size_t)(argc - optind),
+	rc = cli_score_inputs_load("score", &in, argv + optind, (size_t)(argc - optind),
 				   o.policies, o.prices);
+	if (rc == TW_EXIT_OK && !in.n_devs) {	/* as plan: nothing to rank is bad input */
+		for (int i = optind; i < argc; i++)
+			fprintf(stderr, "%s%s", i > optind ? ", " : "tierwise score: ", argv[i]);
+		fprintf(stderr, ": no device in the profile%s: nothing to rank (probe some "
+			"first: `tierwise probe -o FILE`)\n", argc - optind > 1 ? "s" : "");
+		cli_score_inputs_free(&in);
+		rc = TW_EXIT_INVALID;
+	}
 	if (rc != TW_EXIT_OK)
 		return cli_output_close(&out, rc);
 	r = calloc(in.policies->n, sizeof(*r));

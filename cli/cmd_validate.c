@@ -12,9 +12,9 @@ static void validate_usage(FILE *out)
 {
 	fputs("Usage: tierwise validate FILE...\n\n"
 	      "Check tierwise.profile/1 documents and workload policies (*.yaml).\n"
-	      "Prints one line per problem on\n"
-	      "stderr as FILE:LINE:COLUMN: key: what is wrong.  Exit 0 when every\n"
-	      "file is valid, 1 otherwise.\n\n"
+	      "Prints one line per problem on stderr as FILE:LINE:COLUMN: key: what\n"
+	      "is wrong, and one line per valid file on stdout saying what it holds.\n\n"
+	      "Exit codes: 0 every file is valid, 1 some file is not, 2 usage error.\n\n"
 	      "Example: tierwise validate examples/ai-server-18-devices.json\n", out);
 }
 
@@ -50,6 +50,11 @@ static bool validate_one(const char *path)
 		print_diags(&d);
 	else if (ret < 0)
 		fprintf(stderr, "%s: cannot read: %s\n", path, strerror(-ret));
+	else if (pol)
+		printf("%s: valid: the policy %s (tier %s)\n", path, pol->name, pol->tier);
+	else
+		printf("%s: valid: a tierwise.profile/1 of %zu device%s\n", path, p->n_devices,
+		       p->n_devices == 1 ? "" : "s");
 	tw_diags_clear(&d);
 	profile_free(p);
 	model_policy_free(pol);
@@ -66,12 +71,12 @@ static int validate_run(int argc, char **argv, struct tw_global *g)
 	int c;
 
 	(void)g;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		if (c == 'h') {
 			validate_usage(stdout);
 			return TW_EXIT_OK;
 		}
-		return cli_bad_option("validate", argv, opts);
+		return cli_bad_option("validate", c, argv, opts);
 	}
 	if (optind >= argc)
 		return cli_usage_error("validate", "no file given");

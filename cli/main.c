@@ -48,6 +48,23 @@ static const struct tw_command *find_command(const char *name)
 	return NULL;
 }
 
+/* "unknown command 'plna'; did you mean 'plan'?" (help: what for help
+ * COMMAND).  Returns TW_EXIT_USAGE. */
+static int unknown_command(const char *what, const char *name)
+{
+	const char *names[N_COMMANDS + 1];
+	const char *near;
+
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		names[i] = commands[i]->name;
+	names[N_COMMANDS] = "help";
+	near = cli_nearest(name, names, N_COMMANDS + 1);
+	if (near)
+		return cli_usage_error(NULL, "%sunknown command '%s'; did you mean '%s'?", what,
+				       name, near);
+	return cli_usage_error(NULL, "%sunknown command '%s'", what, name);
+}
+
 /* The errno of the last failed write to standard output (0: none). */
 static int stdout_errno;
 
@@ -148,7 +165,7 @@ static int dispatch(int argc, char **argv, struct tw_global *g)
 	if (!strcmp(argv[i], "help")) {	/* tierwise help [COMMAND] */
 		cmd = i + 1 < argc ? find_command(argv[i + 1]) : NULL;
 		if (i + 1 < argc && !cmd)
-			return cli_usage_error(NULL, "help: unknown command '%s'", argv[i + 1]);
+			return unknown_command("help: ", argv[i + 1]);
 		if (cmd)
 			cmd->usage(stdout);
 		else
@@ -157,7 +174,7 @@ static int dispatch(int argc, char **argv, struct tw_global *g)
 	}
 	cmd = find_command(argv[i]);
 	if (!cmd)
-		return cli_usage_error(NULL, "unknown command '%s'", argv[i]);
+		return unknown_command("", argv[i]);
 	return cmd->run(argc - i, argv + i, g);
 }
 

@@ -41,7 +41,7 @@ const char *cli_nearest(const char *s, const char *const *names, size_t n)
 	return best;
 }
 
-int cli_bad_option(const char *cmd, char **argv, const struct option *opts)
+int cli_bad_option(const char *cmd, int ch, char **argv, const struct option *opts)
 {
 	const char *arg = optind > 0 ? argv[optind - 1] : "";
 	const char *names[64];
@@ -65,8 +65,10 @@ int cli_bad_option(const char *cmd, char **argv, const struct option *opts)
 					       name, near);
 		return cli_usage_error(cmd, "unknown option '--%s'", name);
 	}
-	if (optopt && strchr("ojhq", optopt) && arg[0] == '-' && arg[1] == optopt)
+	if (ch == ':' && optopt)
 		return cli_usage_error(cmd, "option '-%c' needs a value", optopt);
+	if (optopt)
+		return cli_usage_error(cmd, "unknown option '-%c'", optopt);
 	return cli_usage_error(cmd, "unknown option '%s'", arg);
 }
 

@@ -15,7 +15,7 @@
 #include "tw_util.h"
 
 static int inv_mnts_add(struct mnts *m, const char *majmin, const char *source,
-		    const char *point, const char *fstype)
+		    const char *point, const char *fstype, const char *root)
 {
 	struct mnt *v = realloc(m->v, (m->n + 1) * sizeof(*v));
 
@@ -26,10 +26,13 @@ static int inv_mnts_add(struct mnts *m, const char *majmin, const char *source,
 	v[m->n].source = strdup(source);
 	v[m->n].point = point ? strdup(point) : NULL;
 	v[m->n].fstype = fstype ? strdup(fstype) : NULL;
-	if (!v[m->n].source || (point && !v[m->n].point) || (fstype && !v[m->n].fstype)) {
+	v[m->n].root = strdup(root ? root : "/");
+	if (!v[m->n].source || (point && !v[m->n].point) || (fstype && !v[m->n].fstype) ||
+	    !v[m->n].root) {
 		free(v[m->n].source);
 		free(v[m->n].point);
 		free(v[m->n].fstype);
+		free(v[m->n].root);
 		return -ENOMEM;
 	}
 	m->n++;
@@ -42,6 +45,7 @@ void inv_mnts_free(struct mnts *m)
 		free(m->v[i].source);
 		free(m->v[i].point);
 		free(m->v[i].fstype);
+		free(m->v[i].root);
 	}
 	free(m->v);
 }
@@ -72,7 +76,7 @@ static int take_table(struct scan *sc, struct libmnt_table *tb, bool swaps)
 		if (!src)
 			src = "none";
 		if (swaps) {
-			ret = inv_mnts_add(&sc->swaps, "", src, NULL, "swap");
+			ret = inv_mnts_add(&sc->swaps, "", src, NULL, "swap", NULL);
 			continue;
 		}
 		if (!point)
@@ -81,7 +85,8 @@ static int take_table(struct scan *sc, struct libmnt_table *tb, bool swaps)
 			snprintf(majmin, sizeof(majmin), "%u:%u", major(devno), minor(devno));
 		if (!strcmp(point, "/"))
 			snprintf(sc->root_majmin, sizeof(sc->root_majmin), "%s", majmin);
-		ret = inv_mnts_add(&sc->mounts, majmin, src, point, mnt_fs_get_fstype(fs));
+		ret = inv_mnts_add(&sc->mounts, majmin, src, point, mnt_fs_get_fstype(fs),
+				   mnt_fs_get_root(fs));
 	}
 	mnt_free_iter(it);
 	return ret;
@@ -120,24 +125,45 @@ static bool inv_same_dev(const struct mnt *m, const char *name, const char *majm
 	return !strncmp(m->source, "/dev/", 5) && base && !strcmp(base + 1, name);
 }
 
+/* Whether an earlier entry of sc->mounts before index i that is also on
+ * the device shows the same tree (one device, one root): a bind mount of a
+ * mount already listed, counted once. */
+static bool inv_same_tree_before(const struct scan *sc, size_t i, const char *name,
+				 const char *majmin)
+{
+	const struct mnt *m = &sc->mounts.v[i];
+
+	for (size_t j = 0; j < i; j++) {
+		const struct mnt *o = &sc->mounts.v[j];
+
+		if (inv_same_dev(o, name, majmin) && !strcmp(o->root, m->root) &&
+		    (!*m->majmin || !strcmp(o->majmin, m->majmin)))
+			return true;
+	}
+	return false;
+}
+
 /*
  * Fill mounts and swap for the device or partition name.  When libblkid
  * could not look (no permission), the mounted filesystem's type stands in
- * for the signature; the signature stays "not probed".
+ * for the signature; the signature stays "not probed".  Each tree once (see
+ * inv_same_tree_before), the filesystem's own mount (root "/") first.
  */
 int inv_find_mounts(const struct scan *sc, const char *name, const char *majmin,
 		       struct probe_strv *mounts, bool *swap, struct probe_sig *sig)
 {
-	for (size_t i = 0; i < sc->mounts.n; i++) {
-		const struct mnt *m = &sc->mounts.v[i];
+	for (int top = 1; top >= 0; top--)
+		for (size_t i = 0; i < sc->mounts.n; i++) {
+			const struct mnt *m = &sc->mounts.v[i];
 
-		if (!inv_same_dev(m, name, majmin))
-			continue;
-		if (tw_strv_addf(&mounts->v, &mounts->n, "%s", m->point) < 0)
-			return -ENOMEM;
-		if (!sig->probed && !sig->type && !(sig->type = strdup(m->fstype)))
-			return -ENOMEM;
-	}
+			if (!inv_same_dev(m, name, majmin) || (strcmp(m->root, "/") == 0) != (top == 1) ||
+			    inv_same_tree_before(sc, i, name, majmin))
+				continue;
+			if (tw_strv_addf(&mounts->v, &mounts->n, "%s", m->point) < 0)
+				return -ENOMEM;
+			if (!sig->probed && !sig->type && !(sig->type = strdup(m->fstype)))
+				return -ENOMEM;
+		}
 	*swap = false;
 	for (size_t i = 0; i < sc->swaps.n; i++)
 		if (inv_same_dev(&sc->swaps.v[i], name, ""))

@@ -20,6 +20,8 @@ struct probe_sysdev;	/* sysroot.h */
 struct mnt {
 	char majmin[16];
 	char *source, *point, *fstype;
+	char *root;		/* mountinfo's root: "/" for the filesystem's
+				 * own mount, a path inside it for a bind mount */
 };
 
 struct mnts {
@@ -49,6 +51,9 @@ int inv_read_mounts(struct scan *sc, bool swaps);
 
 /* The mount points of device name (majmin) into mounts, swap use into
  * *swap; a mounted filesystem also fills sig when libblkid could not.
+ * A tree mounted at many places (one device and one root: kubelet's bind
+ * mounts of a volume into every pod) is listed once, at its first place;
+ * the filesystem's own mount (root "/") comes first when there is one.
  * Returns 0 or -ENOMEM. */
 int inv_find_mounts(const struct scan *sc, const char *name, const char *majmin,
 		    struct probe_strv *mounts, bool *swap, struct probe_sig *sig);

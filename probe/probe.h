@@ -120,7 +120,10 @@ struct probe_dev {
 	double temp_c;		/* hwmon temperature now, NAN when none */
 	char *md_level, *dm_name, *backing_file;	/* md, dm, loop extras */
 	struct probe_sig sig;
-	struct probe_strv mounts, holders, slaves;
+	struct probe_strv mounts, holders, slaves;	/* mounts: each mounted tree
+				 * once (bind mounts of one device and root
+				 * counted once), the filesystem's own mount
+				 * (root "/") first; partitions' alike */
 	bool swap;
 	size_t n_parts;
 	struct probe_part *parts;

@@ -2,7 +2,8 @@
  * format behind an ops table (text, md, json, html, fstab, udev, script,
  * prometheus).  Renderers never print elsewhere, never exit and never read
  * the machine; the commands in cli/ choose them.  This header holds what
- * every renderer shares and the ops tables of the inventory and the scores;
+ * every renderer shares and the ops tables of the inventory, the probe's
+ * summary and the scores;
  * render_plan.h, report.h, render_fleet.h and render_prom.h the others.
  */
 #ifndef TW_RENDER_H
@@ -28,6 +29,15 @@ struct score_render_ops {
 	void (*print)(FILE *out, struct model_ranking *const *r, size_t n);
 };
 extern const struct score_render_ops score_render_text, score_render_json;
+
+/* The probe's summary (render_probe.c): a profile's figures, per device,
+ * as a table with notes; its JSON form is the profile itself. */
+struct profile;
+struct probe_render_ops {
+	const char *name;
+	void (*print)(FILE *out, const struct profile *p);
+};
+extern const struct probe_render_ops probe_render_text;
 
 /* Human size like lsblk: 894.3G (binary units, tw_fmt_bytes). */
 void render_size(char *buf, size_t len, double bytes);

@@ -45,6 +45,8 @@ tw_cli_test(jsonschema)
 tw_cli_test(csv2profile)
 tw_cli_test(live_list)
 tw_cli_test(golden)
+# issue 29: a Kubernetes node: hundreds of bind mounts, every filesystem once
+tw_cli_test(k8s_node)
 add_test(NAME fixtures.consistent COMMAND bash ${PROJECT_SOURCE_DIR}/tests/fixtures/check-fixtures.sh)
 set_tests_properties(fixtures.consistent PROPERTIES SKIP_RETURN_CODE 77)
 tw_cli_test(probe_safety)
@@ -71,6 +73,10 @@ set_property(TEST cli.report APPEND PROPERTY ENVIRONMENT "TW_ARTIFACT_DIR=${CMAK
 set_tests_properties(cli.report PROPERTIES TIMEOUT 300)
 # man page, --help examples, bash completion, cmake --install, cpack -G DEB
 tw_cli_test(package)
+# issue 29: every option in --help, the man page and the completion; no removed spelling
+tw_cli_test(docs_drift)
+# issue 29: the messages a newcomer meets (options, commands, --need, --budget, exit codes)
+tw_cli_test(messages)
 set_tests_properties(cli.package PROPERTIES TIMEOUT 300)
 # injected faults, full or read-only filesystems, unprivileged users, io_uring
 # disabled machine-wide for a moment (RUN_SERIAL), signals, leftovers

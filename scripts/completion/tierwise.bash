@@ -11,13 +11,13 @@ _tierwise_tests='seq_read seq_write rand_read_qd1 rand_read_qd32 mixed_70_30 qd_
 _tierwise_options()
 {
 	case $1 in
-	'') echo '--sysroot --help --version --output -o --json --format --full --quiet --destructive --yes' ;;
-	list) echo '--format --output -o --json --sysroot --help' ;;
-	probe) echo '--output -o --format --json --tests --full --seconds --ramp --sustained-seconds
+	'') echo '--sysroot --help --version --output -o --format --full --quiet --destructive --yes' ;;
+	list) echo '--format --output -o --sysroot --help' ;;
+	probe) echo '--output -o --format --tests --full --seconds --ramp --sustained-seconds
 		--latency-target --threads --engine --size --destructive --yes --quiet --textfile --jobs --no-links --qd1-side-by-side
 		--help' ;;
 	validate) echo '--help' ;;
-	score) echo '--policy --policies --prices --format --output -o --json --help' ;;
+	score) echo '--policy --policies --prices --format --output -o --help' ;;
 	explain) echo '--policy --vs --format --output -o --policies --prices --help' ;;
 	plan) echo '--policies --need --inventory --no-inventory --mount --fill --prices
 		--format --output -o --include-removable --time-limit --buy --budget --max-each --margin --help' ;;
@@ -105,7 +105,6 @@ _tierwise_value()
 {
 	case $1 in
 	--sysroot|--policies|--textfile) _tierwise_dirs ;;
-	--json) [ "$2" = probe ] || return 1; _tierwise_files '*.json' ;;
 	--prices) _tierwise_files ;;
 	-o|--output)
 		case $2 in
