@@ -54,13 +54,13 @@ static int import_parse(int argc, char **argv, struct import_opts *o)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': o->output = optarg; break;
 		case 'H': o->host = optarg; break;
 		case 'c': o->capacity = optarg; break;
 		case 'h': import_usage(stdout); return TW_EXIT_OK;
-		default: return cli_bad_option("import", argv, opts);
+		default: return cli_bad_option("import", c, argv, opts);
 		}
 	}
 	if (optind >= argc)
