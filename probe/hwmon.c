@@ -38,7 +38,7 @@ static int hwmon_under(const struct probe_sysdev *dev, const char *sub,
 /* The hwmon directory of a device: <device>/hwmon/hwmonN (drivetemp) or
  * <device>/hwmonN (NVMe: the controller); for an NVMe multipath head, whose
  * device is the subsystem, the hwmon of the controller d->controller, found
- * through its path (multipath/<path>/device/hwmonN, Linux 6.14 and later)
+ * through its path (multipath/<path>/device/hwmonN, newer kernels)
  * or the subsystem's link to it (device/<controller>/hwmonN). */
 static int hwmon_dir(const struct probe_sysdev *dev, const struct probe_dev *d,
 		     struct probe_sysdev *hw)

@@ -42,7 +42,7 @@ static char *pci_function_of(const struct scan *sc, const char *ctrl_dir)
 }
 
 /* Where path device name (nvmeXcYnZ) of the head h is, relative to h, into
- * rel: the head's multipath/NAME (Linux 6.14 and later), else its
+ * rel: the head's multipath/NAME (newer kernels), else its
  * subsystem's controller nvmeY holding it (device/nvmeY/NAME, as every
  * kernel with native multipath shows it). */
 static void path_rel(const struct probe_sysdev *h, const char *name, char *rel, size_t len)
@@ -121,8 +121,8 @@ static bool ctrl_name(const char *s)
 }
 
 /* The names of head h's paths (nvmeXcYnZ for head nvmeXnZ) from the
- * controllers nvmeY of its subsystem (h's device/), for kernels before
- * 6.14, whose heads have no multipath/ directory.  0 or -ENOMEM. */
+ * controllers nvmeY of its subsystem (h's device/), for kernels (6.1) whose
+ * heads have no multipath/ directory.  0 or -ENOMEM. */
 static int paths_from_subsystem(const struct probe_sysdev *h, const char *head,
 				char ***names, size_t *n)
 {
