@@ -10,8 +10,10 @@
 # namespaces with one drive_id (and no other disk with it), ZNS0 zoned
 # host-managed, FAB0 with fabric.transport tcp; the probe profiles every
 # disk; the plan has no array across the two namespaces, no ext4/xfs on
-# ZNS0, and FAB0 flagged network-attached; after boot 2 every mount of the
-# plan is mounted with its filesystem.  Prints the wall time.
+# ZNS0, and FAB0 flagged network-attached; the plan of ZNS0 and FAB0 alone
+# puts ZNS0 on btrfs/f2fs and FAB0 in hot with a fabric warning; after boot
+# 2 every mount of the plan is mounted with its filesystem.  Prints the
+# wall time.
 # $1: the tierwise binary.  exit 77 = skipped (see lib_lab.sh).
 set -u
 tw=$(readlink -f "$1")
@@ -79,6 +81,17 @@ if jq -e --arg f "$fab" '[.tiers[] | select(.name == "hot") | .devices[]] | inde
 	ok "a fabric warning for $fab in hot" "$plan" \
 		"any(.warnings[]; .kind == \"fabric\" and .device == \"$fab\")"
 fi
+
+# The plan of the zoned and the fabrics disk alone (the full plan may leave
+# both out): ZNS0 placed with btrfs or f2fs, FAB0 in hot with the warning
+# that its latency is the network's.
+zf=$b1/plan-zf.json
+[ "$(cat "$b1/plan-zf.rc" 2>/dev/null)" = 0 ] ||
+	{ echo "FAIL: the plan of ZNS0 and FAB0 exited $(cat "$b1/plan-zf.rc" 2>/dev/null)"; cat "$b1/plan-zf.err"; fail=1; }
+ok "ZNS0 ($zns) is placed with btrfs or f2fs in the plan of ZNS0 and FAB0" "$zf" \
+	"[.tiers[] | select(.devices | index(\"$zns\") != null) | .mounts[].fs] as \$f | (\$f | length) > 0 and (\$f | all(. == \"btrfs\" or . == \"f2fs\"))"
+ok "FAB0 ($fab) is in hot with a fabric warning in the plan of ZNS0 and FAB0" "$zf" \
+	"([.tiers[] | select(.name == \"hot\") | .devices[]] | index(\"$fab\") != null) and any(.warnings[]; .kind == \"fabric\" and .device == \"$fab\")"
 
 # Boot 2: every mount of the plan back after the reboot.
 [ -d "$b2" ] || { echo "FAIL: no results of boot 2"; exit 1; }
