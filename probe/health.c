@@ -34,7 +34,12 @@ static int smart_read(const char *sysroot, const struct probe_dev *d, bool with_
 		ret = probe_nvme_read(sysroot, d->controller, with_id, h, status, sizeof(status));
 		if (ret == 0) {
 			snprintf(h->source, sizeof(h->source), "nvme smart log (libnvme)");
-			return isnan(h->temp_c) ? -ENODATA : 0;
+			if (!isnan(h->temp_c))
+				return 0;
+			/* nvmet's targets (NVMe over Fabrics) report none */
+			snprintf(h->why, sizeof(h->why), "the SMART log of /dev/%s has no temperature",
+				 d->controller);
+			return -ENODATA;
 		}
 		snprintf(h->why, sizeof(h->why), "NVMe admin commands on /dev/%s: %s%s",
 			 d->controller, status[0] ? status : strerror(-ret),

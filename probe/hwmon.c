@@ -38,7 +38,8 @@ static int hwmon_under(const struct probe_sysdev *dev, const char *sub,
 /* The hwmon directory of a device: <device>/hwmon/hwmonN (drivetemp) or
  * <device>/hwmonN (NVMe: the controller); for an NVMe multipath head, whose
  * device is the subsystem, the hwmon of the controller d->controller, found
- * through its path: multipath/<path>/device/hwmonN. */
+ * through its path (multipath/<path>/device/hwmonN, newer kernels)
+ * or the subsystem's link to it (device/<controller>/hwmonN). */
 static int hwmon_dir(const struct probe_sysdev *dev, const struct probe_dev *d,
 		     struct probe_sysdev *hw)
 {
@@ -49,8 +50,11 @@ static int hwmon_dir(const struct probe_sysdev *dev, const struct probe_dev *d,
 	for (size_t i = 0; d->controller && i < d->n_paths; i++)
 		if (d->paths[i].controller && !strcmp(d->paths[i].controller, d->controller) &&
 		    snprintf(sub, sizeof(sub), "multipath/%s/device", d->paths[i].name) <
-		    (int)sizeof(sub))
-			return hwmon_under(dev, sub, hw);
+		    (int)sizeof(sub) && hwmon_under(dev, sub, hw) == 0)
+			return 0;
+	if (d->nvme_head && d->controller &&
+	    snprintf(sub, sizeof(sub), "device/%s", d->controller) < (int)sizeof(sub))
+		return hwmon_under(dev, sub, hw);
 	return hwmon_under(dev, "device", hw);
 }
 

@@ -516,9 +516,20 @@ static void media_from_slaves(struct probe_inventory *inv)
 	}
 }
 
+/* Whether sys/block/name is no disk of the machine: a loop device with no
+ * file, or a hidden disk (an NVMe multipath path, nvmeXcYnZ: no /dev node;
+ * its head, nvmeXnZ, is the disk). */
 static bool skip_dev(const struct probe_sysdev *h, const char *name)
 {
-	return !strncmp(name, "loop", 4) && read_size(h) <= 0;
+	char *hidden;
+	bool skip;
+
+	if (!strncmp(name, "loop", 4) && read_size(h) <= 0)
+		return true;
+	hidden = probe_sysdev_str(h, "hidden");
+	skip = hidden && !strcmp(hidden, "1");
+	free(hidden);
+	return skip;
 }
 
 static int scan_devices(struct scan *sc, struct probe_inventory *inv)

@@ -42,17 +42,32 @@ static char *pci_function_of(const struct scan *sc, const char *ctrl_dir)
 	return strlen(b) == 12 && b[4] == ':' && b[7] == ':' && b[10] == '.' ? strdup(b) : NULL;
 }
 
+/* Where path device name (nvmeXcYnZ) of the head h is, relative to h, into
+ * rel: the head's multipath/NAME (newer kernels), else its
+ * subsystem's controller nvmeY holding it (device/nvmeY/NAME, as every
+ * kernel with native multipath shows it). */
+static void path_rel(const struct probe_sysdev *h, const char *name, char *rel, size_t len)
+{
+	char real[PATH_MAX];
+	const char *c = strrchr(name, 'c'), *n = c ? strchr(c, 'n') : NULL;
+
+	snprintf(rel, len, "multipath/%s", name);
+	if (probe_sysdev_realpath(h, rel, real, sizeof(real)) == 0 || !n)
+		return;
+	snprintf(rel, len, "device/nvme%.*s/%s", (int)(n - c - 1), c + 1, name);
+}
+
 /* Path entry name of the head h into p.  Returns 0, -ENOENT when it does not
  * resolve to a controller's directory, or -ENOMEM. */
 static int read_path(const struct scan *sc, const struct probe_sysdev *h,
 		     const char *name, struct probe_nvme_path *p)
 {
-	char rel[NAME_MAX + 16], real[PATH_MAX], ctrl[PATH_MAX];
+	char rel[2 * NAME_MAX + 32], real[PATH_MAX], ctrl[PATH_MAX];
 	struct probe_sysdev ph;
 	int ret;
 
 	p->numa_node = -1;
-	snprintf(rel, sizeof(rel), "multipath/%s", name);
+	path_rel(h, name, rel, sizeof(rel));
 	if (probe_sysdev_realpath(h, rel, real, sizeof(real)) < 0 ||
 	    probe_sysdev_sub(&ph, h, rel) < 0)
 		return -ENOENT;
@@ -98,7 +113,50 @@ bool probe_nvme_path_degraded(const struct probe_nvme_path *p)
 	       (p->state && strcmp(p->state, "live"));
 }
 
-/* The paths of head h, in multipath/ order, into d.  0 or -ENOMEM. */
+/* Whether s is "nvme" and digits: a controller's name. */
+static bool ctrl_name(const char *s)
+{
+	if (strncmp(s, "nvme", 4) || !s[4])
+		return false;
+	for (s += 4; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+/* The names of head h's paths (nvmeXcYnZ for head nvmeXnZ) from the
+ * controllers nvmeY of its subsystem (h's device/), for kernels (6.1) whose
+ * heads have no multipath/ directory.  0 or -ENOMEM. */
+static int paths_from_subsystem(const struct probe_sysdev *h, const char *head,
+				char ***names, size_t *n)
+{
+	const char *tail = strrchr(head, 'n');
+	char **c;
+	size_t nc, k = 0;
+	int ret;
+
+	*names = NULL;
+	*n = 0;
+	if (!tail || tail == head || (ret = probe_sysdev_list(h, "device", &c, &nc)) < 0)
+		return 0;
+	if (nc && !(*names = calloc(nc, sizeof(**names))))
+		ret = -ENOMEM;
+	for (size_t i = 0; !ret && i < nc; i++) {
+		if (!ctrl_name(c[i]))
+			continue;
+		if (asprintf(&(*names)[k], "%.*sc%s%s", (int)(tail - head), head, c[i] + 4,
+				tail) < 0)
+			ret = -ENOMEM;
+		else
+			k++;
+	}
+	*n = k;
+	probe_sys_names_free(c, nc);
+	return ret;
+}
+
+/* The paths of head h, in multipath/ order (else its subsystem's), into d.
+ * 0 or -ENOMEM. */
 static int read_paths(const struct scan *sc, const struct probe_sysdev *h,
 		      struct probe_dev *d)
 {
@@ -106,8 +164,12 @@ static int read_paths(const struct scan *sc, const struct probe_sysdev *h,
 	size_t n;
 	int ret = probe_sysdev_list(h, "multipath", &names, &n);
 
-	if (ret < 0)
+	if (ret == 0 && n == 0)
+		ret = paths_from_subsystem(h, d->name, &names, &n);
+	if (ret < 0) {
+		probe_sys_names_free(names, n);
 		return ret;
+	}
 	if (n && !(d->paths = calloc(n, sizeof(*d->paths))))
 		ret = -ENOMEM;
 	for (size_t i = 0; !ret && i < n; i++) {
@@ -237,7 +299,7 @@ int inv_read_nvme(const struct scan *sc, const struct probe_sysdev *h,
 		  struct probe_dev *d, const char *real)
 {
 	const struct probe_nvme_path *best;
-	char dir[PATH_MAX], real_path[PATH_MAX], *name = NULL, rel[NAME_MAX + 32];
+	char dir[PATH_MAX], real_path[PATH_MAX], *name = NULL, rel[2 * NAME_MAX + 32];
 
 	if (!is_head(real))	/* a namespace of its controller */
 		return read_namespace(h, d);
@@ -255,7 +317,7 @@ int inv_read_nvme(const struct scan *sc, const struct probe_sysdev *h,
 		return -ENOMEM;
 	if (probe_nvme_fabric(best->transport))	/* no link to read */
 		return set_fabric(d, best->transport, best->address);
-	snprintf(rel, sizeof(rel), "multipath/%s", best->name);
+	path_rel(h, best->name, rel, sizeof(rel));
 	if (probe_sysdev_realpath(h, rel, real_path, sizeof(real_path)) < 0 ||
 	    path_controller(real_path, dir + 1, sizeof(dir) - 1, &name) < 0) {
 		free(name);
@@ -435,7 +497,7 @@ int probe_nvme_recheck(const char *sysroot, const struct probe_dev *d,
 		       struct profile_device *out)
 {
 	struct scan sc = { .root = sysroot };
-	struct probe_dev now = { 0 };
+	struct probe_dev now = { .name = d->name };	/* read_paths needs the head's name */
 	struct probe_sysdev h;
 	char *state;
 	int n;

@@ -25,7 +25,7 @@ TEST=(libcmocka-dev                                         # tests/unit
       qemu-system-x86 busybox-static cpio kmod xz-utils     # the QEMU NVMe/SATA guest test
       ansible-core openssh-server openssh-client            # tests/cli/fleet_ansible.sh
       prometheus-node-exporter prometheus curl              # tests/cli/export.sh: node_exporter, promtool
-      python3-yaml)                                         # scripts/lab (the server lab), tests/cli/lab*.sh
+      python3-yaml btrfs-progs)                             # scripts/lab (the server lab: btrfs on a zoned disk), tests/cli/lab*.sh
 
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 

@@ -128,6 +128,12 @@ set_tests_properties(cli.lab_shared PROPERTIES TIMEOUT 600 LABELS "lab;qemu")
 # slc-cache: --full's sustained write stops after the cache cliff (issue 27)
 tw_cli_test(lab_slc)
 set_tests_properties(cli.lab_slc PROPERTIES TIMEOUT 600 LABELS "lab;qemu")
+# enterprise: a multipath head, one drive's namespaces, ZNS, a fabrics disk
+# (issue 28); 185 s with the guest cached, 317 s when its root is rebuilt,
+# and its apply fails when the plan puts 4096- and 512-byte-block disks in
+# one LVM volume (docs/lab.md): lab-long until that is fixed
+tw_cli_test(lab_enterprise)
+set_tests_properties(cli.lab_enterprise PROPERTIES TIMEOUT 900 LABELS "lab;lab-long;qemu")
 tw_cli_test(wording)
 tw_cli_test(link)
 # Two zram devices probed side by side (--jobs 2) and one after another.  Root.

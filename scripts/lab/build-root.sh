@@ -40,7 +40,7 @@ done
 busybox=$(readlink -f "$(command -v busybox)") || die "busybox not found (install busybox-static)"
 
 # The Debian packages whose programs the guest gets.
-PKGS="bash coreutils util-linux mount mdadm e2fsprogs xfsprogs grep sed mawk kmod findutils jq gzip diffutils procps lvm2 dmsetup"
+PKGS="bash coreutils util-linux mount mdadm e2fsprogs xfsprogs btrfs-progs grep sed mawk kmod findutils jq gzip diffutils procps lvm2 dmsetup"
 # Root image size: the binaries, libraries and modules take about 100 MB;
 # the rest is room for what the guest writes: tierwise's scratch file on /
 # (a quarter of the free space, at least 64 MiB).

@@ -3,7 +3,8 @@
 # build-guest.sh's /init mounted this filesystem (the virtio disk with serial
 # TWLABROOT), copied the scenario's script to /lab/payload.sh and switched
 # here.  This init waits for the scenario's disks (tw.disks=N on the kernel
-# command line: N disks besides the root one), runs the script with bash as
+# command line: N disks besides the root one), exports and connects its
+# fabrics disks (tw.fabrics=), runs the script with bash as
 # root in /tmp with TW_BOOT=tw.boot, prints every file under /out on the
 # console in the format of scripts/qemu/ (run-guest.sh decodes it), unmounts
 # everything, stops the md arrays and powers off.  / persists across boots;
@@ -18,12 +19,13 @@ mount -t tmpfs -o size=256m tmpfs /out
 # initramfs pointed it at its own /bin/modprobe.
 echo /usr/sbin/modprobe >/proc/sys/kernel/modprobe
 hostname -F /etc/hostname
-boot=1 disks=0
+boot=1 disks=0 fabrics=''
 # shellcheck disable=SC2013  # the words of the command line
 for a in $(cat /proc/cmdline); do
 	case $a in
 	tw.boot=*) boot=${a#*=} ;;
 	tw.disks=*) disks=${a#*=} ;;
+	tw.fabrics=*) fabrics=${a#*=} ;;
 	esac
 done
 # Whole disks besides the root: NVMe namespaces, SCSI/SATA and virtio disks.
@@ -43,6 +45,51 @@ while [ "$(count_disks)" -lt "$disks" ]; do
 	fi
 	sleep 0.1
 done
+# Fabrics disks (tw.fabrics=NAME:BYTES,...): the file /lab/fabric/NAME.img
+# (made at the first boot, kept on /) exported by nvmet over TCP on
+# 127.0.0.1 (Debian's kernel has no nvme-loop target) as subsystem
+# nqn.2026-12.lab.tierwise:NAME with serial NAME, and connected to here.
+NVMET=/sys/kernel/config/nvmet
+NQN=nqn.2026-12.lab.tierwise
+export_fabrics() {
+	local spec name img s port=$NVMET/ports/1 n=0
+	modprobe nvmet_tcp && modprobe nvme_tcp || return 1
+	mountpoint -q /sys/kernel/config || mount -t configfs configfs /sys/kernel/config || return 1
+	ip link set lo up || return 1
+	mkdir -p /lab/fabric "$port" || return 1
+	echo tcp >"$port/addr_trtype" && echo ipv4 >"$port/addr_adrfam" &&
+		echo 127.0.0.1 >"$port/addr_traddr" && echo 4420 >"$port/addr_trsvcid" || return 1
+	for spec in ${fabrics//,/ }; do
+		name=${spec%%:*} img=/lab/fabric/${spec%%:*}.img s=$NVMET/subsystems/$NQN:${spec%%:*}
+		[ -f "$img" ] || truncate -s "${spec#*:}" "$img" || return 1
+		mkdir -p "$s/namespaces/1" && echo 1 >"$s/attr_allow_any_host" &&
+			echo "$name" >"$s/attr_serial" && echo "$img" >"$s/namespaces/1/device_path" &&
+			echo 1 >"$s/namespaces/1/enable" && ln -s "$s" "$port/subsystems/" || return 1
+		echo "transport=tcp,traddr=127.0.0.1,trsvcid=4420,nqn=$NQN:$name" >/dev/nvme-fabrics ||
+			return 1
+		n=$((n + 1))
+	done
+	i=0
+	while [ "$(count_disks)" -lt $((disks + n)) ] && [ $i -lt 300 ]; do
+		i=$((i + 1))
+		sleep 0.1
+	done
+	[ "$(count_disks)" -ge $((disks + n)) ]
+}
+# Disconnects the fabrics disks and closes their files (/ goes read-only).
+unexport_fabrics() {
+	local c s
+	for c in /sys/class/nvme/nvme*; do
+		[ "$(cat "$c/transport" 2>/dev/null)" = tcp ] && echo 1 >"$c/delete_controller"
+	done
+	for s in "$NVMET"/subsystems/"$NQN":*; do
+		[ -e "$s/namespaces/1/enable" ] && echo 0 >"$s/namespaces/1/enable"
+	done
+	return 0
+}
+if [ -n "$fabrics" ] && ! export_fabrics; then
+	echo "lab-init: exporting the fabrics disks ($fabrics) failed"
+fi
 echo "@@TWQEMU-PAYLOAD $(cut -d' ' -f1 /proc/uptime)@@"
 rc=127
 if [ -f /lab/payload.sh ]; then
@@ -61,6 +108,7 @@ cd /
 		esac
 	done
 	if [ -e /proc/mdstat ] && grep -q '^md' /proc/mdstat; then mdadm --stop --scan; fi
+	[ -n "$fabrics" ] && unexport_fabrics
 	sync
 	mount -o remount,ro / || echo "lab-init: / stays read-write"
 } >/out/lab-shutdown.log 2>&1

@@ -7,7 +7,9 @@ The format is documented in docs/lab.md.  A bad scenario is refused with
 is written then.  With WORKDIR, writes:
 
   WORKDIR/scenario.env  LAB_NAME, LAB_CPUS, LAB_MEM (MiB), LAB_BOOTS, LAB_NDISKS
-  WORKDIR/disks.tsv     one line per device: NAME BUS BYTES CONTENT
+                        (QEMU disks besides the root), LAB_NFABRICS
+  WORKDIR/disks.tsv     one line per device: NAME BUS BYTES CONTENT SERIAL FABRIC
+                        (SERIAL: what the guest finds it by; FABRIC: tcp or -)
   WORKDIR/qemu.args     the QEMU arguments of the devices, one per line; the
                         image of device NAME is WORKDIR/disks/NAME.img
   WORKDIR/script.sh     the scenario's script
@@ -28,10 +30,17 @@ ROOT_SERIAL = 'TWLABROOT'
 BUSES = ('nvme', 'sata', 'virtio')
 CONTENTS = ('blank', 'random', 'ext4-data')
 SATA_PORTS = 6          # ports of one QEMU ahci controller
+FABRICS = ('tcp',)
+MAX_PATHS = 2           # controllers of one nvme-subsys (a dual-port drive)
+FABRIC_MAX = 128 << 20  # a fabrics disk is a file on the guest's 512M root
+# Keys that make a device a fabrics disk's file (no QEMU device) impossible.
+NOT_WITH_FABRIC = ('read_mbps', 'write_mbps', 'read_iops', 'write_iops', 'burst_write_mbps',
+                   'burst_seconds', 'group', 'critical_warning', 'paths', 'drive', 'zoned')
 
 DEVICE_KEYS = ('name', 'bus', 'size', 'content', 'read_mbps', 'write_mbps',
                'read_iops', 'write_iops', 'burst_write_mbps', 'burst_seconds',
-               'group', 'rotation_rate', 'critical_warning')
+               'group', 'rotation_rate', 'critical_warning', 'paths', 'drive', 'zoned',
+               'fabric')
 TOP_KEYS = ('name', 'machine', 'boots', 'devices', 'groups', 'script')
 
 
@@ -187,7 +196,60 @@ def parse_device(node, i, groups):
                                 0, 255, default=0)
     if d['critical_warning'] and d['bus'] != 'nvme':
         raise Bad(p['critical_warning'][1], f'{key}.critical_warning', 'only for bus: nvme')
+    parse_nvme_shape(p, key, d)
     return d
+
+
+def nvme_only(p, key, name, d):
+    if name in p and tag(p[name][1]) != 'null' and d['bus'] != 'nvme':
+        raise Bad(p[name][1], f'{key}.{name}', 'only for bus: nvme')
+
+
+def parse_nvme_shape(p, key, d):
+    """paths, drive, zoned and fabric: the enterprise NVMe shapes (issue 28)."""
+    for name in ('paths', 'drive', 'zoned', 'fabric'):
+        nvme_only(p, key, name, d)
+    d['paths'] = opt(p, 'paths', integer, f'{key}.paths', 1, MAX_PATHS, default=1)
+    d['drive'] = opt(p, 'drive', string, f'{key}.drive', SERIAL_RE,
+                     'a serial (letters, digits, _ . -, at most 20)', default='') or ''
+    if d['drive'] and d['paths'] > 1:
+        raise Bad(p['drive'][1], f'{key}.drive', 'not with paths: 2 (a drive\'s namespaces '
+                  'are on one controller)')
+    d['zone_size'] = 0
+    if 'zoned' in p and tag(p['zoned'][1]) != 'null':
+        z = mapping(p['zoned'][1], f'{key}.zoned', ('zone_size',))
+        zs = opt(z, 'zone_size', size, f'{key}.zoned.zone_size', 1 << 20, 16 << 40,
+                 default=128 << 20)
+        at = z['zone_size'][1] if 'zone_size' in z else p['zoned'][1]
+        if zs & (zs - 1):
+            raise Bad(at, f'{key}.zoned.zone_size', f'{human(zs)} is not a power of two '
+                      '(the kernel refuses other zone sizes)')
+        if d['size'] < zs or d['size'] % zs:
+            raise Bad(at, f'{key}.zoned.zone_size',
+                      f'{human(zs)} does not divide size {human(d["size"])} into whole zones')
+        if d['content'] == 'ext4-data':
+            raise Bad(p['zoned'][1], f'{key}.zoned', 'not with content: ext4-data '
+                      '(ext4 cannot be made on a zoned namespace)')
+        d['zone_size'] = zs
+    d['fabric'] = opt(p, 'fabric', string, f'{key}.fabric', default='') or ''
+    if d['fabric'] == 'loop':
+        raise Bad(p['fabric'][1], f'{key}.fabric', "'loop' cannot be: the guest kernel "
+                  '(Debian linux-image-amd64) is built without CONFIG_NVME_TARGET_LOOP; '
+                  'use tcp (nvmet-tcp on 127.0.0.1)')
+    if d['fabric'] and d['fabric'] not in FABRICS:
+        raise Bad(p['fabric'][1], f'{key}.fabric',
+                  f'{d["fabric"]!r} is not one of ' + ', '.join(FABRICS))
+    if d['fabric']:
+        for other in NOT_WITH_FABRIC:
+            if other in p and tag(p[other][1]) != 'null':
+                raise Bad(p[other][1], f'{key}.{other}', 'not with fabric: (the disk is a file '
+                          'in the guest, exported by nvmet)')
+        if d['content'] != 'blank':
+            raise Bad(p['content'][1], f'{key}.content', 'only blank with fabric:')
+        if d['size'] > FABRIC_MAX:
+            raise Bad(p['size'][1], f'{key}.size', f'at most {human(FABRIC_MAX)} with fabric: '
+                      '(a file on the guest\'s root disk)')
+    d['serial'] = d['drive'] or d['name']
 
 
 def check_burst(p, key, d):
@@ -231,8 +293,60 @@ def parse(node):
             raise Bad(n, f'devices[{d["index"]}].name',
                       f'{d["name"]!r} is the name of devices[{seen[low]}] too')
         seen[low] = d['index']
+    check_drives(sc['devices'], devs.value, seen)
     sc['script'] = opt(top, 'script', string, 'script', default='') or ''
     return sc
+
+
+def check_drives(devices, nodes, names):
+    """A drive's name is no device's name (the guest finds both by serial);
+    the namespaces of one drive agree on critical_warning (one controller)."""
+    warn = {}
+    for d, n in zip(devices, nodes):
+        if not d['drive']:
+            continue
+        at = next(v for k, v in n.value if k.value == 'drive')
+        low = d['drive'].lower()
+        if low in names:
+            raise Bad(at, f'devices[{d["index"]}].drive',
+                      f'{d["drive"]!r} is the name of devices[{names[low]}]')
+        if low == ROOT_SERIAL.lower():
+            raise Bad(at, f'devices[{d["index"]}].drive', f'{ROOT_SERIAL} is the lab\'s root disk')
+        if warn.setdefault(low, d['critical_warning']) != d['critical_warning']:
+            raise Bad(at, f'devices[{d["index"]}].critical_warning',
+                      f'differs from another namespace of drive {d["drive"]!r} (one controller)')
+
+
+def nvme_dev(d, top, ctrls):
+    """The -device arguments of NVMe device d on block node top.  A plain
+    disk is a controller with its namespace; paths: 2 is one nvme-subsys
+    with two controllers sharing the namespace; drive: NAME is a namespace
+    of the one controller of that drive (made at its first device, kept in
+    ctrls); zoned: makes the namespace zoned."""
+    warn = f',smart_critical_warning={d["critical_warning"]}' if d['critical_warning'] else ''
+    n = f'd{d["index"]}'
+    if d['paths'] == 1 and not d['drive'] and not d['zone_size']:
+        return ['-device', f'nvme,serial={d["name"]},drive={top}{warn}']
+    args = []
+    ns = f'nvme-ns,drive={top}'
+    if d['paths'] > 1:
+        args += ['-device', f'nvme-subsys,id={n}s,nqn={d["name"]}']
+        for c in range(d['paths']):
+            args += ['-device', f'nvme,id={n}c{c},serial={d["name"]},subsys={n}s{warn}']
+        ns += f',bus={n}c0,nsid=1,shared=on'
+    elif d['drive']:
+        low = d['drive'].lower()
+        if low not in ctrls:
+            ctrls[low] = [f'{n}c', 0]
+            args += ['-device', f'nvme,id={n}c,serial={d["drive"]}{warn}']
+        ctrls[low][1] += 1
+        ns += f',bus={ctrls[low][0]},nsid={ctrls[low][1]}'
+    else:
+        args += ['-device', f'nvme,id={n}c,serial={d["name"]}{warn}']
+        ns += f',bus={n}c,nsid=1'
+    if d['zone_size']:
+        ns += f',zoned=on,zoned.zone_size={human(d["zone_size"])}'
+    return args + ['-device', ns]
 
 
 def throttle_props(d):
@@ -259,7 +373,10 @@ def qemu_args(sc, workdir):
         gid[name] = f'grp{j}'
         args += ['-object', f'throttle-group,id=grp{j},x-bps-total={int(round(mbps * MB))}']
     sata = 0
+    ctrls = {}
     for d in sc['devices']:
+        if d['fabric']:
+            continue    # a file in the guest (guest-init.sh), no QEMU device
         n = f'd{d["index"]}'
         img = os.path.join(workdir, 'disks', d['name'] + '.img')
         args += ['-blockdev', f'driver=file,node-name={n}f,filename={img}',
@@ -275,10 +392,9 @@ def qemu_args(sc, workdir):
                      f'throttle-group={gid[d["group"]]},file={top}']
             top = f'{n}g'
         if d['bus'] == 'nvme':
-            dev = f'nvme,serial={d["name"]},drive={top}'
-            if d['critical_warning']:
-                dev += f',smart_critical_warning={d["critical_warning"]}'
-        elif d['bus'] == 'sata':
+            args += nvme_dev(d, top, ctrls)
+            continue
+        if d['bus'] == 'sata':
             if sata % SATA_PORTS == 0:
                 args += ['-device', f'ahci,id=ahci{sata // SATA_PORTS}']
             dev = (f'ide-hd,bus=ahci{sata // SATA_PORTS}.{sata % SATA_PORTS},'
@@ -299,10 +415,13 @@ def write_out(sc, workdir):
     os.makedirs(os.path.join(workdir, 'disks'), exist_ok=True)
     with open(os.path.join(workdir, 'scenario.env'), 'w') as f:
         f.write(f'LAB_NAME={sc["name"]}\nLAB_CPUS={sc["cpus"]}\nLAB_MEM={sc["mem"]}\n'
-                f'LAB_BOOTS={sc["boots"]}\nLAB_NDISKS={len(sc["devices"])}\n')
+                f'LAB_BOOTS={sc["boots"]}\n'
+                f'LAB_NDISKS={sum(1 for d in sc["devices"] if not d["fabric"])}\n'
+                f'LAB_NFABRICS={sum(1 for d in sc["devices"] if d["fabric"])}\n')
     with open(os.path.join(workdir, 'disks.tsv'), 'w') as f:
         for d in sc['devices']:
-            f.write(f'{d["name"]}\t{d["bus"]}\t{d["size"]}\t{d["content"]}\n')
+            f.write(f'{d["name"]}\t{d["bus"]}\t{d["size"]}\t{d["content"]}\t{d["serial"]}\t'
+                    f'{d["fabric"] or "-"}\n')
     with open(os.path.join(workdir, 'qemu.args'), 'w') as f:
         f.write(''.join(a + '\n' for a in qemu_args(sc, workdir)))
     with open(os.path.join(workdir, 'script.sh'), 'w') as f:

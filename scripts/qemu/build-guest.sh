@@ -57,7 +57,9 @@ GUEST_MODULES="crc64_rocksoft_generic crct10dif_generic nvme ahci sd_mod drivete
 LAB_MODULES="crc32c_generic virtio_pci virtio_blk ext4"
 # Kept for the lab's root filesystem, where the kernel loads them on demand
 # (mount -t xfs, mdadm): loading raid456 up front costs seconds under TCG.
-LAB_ON_DEMAND_MODULES="xfs md_mod raid0 raid1 raid10 raid456 dm_mod"
+# nvmet_tcp and nvme_tcp: the lab's fabrics disks (guest-init.sh); btrfs:
+# the filesystem a plan makes on a zoned namespace.
+LAB_ON_DEMAND_MODULES="xfs md_mod raid0 raid1 raid10 raid456 dm_mod nvmet_tcp nvme_tcp btrfs"
 
 for t in dpkg-deb cpio depmod modprobe ldd xz sha256sum; do
 	command -v "$t" >/dev/null || die "$t not found (run scripts/deps.sh --test)"

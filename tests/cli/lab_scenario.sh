@@ -47,7 +47,7 @@ $ok_head
   - {name: A, bus: nvme, size: 64M}
   - {name: B, bus: scsi, size: 64M}
 EOF
-bad unknown-key "3:37: devices[0].readmbps: unknown key (known: name, bus, size, content, read_mbps, write_mbps, read_iops, write_iops, burst_write_mbps, burst_seconds, group, rotation_rate, critical_warning)" <<EOF
+bad unknown-key "3:37: devices[0].readmbps: unknown key (known: name, bus, size, content, read_mbps, write_mbps, read_iops, write_iops, burst_write_mbps, burst_seconds, group, rotation_rate, critical_warning, paths, drive, zoned, fabric)" <<EOF
 $ok_head
   - {name: A, bus: nvme, size: 64M, readmbps: 20}
 EOF
@@ -117,6 +117,89 @@ groups:
   link0: {}
 devices: [{name: A, bus: nvme, size: 64M}]
 EOF
+# The enterprise NVMe shapes (issue 28): paths, drive, zoned, fabric.
+bad paths-sata "3:44: devices[0].paths: only for bus: nvme" <<EOF
+$ok_head
+  - {name: A, bus: sata, size: 64M, paths: 2}
+EOF
+bad paths-range "3:44: devices[0].paths: 3 is out of range (1..2)" <<EOF
+$ok_head
+  - {name: A, bus: nvme, size: 64M, paths: 3}
+EOF
+bad paths-type "3:44: devices[0].paths: 'two' is not a whole number" <<EOF
+$ok_head
+  - {name: A, bus: nvme, size: 64M, paths: two}
+EOF
+bad drive-virtio "3:46: devices[0].drive: only for bus: nvme" <<EOF
+$ok_head
+  - {name: A, bus: virtio, size: 64M, drive: D0}
+EOF
+bad drive-name "3:44: devices[0].drive: 'D 0' is not a serial (letters, digits, _ . -, at most 20)" <<EOF
+$ok_head
+  - {name: A, bus: nvme, size: 64M, drive: D 0}
+EOF
+bad drive-is-device "4:44: devices[1].drive: 'a' is the name of devices[0]" <<EOF
+$ok_head
+  - {name: A, bus: nvme, size: 64M}
+  - {name: B, bus: nvme, size: 64M, drive: a}
+EOF
+bad drive-paths "3:54: devices[0].drive: not with paths: 2 (a drive's namespaces are on one controller)" <<EOF
+$ok_head
+  - {name: A, bus: nvme, size: 64M, paths: 2, drive: D0}
+EOF
+bad drive-warning "4:44: devices[1].critical_warning: differs from another namespace of drive 'D0' (one controller)" <<EOF
+$ok_head
+  - {name: A, bus: nvme, size: 64M, drive: D0}
+  - {name: B, bus: nvme, size: 64M, drive: D0, critical_warning: 2}
+EOF
+bad zoned-sata "3:44: devices[0].zoned: only for bus: nvme" <<EOF
+$ok_head
+  - {name: A, bus: sata, size: 64M, zoned: {zone_size: 16M}}
+EOF
+bad zoned-key "3:45: devices[0].zoned.zone_sz: unknown key (known: zone_size)" <<EOF
+$ok_head
+  - {name: A, bus: nvme, size: 64M, zoned: {zone_sz: 16M}}
+EOF
+bad zoned-scalar "3:44: devices[0].zoned: expected a mapping" <<EOF
+$ok_head
+  - {name: A, bus: nvme, size: 64M, zoned: yes}
+EOF
+bad zone-size "3:56: devices[0].zoned.zone_size: 24M is not a power of two (the kernel refuses other zone sizes)" <<EOF
+$ok_head
+  - {name: A, bus: nvme, size: 96M, zoned: {zone_size: 24M}}
+EOF
+bad zone-whole "3:56: devices[0].zoned.zone_size: 64M does not divide size 96M into whole zones" <<EOF
+$ok_head
+  - {name: A, bus: nvme, size: 96M, zoned: {zone_size: 64M}}
+EOF
+bad zoned-data "3:64: devices[0].zoned: not with content: ext4-data (ext4 cannot be made on a zoned namespace)" <<EOF
+$ok_head
+  - {name: A, bus: nvme, size: 64M, content: ext4-data, zoned: {zone_size: 16M}}
+EOF
+bad fabric-loop "3:45: devices[0].fabric: 'loop' cannot be: the guest kernel (Debian linux-image-amd64) is built without CONFIG_NVME_TARGET_LOOP; use tcp (nvmet-tcp on 127.0.0.1)" <<EOF
+$ok_head
+  - {name: A, bus: nvme, size: 64M, fabric: loop}
+EOF
+bad fabric-rdma "3:45: devices[0].fabric: 'rdma' is not one of tcp" <<EOF
+$ok_head
+  - {name: A, bus: nvme, size: 64M, fabric: rdma}
+EOF
+bad fabric-sata "3:45: devices[0].fabric: only for bus: nvme" <<EOF
+$ok_head
+  - {name: A, bus: sata, size: 64M, fabric: tcp}
+EOF
+bad fabric-rate "3:61: devices[0].read_mbps: not with fabric: (the disk is a file in the guest, exported by nvmet)" <<EOF
+$ok_head
+  - {name: A, bus: nvme, size: 64M, fabric: tcp, read_mbps: 50}
+EOF
+bad fabric-content "3:46: devices[0].content: only blank with fabric:" <<EOF
+$ok_head
+  - {name: A, bus: nvme, size: 64M, content: random, fabric: tcp}
+EOF
+bad fabric-size "3:32: devices[0].size: at most 128M with fabric: (a file on the guest's root disk)" <<EOF
+$ok_head
+  - {name: A, bus: nvme, size: 1G, fabric: tcp}
+EOF
 if $sc "$tmp/none.yaml" 2>"$tmp/err"; then
 	echo "FAIL: a missing file is accepted"; fail=1
 elif ! grep -qF "$tmp/none.yaml: No such file or directory" "$tmp/err"; then
@@ -135,6 +218,11 @@ devices:
   - {name: S0, bus: sata, size: 1G, content: random, rotation_rate: 7200, group: link0}
   - {name: V0, bus: virtio, size: 32M, content: ext4-data, write_mbps: 30,
      burst_write_mbps: 120, burst_seconds: 4, group: link0}
+  - {name: M0, bus: nvme, size: 64M, paths: 2, critical_warning: 1}
+  - {name: NSA, bus: nvme, size: 32M, drive: DRV0}
+  - {name: Z0, bus: nvme, size: 128M, zoned: {zone_size: 64M}}
+  - {name: NSB, bus: nvme, size: 32M, drive: DRV0, read_mbps: 10}
+  - {name: F0, bus: nvme, size: 64M, fabric: tcp}
 script: |
   echo "$TW_BOOT" >/out/boot
 EOF
@@ -151,17 +239,30 @@ else
 		"x-bps-write=30000000,x-bps-write-max=120000000,x-bps-write-max-length=4 " \
 		"-blockdev driver=throttle,node-name=d2g,throttle-group=grp0,file=d2t " \
 		"-object iothread,id=d2io -device virtio-blk-pci,drive=d2g,serial=V0,iothread=d2io " \
-		"filename=$tmp/w/disks/V0.img"; do
+		"filename=$tmp/w/disks/V0.img" \
+		"-device nvme-subsys,id=d3s,nqn=M0 -device nvme,id=d3c0,serial=M0,subsys=d3s,smart_critical_warning=1 -device nvme,id=d3c1,serial=M0,subsys=d3s,smart_critical_warning=1 -device nvme-ns,drive=d3r,bus=d3c0,nsid=1,shared=on " \
+		"-device nvme,id=d4c,serial=DRV0 -device nvme-ns,drive=d4r,bus=d4c,nsid=1 " \
+		"-device nvme,id=d5c,serial=Z0 -device nvme-ns,drive=d5r,bus=d5c,nsid=1,zoned=on,zoned.zone_size=64M " \
+		"-device nvme-ns,drive=d6t,bus=d4c,nsid=2 "; do
 		case $args in
 		*"$want"*) ;;
 		*) echo "FAIL: qemu.args lacks '$want': $args"; fail=1 ;;
 		esac
 	done
-	want_env=$'LAB_NAME=good\nLAB_CPUS=2\nLAB_MEM=1024\nLAB_BOOTS=3\nLAB_NDISKS=3'
+	case $args in
+	*F0*) echo "FAIL: the fabrics disk F0 has QEMU arguments: $args"; fail=1 ;;
+	esac
+	if [ "$(grep -c '^nvme,' "$tmp/w/qemu.args")" != 5 ]; then
+		echo "FAIL: not 5 NVMe controllers (M0 two, DRV0 one, Z0 one): $args"; fail=1
+	fi
+	want_env=$'LAB_NAME=good\nLAB_CPUS=2\nLAB_MEM=1024\nLAB_BOOTS=3\nLAB_NDISKS=7\nLAB_NFABRICS=1'
 	if [ "$(cat "$tmp/w/scenario.env")" != "$want_env" ]; then
 		echo "FAIL: scenario.env: $(cat "$tmp/w/scenario.env")"; fail=1
 	fi
-	want_disks=$'N0\tnvme\t67108864\tblank\nS0\tsata\t1073741824\trandom\nV0\tvirtio\t33554432\text4-data'
+	want_disks=$'N0\tnvme\t67108864\tblank\tN0\t-\nS0\tsata\t1073741824\trandom\tS0\t-\nV0\tvirtio\t33554432\text4-data\tV0\t-'
+	want_disks+=$'\nM0\tnvme\t67108864\tblank\tM0\t-\nNSA\tnvme\t33554432\tblank\tDRV0\t-'
+	want_disks+=$'\nZ0\tnvme\t134217728\tblank\tZ0\t-\nNSB\tnvme\t33554432\tblank\tDRV0\t-'
+	want_disks+=$'\nF0\tnvme\t67108864\tblank\tF0\ttcp'
 	if [ "$(cat "$tmp/w/disks.tsv")" != "$want_disks" ]; then
 		echo "FAIL: disks.tsv: $(cat "$tmp/w/disks.tsv")"; fail=1
 	fi
