@@ -158,6 +158,8 @@ struct advisor_disk {
 	struct advisor_part *parts;
 	bool root;		/* holds the running root filesystem */
 	bool swap;
+	unsigned logical_bs;	/* bytes per logical block; 0 = unknown.
+				 * LVM takes no volume group over unlike ones */
 	char *cls;		/* what the device is ("disk", "optical",
 				 * "removable", … as `tierwise list` says);
 				 * NULL = unknown (a fixed disk) */

@@ -171,9 +171,44 @@ static bool drive_in_volume(const struct advisor_plan *plan, const struct adviso
 	return false;
 }
 
+/* Device d's logical block size, 0 when unknown (no inventory). */
+static unsigned dev_bs(const struct advisor_plan *plan, size_t d)
+{
+	return plan->devs[d].disk ? plan->devs[d].disk->logical_bs : 0;
+}
+
+/* The device that sets the volume's logical block size so far: its first
+ * unit whose size is known (the array: its first member's); -1 when none. */
+static ptrdiff_t volume_bs_dev(const struct advisor_plan *plan, const struct advisor_plan_tier *t)
+{
+	const struct advisor_volume *v = &t->volume;
+
+	for (size_t k = 0; k < v->n; k++) {
+		if (v->pv[k] >= 0 && dev_bs(plan, (size_t)v->pv[k]))
+			return v->pv[k];
+		for (size_t m = 0; v->pv[k] < 0 && m < t->raid.n; m++)
+			if (dev_bs(plan, t->raid.members[m]))
+				return (ptrdiff_t)t->raid.members[m];
+	}
+	return -1;
+}
+
+/* Device d left out of the volume for its block size, unlike device e's:
+ * a mount of its own, and a tier note saying why.  0 or -ENOMEM. */
+static int bs_note(struct advisor_plan *plan, struct advisor_plan_tier *t, size_t d, size_t e)
+{
+	return tw_strv_addf(&t->notes, &t->n_notes, "%s has %u-byte logical blocks, %s %u-byte "
+			    "ones: LVM makes no volume group over unlike block sizes (vgcreate "
+			    "refuses them), so %s is a mount of its own", plan->devs[d].p->id,
+			    dev_bs(plan, d), plan->devs[e].p->id, dev_bs(plan, e),
+			    plan->devs[d].p->id);
+}
+
 int plan_volume_make(struct advisor_plan *plan, struct advisor_plan_tier *t)
 {
 	struct advisor_volume *v = &t->volume;
+	size_t out[64], n_out = 0;
+	ptrdiff_t e = -1;
 	int ret;
 
 	memset(v, 0, sizeof(*v));
@@ -184,10 +219,23 @@ int plan_volume_make(struct advisor_plan *plan, struct advisor_plan_tier *t)
 		return -ENOMEM;
 	if (t->raid.level != ADVISOR_RAID_NONE)
 		v->pv[v->n++] = -1;	/* the md array, one physical volume */
-	for (size_t i = 0; i < t->n_devices; i++)
-		if (!plan_in_raid(t, t->devices[i]) && pv_ok(&plan->devs[t->devices[i]]) &&
-		    !drive_in_volume(plan, t, t->devices[i]))
-			v->pv[v->n++] = (ptrdiff_t)t->devices[i];
+	for (size_t i = 0; i < t->n_devices; i++) {
+		size_t d = t->devices[i];
+
+		if (plan_in_raid(t, d) || !pv_ok(&plan->devs[d]) || drive_in_volume(plan, t, d))
+			continue;
+		e = volume_bs_dev(plan, t);
+		if (e >= 0 && dev_bs(plan, d) && dev_bs(plan, d) != dev_bs(plan, (size_t)e)) {
+			if (n_out < ARRAY_SIZE(out))
+				out[n_out++] = d;	/* a mount of its own */
+			continue;
+		}
+		v->pv[v->n++] = (ptrdiff_t)d;
+	}
+	e = volume_bs_dev(plan, t);
+	for (size_t k = 0; k < n_out && e >= 0; k++)	/* said, volume or not */
+		if (bs_note(plan, t, out[k], (size_t)e) < 0)
+			return -ENOMEM;
 	if (v->n < 2) {
 		plan_volume_clear(v);
 		return 0;

@@ -47,6 +47,7 @@ static bool copy_dev(struct advisor_disk *k, const struct probe_dev *d)
 	k->pttype = dup_or_null(d->sig.pttype);
 	k->root = d->root;
 	k->swap = d->swap;
+	k->logical_bs = d->logical_bs;
 	k->cls = dup_or_null(probe_class_name(d->cls));
 	k->cls_why = dup_or_null(d->cls_why);
 	if (!k->cls || !copy_strv(&k->mounts, &k->n_mounts, d->mounts.v, d->mounts.n) ||
@@ -130,6 +131,11 @@ static bool read_dev(struct advisor_disk *k, const json_t *o)
 	k->pttype = jstr(o, "pttype");
 	k->root = json_is_true(json_object_get(o, "root"));
 	k->swap = json_is_true(json_object_get(o, "swap"));
+	{
+		json_int_t bs = json_integer_value(json_object_get(o, "logical_block_size"));
+
+		k->logical_bs = bs > 0 && bs <= 1 << 20 ? (unsigned)bs : 0;
+	}
 	k->cls = jstr(o, "class");	/* absent in lists written before it */
 	k->cls_why = jstr(o, "class_reason");
 	if (!jstrv(o, "mountpoints", &k->mounts, &k->n_mounts) ||

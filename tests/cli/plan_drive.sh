@@ -94,4 +94,28 @@ jq_true "zoned: a btrfs mount of its own each" \
 jq_true "zoned: a tier note per device" \
 	'(.tiers[1].devices | length) as $n
 	| [.tiers[1].notes[] | select(test("^nvme[01]n[12] is host-managed zoned: a filesystem of its own \\(btrfs in zoned mode\\), in no md array or LVM volume"))] | length == $n'
+
+# --- unlike logical block sizes (found in the lab: an NVMe/TCP disk of 4096-
+# byte blocks beside 512-byte ones, vgcreate refused the plan's volume): two
+# unlike devices of the published server in warm make a linear volume when
+# the inventory gives them one block size, two mounts and a note when not
+ex=$src/examples/ai-server-18-devices.json
+jq '.devices |= [.[] | select(.id == "pm9a1-1t" or .id == "980pro-2t")]' "$ex" >"$tmp/two.json"
+inv() {
+	jq -n --argjson a "$1" --argjson b "$2" '{schema: "tierwise.inventory/1", devices: [
+		{name: "pm9a1-1t", path: "/dev/pm9a1-1t", class: "disk", logical_block_size: $a},
+		{name: "980pro-2t", path: "/dev/980pro-2t", class: "disk", logical_block_size: $b}]}'
+}
+inv 512 512 >"$tmp/inv-same.json"
+inv 512 4096 >"$tmp/inv-unlike.json"
+need=model-loading=2T,checkpoints=0,vector-db=0,logs-metadata=0,archive=0
+check "one block size" 0 "$tw" plan "$tmp/two.json" --policies "$pol" --inventory "$tmp/inv-same.json" \
+	--need "$need" --format json
+jq_true "one block size: one volume of both" '(.tiers[1].volume.devices | sort) == ["980pro-2t", "pm9a1-1t"]'
+check "unlike block sizes" 0 "$tw" plan "$tmp/two.json" --policies "$pol" --inventory "$tmp/inv-unlike.json" \
+	--need "$need" --format json
+jq_true "unlike block sizes: no volume, two mounts" \
+	'.tiers[1].volume == null and ([.tiers[1].mounts[].source] | sort) == ["/dev/980pro-2t", "/dev/pm9a1-1t"]'
+jq_true "unlike block sizes: the note" \
+	'[.tiers[1].notes[] | select(. == "980pro-2t has 4096-byte logical blocks, pm9a1-1t 512-byte ones: LVM makes no volume group over unlike block sizes (vgcreate refuses them), so 980pro-2t is a mount of its own")] | length == 1'
 exit $fail
