@@ -99,7 +99,7 @@ fi
 ex=$src/examples/ai-server-18-devices.json dc=$src/tests/fixtures/catalogs/datacenter.json
 printf '%s\n' 'Intel Optane 905P 960GB = 1000' 'Samsung PM9A1 1TB = 90' 'Samsung 980 PRO 2TB = 85' \
 	'Samsung 980 1TB = 70' 'Seagate IronWolf 12TB = 20' 'WD Red Pro 10TB = 22' 'Biwin NVMe 1TB = 60' \
-	'SK hynix PC601 512GB (1) = 40' >"$tmp/prices"
+	'SK hynix PC601 512GB = 40' >"$tmp/prices"
 plan_case() {	# NAME ARGS...
 	local name=$1 want; shift
 	want=$src/tests/expected/plan/$name

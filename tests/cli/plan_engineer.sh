@@ -145,7 +145,7 @@ check "--buy without prices" 2 plan "$ex" --buy
 	{ echo "FAIL: --buy without prices: not one line:"; cat "$tmp/err"; fail=1; }
 printf '%s\n' 'Intel Optane 905P 960GB = 1000' 'Samsung PM9A1 1TB = 90' 'Samsung 980 PRO 2TB = 85' \
 	'Samsung 980 1TB = 70' 'Seagate IronWolf 12TB = 20' 'WD Red Pro 10TB = 22' 'Biwin NVMe 1TB = 60' \
-	'SK hynix PC601 512GB (1) = 40' >"$tmp/prices"
+	'SK hynix PC601 512GB = 40' >"$tmp/prices"
 prev_met=-1 prev_score=-1e9
 for b in 300 550 555 800 1000 1400 2000; do
 	check "buy, budget $b" 0 plan "$ex" --prices "$tmp/prices" --buy --budget "$b" --max-each 4 --format json
