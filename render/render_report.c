@@ -158,7 +158,7 @@ static void table_row(FILE *out, const struct profile_device *d, const char *tie
 {
 	char cap[32];
 
-	render_size(cap, sizeof(cap), (double)d->capacity_bytes);
+	render_value(cap, sizeof(cap), (double)d->capacity_bytes, "bytes");
 	fprintf(out, "<tr class=\"tier-%s\" data-device=\"", tier ? tier : "none");
 	render_html_esc(out, d->id);
 	fputs("\"><td>", out);

@@ -5,43 +5,11 @@
 #include <string.h>
 
 #include "render_fleet.h"
-
-/* Digits of an integer with thousands separators. */
-static void grouped(char *buf, size_t len, double v)
-{
-	char digits[32], *o = buf;
-	int n = snprintf(digits, sizeof(digits), "%.0f", fabs(v));
-	size_t left = len;
-
-	if (v < 0 && left > 1) {
-		*o++ = '-';
-		left--;
-	}
-	for (int i = 0; i < n && left > 1; i++) {
-		if (i && (n - i) % 3 == 0 && left > 2) {
-			*o++ = ',';
-			left--;
-		}
-		*o++ = digits[i];
-		left--;
-	}
-	*o = '\0';
-}
+#include "tw_fmt.h"
 
 void render_num(char *buf, size_t len, double v)
 {
-	if (!isfinite(v))
-		snprintf(buf, len, "-");
-	else if (fabs(v) >= 100)
-		grouped(buf, len, round(v));
-	else if (v == 0)
-		snprintf(buf, len, "0");
-	else if (fabs(v) >= 10)
-		snprintf(buf, len, "%.1f", v);
-	else
-		snprintf(buf, len, "%.2f", v);
-	if (strchr(buf, '.') && fabs(v) >= 10 && fabs(v) < 100 && v == round(v))
-		*strchr(buf, '.') = '\0';	/* 42.0 -> 42 */
+	tw_fmt_count(buf, len, v);
 }
 
 void render_html_esc(FILE *out, const char *s)

@@ -151,13 +151,13 @@ line "list: °C" '^nvme0n1 .* 30°C '
 noline "list: no bare C" ' [0-9]+C '
 check "plan: units" 0 "$tw" plan "$ex" --no-inventory --policies "$pol"
 line "plan: the decimal legend" '^\(sizes in decimal units: GB = 10\^9, TB = 10\^12 bytes\)$'
-line "plan: a 500 GB checkpoint in minutes" '^  a 500 GB checkpoint: 3 min on tw-models \('
+line "plan: a 500 GB checkpoint in minutes" '^  a 500 GB checkpoint: 3.5 min on tw-models \('
 line "plan: a 10 TB backup still in hours" '^  a 10 TB backup: 11 h on tw-archive \('
 noline "plan: no hour fraction" ' 0\.[0-9]+ h '
 check "plan --format md: units" 0 "$tw" plan "$ex" --no-inventory --policies "$pol" --format md
 line "plan md: the decimal legend" 'Sizes in decimal units: GB = 10\^9, TB = 10\^12 bytes'
 check "score: minutes" 0 "$tw" score "$ex" --policy checkpoints --policies "$pol"
-line "score: a checkpoint in minutes" '^ +1  pm9a1-1t +[0-9.]+ +[0-9.]+  2 min '
+line "score: a checkpoint in minutes" '^ +1  pm9a1-1t +[0-9.]+ +[0-9.]+  1.7 min '
 
 # ---- 5. an empty profile: nothing to plan; --prices names that price nothing ----
 jq '.devices = []' "$ex" >"$tmp/empty.json"
