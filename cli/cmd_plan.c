@@ -425,6 +425,8 @@ static int make_and_print(const struct plan_opts *o, const struct score_inputs *
 			rc = TW_EXIT_INVALID;
 		}
 	}
+	if (rc == TW_EXIT_OK && (o->render == &plan_render_text || o->render == &plan_render_md))
+		cli_print_policies_from(stdout, in, "");
 	if (rc == TW_EXIT_OK && o->save_json)
 		rc = save_json(plan, o->save_json);
 	advisor_plan_free(plan);

@@ -107,6 +107,7 @@ plan_case() {	# NAME ARGS...
 		echo "FAIL: plan $name: exit $?"; cat "$tmp/err"; fail=1; return
 	fi
 	sed -i -E 's/, [0-9]+ nodes searched\)/, N nodes searched)/; s/\(proven optimum, [0-9]+ nodes/(proven optimum, N nodes/' "$tmp/out"
+	sed -i "s|^Policies: $src/|Policies: SRC/|" "$tmp/out"	# where the checkout is
 	if [ "${TW_UPDATE_GOLDEN:-0}" = 1 ]; then
 		cp "$tmp/out" "$want"; echo "updated $want"
 	elif ! diff -u "$want" "$tmp/out"; then

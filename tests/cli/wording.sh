@@ -179,5 +179,16 @@ check "score --prices, two hosts" 0 "$tw" score "$tmp/a.json" "$tmp/b.json" \
 	--prices "$tmp/prices1" --policies "$pol" --format json
 [ -s "$tmp/err" ] && { echo "FAIL: prices by bare id warned:"; cat "$tmp/err"; fail=1; }
 
+# ---- 6. every output that scores says where its policies came from ----
+check "score: policies named" 0 "$tw" score "$ex" --policies "$pol" --policy archive
+expect "score: policies named" "$tmp/out" "Policies: $pol (--policies)"
+check "explain: policies named" 0 "$tw" explain pm9a1-1t "$ex" --policies "$pol" --policy archive --format md
+expect "explain: policies named" "$tmp/out" "Policies: $pol (--policies)"
+check "plan md: policies named" 0 "$tw" plan "$ex" --no-inventory --policies "$pol" --format md
+expect "plan md: policies named" "$tmp/out" "Policies: $pol (--policies)"
+(cd "$tmp" && "$tw" score "$ex" --policy archive >"$tmp/out" 2>"$tmp/err")
+grep -qE '^Policies: .*\((installed|built-in|\$TW_SRCDIR/policies)|^Policies: built-in' "$tmp/out" ||
+	{ echo "FAIL: score without --policies: no source named:"; tail -2 "$tmp/out"; fail=1; }
+
 [ "$fail" -eq 0 ] && echo "wording: all checks passed"
 exit "$fail"
