@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "score.h"
+#include "tw_tier.h"
 
 static void score_usage(FILE *out)
 {
@@ -379,7 +380,17 @@ void cli_score_inputs_free(struct score_inputs *in)
 	memset(in, 0, sizeof(*in));
 }
 
-/* Rank for every policy of the set, or only `only`.  Returns an exit code. */
+/* A policy tier's place: hot, warm, cold (tw_tier.h), then any other (boot). */
+static size_t tier_place(const char *tier)
+{
+	for (size_t t = 0; t < TW_TIER_COUNT; t++)
+		if (tier && !strcmp(tier, tw_tier_names[t]))
+			return t;
+	return TW_TIER_COUNT;
+}
+
+/* Rank for every policy of the set, or only `only`: hot → warm → cold →
+ * boot, by name within a tier (the set's order).  Returns an exit code. */
 static int rank_all(const struct score_inputs *in, const char *only,
 		    struct model_ranking **r, size_t *n)
 {
@@ -390,13 +401,15 @@ static int rank_all(const struct score_inputs *in, const char *only,
 		cli_no_policy("score", set, only);
 		return TW_EXIT_INVALID;
 	}
-	for (size_t i = 0; i < set->n; i++) {
-		if (only && strcmp(set->v[i]->name, only))
-			continue;
-		if (model_rank(set->v[i], in->devs, in->n_devs, &r[*n]) < 0)
-			return TW_EXIT_SYSTEM;
-		(*n)++;
-	}
+	for (size_t t = 0; t <= TW_TIER_COUNT; t++)
+		for (size_t i = 0; i < set->n; i++) {
+			if (tier_place(set->v[i]->tier) != t ||
+			    (only && strcmp(set->v[i]->name, only)))
+				continue;
+			if (model_rank(set->v[i], in->devs, in->n_devs, &r[*n]) < 0)
+				return TW_EXIT_SYSTEM;
+			(*n)++;
+		}
 	return TW_EXIT_OK;
 }
 

@@ -190,5 +190,10 @@ expect "plan md: policies named" "$tmp/out" "Policies: $pol (--policies)"
 grep -qE '^Policies: .*\((installed|built-in|\$TW_SRCDIR/policies)|^Policies: built-in' "$tmp/out" ||
 	{ echo "FAIL: score without --policies: no source named:"; tail -2 "$tmp/out"; fail=1; }
 
+# ---- 7. score: policies hot → warm → cold → boot, not by name ----
+check "score: tier order" 0 "$tw" score "$ex" --policies "$pol"
+order=$(grep -oE '^[a-z-]+ \((hot|warm|cold|boot)\)' "$tmp/out" | sed -E 's/.*\((.*)\)/\1/' | uniq | tr '\n' ' ')
+[ "$order" = "hot warm cold boot " ] || { echo "FAIL: score: tiers in the order '$order'"; fail=1; }
+
 [ "$fail" -eq 0 ] && echo "wording: all checks passed"
 exit "$fail"
