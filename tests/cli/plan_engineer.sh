@@ -170,7 +170,7 @@ expect "buy text: the list's sum" "$tmp/out" "  $n devices to buy, "
 check "buy md: one shopping list" 0 plan "$ex" --prices "$tmp/prices" --buy --budget 2000 --max-each 4 --format md
 expect "buy md: the table" "$tmp/out" "| count | model | catalog id | unit price | total | tiers |"
 expect "buy md: the Optane row" "$tmp/out" "| 1 | Intel Optane 905P 960GB | optane905p | 960 | 960 | hot |"
-expect "buy md: the header" "$tmp/out" "$n devices to buy, total score"
+expect "buy md: the header" "$tmp/out" "$n devices to buy; 3 of 3 needs met; total score"
 
 [ "$fail" -eq 0 ] && echo "plan_engineer: all checks passed"
 exit "$fail"

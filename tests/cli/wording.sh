@@ -195,5 +195,11 @@ check "score: tier order" 0 "$tw" score "$ex" --policies "$pol"
 order=$(grep -oE '^[a-z-]+ \((hot|warm|cold|boot)\)' "$tmp/out" | sed -E 's/.*\((.*)\)/\1/' | uniq | tr '\n' ' ')
 [ "$order" = "hot warm cold boot " ] || { echo "FAIL: score: tiers in the order '$order'"; fail=1; }
 
+# ---- 8. the fstab hint on a catalog names no device that is not there ----
+check "fstab: a catalog" 0 "$tw" plan "$ex" --no-inventory --policies "$pol" --format fstab
+grep -q 'blkid -s UUID -o value optane905p' "$tmp/out" &&
+	{ echo "FAIL: fstab: blkid on a catalog id:"; grep blkid "$tmp/out"; fail=1; }
+expect "fstab: a catalog, said so" "$tmp/out" "# new ext4 on optane905p: a catalog entry, not a device of this machine"
+
 [ "$fail" -eq 0 ] && echo "wording: all checks passed"
 exit "$fail"
