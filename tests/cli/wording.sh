@@ -106,6 +106,11 @@ for a in "" --apply; do
 	line "catalog script ${a:-dry run}: nothing to do" '^nothing to do: no device of this plan'
 	line "catalog script ${a:-dry run}: skips" '^skip: .* \(catalog entry\)$'
 	noline "catalog script ${a:-dry run}: runs nothing" '^(running|would run):'
+	# what the plan would do on the real devices, not only "skip" (issue 29)
+	line "catalog script ${a:-dry run}: the hot tier's steps" \
+		'^  on the real devices, --apply would: mkfs.ext4 on the device of optane905p; mkdir -p /srv/vector-db; add its /etc/fstab line'
+	line "catalog script ${a:-dry run}: the warm tier's volume" \
+		'^  on the real devices, --apply would: create a linear LVM volume tw-models/models over pm9a1-1t 980pro-2t 980-1t; mkfs.xfs on /dev/tw-models/models;'
 done
 
 # ---- 4/5. the probe table: µs, a legend for STEADY, QD in the sweep, the
