@@ -38,6 +38,12 @@ void render_pad(FILE *out, const char *s, int width);
 /* Write s to out with & < > " ' escaped for HTML (NULL writes nothing). */
 void render_html_esc(FILE *out, const char *s);
 
+/* Write the len bytes of text to out with every line wider than width
+ * display columns broken at spaces; a continuation is indented by its
+ * line's indent plus 4.  A line with runs of spaces (a table row) keeps
+ * them while it fits; a word wider than width is not broken. */
+void render_wrap(FILE *out, const char *text, size_t len, int width);
+
 /* A value in its metric's unit for people: "83,989", "0.12", "1.0 TB"
  * (tw_fmt_count, or tw_fmt_bytes in decimal units for "bytes"). */
 void render_value(char *buf, size_t len, double v, const char *unit);

@@ -6,6 +6,7 @@
 # unknown --prices names, the example named by its real device count.
 set -u
 tw=$1
+export COLUMNS=1000	# whole sentences to match; the wrap at 80 is checked by golden.sh
 src=${TW_SRCDIR:?}
 ex=$src/examples/ai-server-18-devices.json
 pol=$src/policies
