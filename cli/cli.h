@@ -121,7 +121,14 @@ struct score_inputs {
 	struct model_policy_set *policies;
 	size_t n_devs;
 	const struct profile_device **devs;	/* every device of every profile */
+	char policies_from[4200];	/* where the policies came from, for people:
+					   "DIR (--policies)", "policies (./policies)",
+					   "DIR (installed)", "built-in (...)" */
 };
+
+/* "\nPREFIXPolicies: <in->policies_from>\n" to out: every output that
+ * scores says where its settings came from (prefix "" or md's "- "). */
+void cli_print_policies_from(FILE *out, const struct score_inputs *in, const char *prefix);
 
 /*
  * Read the profiles files[0..n), the policies of policy_dir (NULL: ./policies,

@@ -348,7 +348,7 @@ static int explain_fill(struct explain_case *x, const struct model_ranking *r,
 }
 
 static int explain_ranked(const struct model_ranking *r, const char *id,
-			  const struct explain_opts *o)
+			  const struct explain_opts *o, const struct score_inputs *in)
 {
 	struct explain_case *x = calloc(1, sizeof(*x));
 	int rc;
@@ -361,6 +361,9 @@ static int explain_ranked(const struct model_ranking *r, const char *id,
 		fputs("tierwise explain: out of memory\n", stderr);
 		rc = TW_EXIT_SYSTEM;
 	}
+	/* where the policy came from; the same device twice stays one line */
+	if (rc == TW_EXIT_OK && x->a != x->b && o->render != &explain_render_json)
+		cli_print_policies_from(stdout, in, "");
 	free(x);
 	return rc;
 }
@@ -391,7 +394,7 @@ static int explain_run(int argc, char **argv, struct tw_global *g)
 	} else if (model_rank(p, in.devs, in.n_devs, &r) < 0) {
 		rc = TW_EXIT_SYSTEM;
 	} else {
-		rc = explain_ranked(r, argv[optind], &o);
+		rc = explain_ranked(r, argv[optind], &o, &in);
 	}
 	model_ranking_free(r);
 	cli_score_inputs_free(&in);

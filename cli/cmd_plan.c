@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
 
 #include "cli.h"
 #include "plan.h"
@@ -443,6 +445,46 @@ static int plan_with_links(const struct plan_opts *o, const struct score_inputs 
 	return ret;
 }
 
+/* The width plan text is wrapped to: $COLUMNS when set (40 or more, as ls),
+ * else the terminal's, else 80. */
+static int text_width(void)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+	char *end;
+	long c;
+
+	if (env && *env) {
+		c = strtol(env, &end, 10);
+		if (!*end && c >= 40 && c <= 100000)
+			return (int)c;
+	}
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+		return ws.ws_col;
+	return 80;
+}
+
+/* r->print to stdout; text is wrapped to text_width() (render_wrap). */
+static int print_plan(const struct plan_render_ops *r, const struct advisor_plan *plan)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+	int ret;
+
+	if (r != &plan_render_text || !(m = open_memstream(&buf, &len)))
+		return r->print(stdout, plan);
+	ret = r->print(m, plan);
+	if (fclose(m) != 0) {
+		free(buf);
+		return -ENOMEM;
+	}
+	if (!ret)
+		render_wrap(stdout, buf, len, text_width());
+	free(buf);
+	return ret;
+}
+
 static int make_and_print(const struct plan_opts *o, const struct score_inputs *in,
 			  const struct plan_disks *disks)
 {
@@ -464,7 +506,7 @@ static int make_and_print(const struct plan_opts *o, const struct score_inputs *
 	if (ret) {
 		fprintf(stderr, "tierwise plan: %s\n", err[0] ? err : strerror(-ret));
 		rc = ret == -ENOMEM ? TW_EXIT_SYSTEM : TW_EXIT_INVALID;
-	} else if (o->render->print(stdout, plan)) {
+	} else if (print_plan(o->render, plan)) {
 		if (fflush(stdout) != 0 || ferror(stdout)) {
 			rc = TW_EXIT_SYSTEM;	/* a write error: main's close_stdout() names it */
 		} else {
@@ -474,6 +516,8 @@ static int make_and_print(const struct plan_opts *o, const struct score_inputs *
 			rc = TW_EXIT_INVALID;
 		}
 	}
+	if (rc == TW_EXIT_OK && (o->render == &plan_render_text || o->render == &plan_render_md))
+		cli_print_policies_from(stdout, in, "");
 	if (rc == TW_EXIT_OK && o->save_json)
 		rc = save_json(plan, o->save_json);
 	advisor_plan_free(plan);

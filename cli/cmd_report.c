@@ -177,6 +177,7 @@ static int report_run(int argc, char **argv, struct tw_global *g)
 			.profiles = (const struct profile *const *)in.profiles,
 			.n_profiles = in.n_profiles, .devs = in.devs, .n_devs = in.n_devs,
 			.plan = rp,
+			.policies_from = o.plan || o.no_plan ? NULL : in.policies_from,
 		};
 
 		rc = cli_write_rendered("report", o.output, render_report, &ri);

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "score.h"
+#include "tw_tier.h"
 
 static void score_usage(FILE *out)
 {
@@ -74,20 +75,28 @@ static const char *installed_policy_dir(char *buf, size_t len)
 }
 
 /* --policies, else ./policies, else $TW_SRCDIR/policies, else the installed
- * policies (into buf); NULL when none: the built-in policies. */
-static const char *policy_dir(const char *given, char *buf, size_t len)
+ * policies (into buf); NULL when none: the built-in policies.  *how says
+ * which of them ("--policies", "./policies", ...). */
+static const char *policy_dir(const char *given, char *buf, size_t len, const char **how)
 {
-	const char *top = getenv("TW_SRCDIR");
+	const char *top = getenv("TW_SRCDIR"), *dir;
 
-	if (given)
+	if (given) {
+		*how = "--policies";
 		return given;
-	if (is_dir("policies"))
+	}
+	if (is_dir("policies")) {
+		*how = "./policies";
 		return "policies";
+	}
 	if (top) {
+		*how = "$TW_SRCDIR/policies";
 		snprintf(buf, len, "%s/policies", top);
 		return buf;
 	}
-	return installed_policy_dir(buf, len);
+	dir = installed_policy_dir(buf, len);
+	*how = dir ? "installed" : "built-in";
+	return dir;
 }
 
 /* Print a load failure: diagnostics, or the errno for path. */
@@ -320,10 +329,15 @@ static int inputs_load(const char *cmd, struct score_inputs *in, char *const *fi
 {
 	struct tw_diags d = { 0 };
 	char buf[4096];
-	const char *dir = policy_dir(policies, buf, sizeof(buf));
+	const char *how, *dir = policy_dir(policies, buf, sizeof(buf), &how);
 	int rc, ret;
 
 	memset(in, 0, sizeof(*in));
+	if (dir)
+		snprintf(in->policies_from, sizeof(in->policies_from), "%s (%s)", dir, how);
+	else
+		snprintf(in->policies_from, sizeof(in->policies_from),
+			 "built-in (no --policies, ./policies or installed directory)");
 	rc = load_profiles(in, files, n);
 	if (rc == TW_EXIT_OK && prices)	/* by the ids of the files, not qualified */
 		rc = apply_prices(cmd, in, prices);
@@ -352,6 +366,11 @@ int cli_compare_inputs_load(const char *cmd, struct score_inputs *in, char *cons
 	return inputs_load(cmd, in, files, n, policies, prices, false);
 }
 
+void cli_print_policies_from(FILE *out, const struct score_inputs *in, const char *prefix)
+{
+	fprintf(out, "\n%sPolicies: %s\n", prefix, in->policies_from);
+}
+
 void cli_score_inputs_free(struct score_inputs *in)
 {
 	if (!in)
@@ -364,7 +383,17 @@ void cli_score_inputs_free(struct score_inputs *in)
 	memset(in, 0, sizeof(*in));
 }
 
-/* Rank for every policy of the set, or only `only`.  Returns an exit code. */
+/* A policy tier's place: hot, warm, cold (tw_tier.h), then any other (boot). */
+static size_t tier_place(const char *tier)
+{
+	for (size_t t = 0; t < TW_TIER_COUNT; t++)
+		if (tier && !strcmp(tier, tw_tier_names[t]))
+			return t;
+	return TW_TIER_COUNT;
+}
+
+/* Rank for every policy of the set, or only `only`: hot → warm → cold →
+ * boot, by name within a tier (the set's order).  Returns an exit code. */
 static int rank_all(const struct score_inputs *in, const char *only,
 		    struct model_ranking **r, size_t *n)
 {
@@ -375,13 +404,15 @@ static int rank_all(const struct score_inputs *in, const char *only,
 		cli_no_policy("score", set, only);
 		return TW_EXIT_INVALID;
 	}
-	for (size_t i = 0; i < set->n; i++) {
-		if (only && strcmp(set->v[i]->name, only))
-			continue;
-		if (model_rank(set->v[i], in->devs, in->n_devs, &r[*n]) < 0)
-			return TW_EXIT_SYSTEM;
-		(*n)++;
-	}
+	for (size_t t = 0; t <= TW_TIER_COUNT; t++)
+		for (size_t i = 0; i < set->n; i++) {
+			if (tier_place(set->v[i]->tier) != t ||
+			    (only && strcmp(set->v[i]->name, only)))
+				continue;
+			if (model_rank(set->v[i], in->devs, in->n_devs, &r[*n]) < 0)
+				return TW_EXIT_SYSTEM;
+			(*n)++;
+		}
 	return TW_EXIT_OK;
 }
 
@@ -461,8 +492,11 @@ static int score_run(int argc, char **argv, struct tw_global *g)
 		return cli_output_close(&out, rc);
 	r = calloc(in.policies->n, sizeof(*r));
 	rc = r ? rank_all(&in, o.policy, r, &n) : TW_EXIT_SYSTEM;
-	if (rc == TW_EXIT_OK)
+	if (rc == TW_EXIT_OK) {
 		o.render->print(stdout, r, n);
+		if (o.render == &score_render_text)
+			cli_print_policies_from(stdout, &in, "");
+	}
 	for (size_t i = 0; i < n; i++)
 		model_ranking_free(r[i]);
 	free(r);

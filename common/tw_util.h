@@ -1,5 +1,5 @@
 /* tw_util.h — the small toolbox every stage shares (as util-linux's c.h and
- * strutils.c): array size, a monotonic clock, CPU time, byte formatting, string
+ * strutils.c): array size, a monotonic clock, CPU time, string
  * lists, shell quoting. */
 #ifndef TW_UTIL_H
 #define TW_UTIL_H
@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <time.h>
+
+#include "tw_fmt.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -37,18 +39,7 @@ static inline double tw_cpu_s(void)
 	return tw_cpu_clock_s(CLOCK_PROCESS_CPUTIME_ID);
 }
 
-enum tw_bytes_style {
-	TW_BYTES_DECIMAL,	/* "1.0 TB", "894 GB": disks as sold, plans and scores */
-	TW_BYTES_BINARY,	/* "894.3G", "64M": lsblk's style, for the inventory */
-};
-
-/*
- * Format bytes into buf.  Decimal: "12.0 TB" from 1 TB up, whole "GB" from
- * 1 GB, else whole "MB".
- * Binary: the largest power of 1024 with one decimal below 100 ("894.3G",
- * "64M", "512B").  Negative or NaN bytes give "-".
- */
-void tw_fmt_bytes(char *buf, size_t len, double bytes, enum tw_bytes_style style);
+/* Bytes, counts and times for people: tw_fmt.h. */
 
 /* Levenshtein distance of a and b (names, keys: (size_t)-1 when either has
  * 64 characters or more), for "did you mean" suggestions. */

@@ -234,18 +234,21 @@ bool policy_want_enum(struct pctx *c, const struct pnode *n, const char *path,
 	return false;
 }
 
-/* ---- sizes: bytes, or a number with a unit (tw_size.h) ---- */
+/* ---- sizes: a number with a unit (tw_size.h), as on the command line ---- */
 
 static bool parse_size(const char *s, double *out)
 {
 	uint64_t v;
 
-	if (tw_size_parse(s, false, &v) < 0)
+	if (tw_size_parse(s, true, &v) < 0)
 		return false;
 	*out = (double)v;
 	return true;
 }
 
+/* A size needs its unit: 500 could be bytes or gigabytes, so it is refused
+ * (4096B says bytes); a string is read by tw_size_parse with the unit
+ * required. */
 bool policy_want_size(struct pctx *c, const struct pnode *n, const char *path,
 		      int64_t *out)
 {
@@ -255,10 +258,17 @@ bool policy_want_size(struct pctx *c, const struct pnode *n, const char *path,
 	if (n->kind == PN_SCALAR && classify(n) == SC_NUMBER) {
 		if (!policy_want_number(c, n, path, &x))
 			return false;
+		if (x != 0) {	/* 0 is 0 in any unit: the range says why it is refused */
+			policy_bad(c, n, path, "a size needs a unit, not a bare number (%.30s): "
+				   "write %.30sG or %.30sT, or %.30sB for bytes (K M G T P = "
+				   "powers of 1000, Ki Mi Gi Ti Pi = powers of 1024)",
+				   n->text, n->text, n->text, n->text);
+			return false;
+		}
 	} else if (n->kind != PN_SCALAR || classify(n) != SC_STRING ||
 		   !parse_size(n->text, &x)) {
-		policy_bad(c, n, path, "must be a size (bytes, or a number with a suffix: "
-			   "500G, 4T, 512Gi), not %s", policy_describe(n, buf, sizeof(buf)));
+		policy_bad(c, n, path, "must be a size with a unit (500G, 4T, 512Gi, "
+			   "4096B), not %s", policy_describe(n, buf, sizeof(buf)));
 		return false;
 	}
 	if (x < 1 || x >= 9.2e18) {

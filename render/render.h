@@ -48,11 +48,19 @@ void render_pad(FILE *out, const char *s, int width);
 /* Write s to out with & < > " ' escaped for HTML (NULL writes nothing). */
 void render_html_esc(FILE *out, const char *s);
 
-/* A value in its metric's unit for people: "83,989", "0.12", "1.0 TB". */
+/* Write the len bytes of text to out with every line wider than width
+ * display columns broken at spaces; a continuation is indented by its
+ * line's indent plus 4.  A line with runs of spaces (a table row) keeps
+ * them while it fits; a word wider than width is not broken. */
+void render_wrap(FILE *out, const char *text, size_t len, int width);
+
+/* A value in its metric's unit for people: "83,989", "0.12", "1.0 TB"
+ * (tw_fmt_count, or tw_fmt_bytes in decimal units for "bytes"). */
 void render_value(char *buf, size_t len, double v, const char *unit);
 
-/* An estimate with its unit for people: "0.45 s", "12 h", and an hour
- * figure under 1 h in minutes ("2 min", not "0.03 h"); "-" when unknown. */
+/* An estimate with its unit for people: a time ("s" or "h") by
+ * tw_fmt_duration ("0.45 s", "2.0 min", "12 h", never "0.03 h"), else the
+ * value and its unit; "-" when unknown. */
 void render_estimate(char *buf, size_t len, double v, const char *unit);
 
 #endif

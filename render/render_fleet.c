@@ -23,24 +23,39 @@ static const char *plan_file(const struct fleet_host *h)
 
 /* ---- text ------------------------------------------------------------- */
 
+/* Spaces that right-align s (UTF-8: "°C", "µs") in width columns. */
+static int pad_for(const char *s, int width)
+{
+	int cols = 0;
+
+	for (; *s; s++)
+		cols += ((unsigned char)*s & 0xC0) != 0x80;
+	return cols < width ? width - cols : 0;
+}
+
 static void text_outliers(FILE *out, const struct fleet *f)
 {
-	char v[32], med[32];
+	char n[32], v[48], med[48];
 
 	fprintf(out, "\nOutliers: %zu (a drive %.0f %% or more below its model's fleet median, "
 		"measured the same way)\n", f->n_outliers, FLEET_OUTLIER_PCT);
 	if (f->n_outliers)
-		fprintf(out, "  %-16s %-16s %-28s %-26s %12s %12s %6s\n", "HOST", "DEVICE",
+		fprintf(out, "  %-16s %-16s %-28s %-26s %16s %16s %6s\n", "HOST", "DEVICE",
 			"MODEL", "FIGURE", "VALUE", "MEDIAN", "BELOW");
 	for (size_t i = 0; i < f->n_outliers; i++) {
 		const struct fleet_outlier *o = &f->outliers[i];
 		const struct fleet_stat *st = &f->stats[o->stat];
+		const char *unit = fleet_metrics[st->metric].unit;
 
-		render_num(v, sizeof(v), o->value);
-		render_num(med, sizeof(med), st->median);
-		fprintf(out, "  %-16s %-16s %-28s %-26s %12s %12s %5.0f%% %s\n",
-			f->hosts[o->host].name, o->dev->id, st->model, fleet_metrics[st->metric].key,
-			v, med, o->pct_below, fleet_metrics[st->metric].unit);
+		/* the unit goes with the figures, the percentage stands alone */
+		render_num(n, sizeof(n), o->value);
+		snprintf(v, sizeof(v), "%s %s", n, unit);
+		render_num(n, sizeof(n), st->median);
+		snprintf(med, sizeof(med), "%s %s", n, unit);
+		fprintf(out, "  %-16s %-16s %-28s %-26s ", f->hosts[o->host].name, o->dev->id,
+			st->model, fleet_metrics[st->metric].key);
+		fprintf(out, "%*s%s %*s%s %5.0f %%\n", pad_for(v, 16), "", v, pad_for(med, 16), "",
+			med, o->pct_below);
 	}
 }
 

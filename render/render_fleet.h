@@ -22,7 +22,7 @@ extern const struct fleet_render_ops fleet_render_text, fleet_render_md, fleet_r
 /* The renderer called name, or NULL. */
 const struct fleet_render_ops *fleet_render_find(const char *name);
 
-/* A number for people: "83,989", "2.3", "0.12"; "-" for NAN.  (render_util.c) */
+/* A number for people: "83,989", "2.3", "0.12"; "-" for NAN (tw_fmt_count). */
 void render_num(char *buf, size_t len, double v);
 
 

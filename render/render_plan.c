@@ -272,15 +272,21 @@ static void runner_changes(FILE *out, const struct advisor_plan *plan)
 	}
 }
 
-static void text_unassigned(FILE *out, const struct advisor_plan *plan)
+/* The devices the plan leaves out, each with the tier it would fit best:
+ * a line in text, a section in md. */
+static void unassigned(FILE *out, const struct advisor_plan *plan, bool md)
 {
 	if (!plan->n_unassigned)
 		return;
-	fprintf(out, "Not in the plan (%zu): ", plan->n_unassigned);
+	if (md)
+		fprintf(out, "## Not in the plan (%zu)\n\nSpare capacity; (tier score) is where each "
+			"would fit best: ", plan->n_unassigned);
+	else
+		fprintf(out, "Not in the plan (%zu): ", plan->n_unassigned);
 	for (size_t k = 0; k < plan->n_unassigned; k++) {
 		const struct advisor_plan_device *pd = &plan->devs[plan->unassigned[k]];
 
-		fprintf(out, "%s%s", k ? ", " : "", pd->p->id);
+		fprintf(out, md ? "%s`%s`" : "%s%s", k ? ", " : "", pd->p->id);
 		if (pd->best_tier >= 0)
 			fprintf(out, " (%s %.0f)", advisor_tier_name(pd->best_tier),
 				pd->tier_score[pd->best_tier]);
@@ -288,7 +294,7 @@ static void text_unassigned(FILE *out, const struct advisor_plan *plan)
 			fprintf(out, " (%s)", pd->cls && !pd->named ? pd->cls :
 				pd->excluded ? "holds data" : "no tier");
 	}
-	fputs("\n  spare capacity: (tier score) is where each would fit best\n\n", out);
+	fputs(md ? ".\n\n" : "\n  spare capacity: (tier score) is where each would fit best\n\n", out);
 }
 
 static int text_print(FILE *out, const struct advisor_plan *plan)
@@ -309,7 +315,7 @@ static int text_print(FILE *out, const struct advisor_plan *plan)
 		runner_changes(out, plan);
 		fputs(plan->gap < 1.0 ? "  — a near tie: either is sound\n\n" : "\n\n", out);
 	}
-	text_unassigned(out, plan);
+	unassigned(out, plan, false);
 	shopping_list(out, plan, false);
 	{
 		char cost[160];
@@ -422,9 +428,10 @@ static int md_print(FILE *out, const struct advisor_plan *plan)
 		fprintf(out, "# tierwise plan\n\n%u devices to buy", buy_count(plan));
 	else
 		fprintf(out, "# tierwise plan\n\n%zu devices", plan->n_devs);
-	fprintf(out, ", total score %.1f (%s).  Sizes in "
-		"decimal units: GB = 10^9, TB = 10^12 bytes.\n\n",
-		plan->score, plan->exact ? "proven optimum" : "best found");
+	fprintf(out, "; %u of %d needs met; total score %.1f (%s, %lu nodes searched).  "
+		"Sizes in decimal units: GB = 10^9, TB = 10^12 bytes.\n\n",
+		plan->needs_met, plan->n_needs, plan->score,
+		plan->exact ? "proven optimum" : "best found", plan->nodes);
 	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
 		md_tier(out, plan, &plan->tiers[t]);
 	if (plan->has_runner_up) {
@@ -432,6 +439,7 @@ static int md_print(FILE *out, const struct advisor_plan *plan)
 		runner_changes(out, plan);
 		fputs(".\n\n", out);
 	}
+	unassigned(out, plan, true);
 	{
 		char cost[160];
 

@@ -180,6 +180,13 @@ static void fstab_mount(FILE *out, const struct advisor_mount *m, const char *fi
 		fputs(": existing data without a UUID tierwise knows; add its line by hand:\n"
 		      "# UUID=<its-uuid> ", out);
 		fprintf(out, "%s\n", fields);
+	} else if (m->source && m->source[0] != '/') {	/* a catalog entry: no device node to name */
+		fprintf(out, "# new %s on ", m->fs);
+		plan_put_comment(out, m->source);
+		fputs(": a catalog entry, not a device of this machine; once the filesystem is "
+		      "made on the real device, replace <new-uuid> with `blkid -s UUID -o value "
+		      "/dev/<its node>`\n", out);
+		fprintf(out, "# after mkfs: UUID=<new-uuid> %s\n", fields);
 	} else {
 		fprintf(out, "# new %s on ", m->fs);
 		plan_put_comment(out, m->source);

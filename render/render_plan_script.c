@@ -587,6 +587,44 @@ static void script_mount_all(FILE *out, const struct advisor_plan *plan)
 }
 
 /* Whether the script can act on any mount of the plan. */
+/* What --apply would do for m on a machine that has its devices, one
+ * "  on the real devices, --apply would: ..." line: a catalog plan's dry run
+ * says what the plan means, not only that it skips. */
+static void would_do(FILE *out, const struct advisor_plan *plan,
+		     const struct advisor_plan_tier *tier, const struct advisor_mount *m)
+{
+	char *line = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&line, &len);
+
+	if (!f)
+		return;
+	fputs("  on the real devices, --apply would:", f);
+	if (makes_fs(m) && tier->raid.level != ADVISOR_RAID_NONE && (m->raid || m->volume)) {
+		fprintf(f, " create md %s /dev/md/%s over", advisor_raid_name(tier->raid.level),
+			tier->raid.name);
+		for (size_t k = 0; k < tier->raid.n; k++)
+			fprintf(f, " %s", plan->devs[tier->raid.members[k]].p->id);
+		fputc(';', f);
+	}
+	if (makes_fs(m) && m->volume) {
+		fprintf(f, " create a %s LVM volume %s/%s over",
+			tier->volume.striped ? "striped" : "linear", tier->volume.vg, tier->volume.lv);
+		for (size_t k = 0; k < tier->volume.n; k++)
+			fprintf(f, " %s", tier->volume.pv[k] >= 0 ?
+				plan->devs[tier->volume.pv[k]].p->id : "the md array");
+		fputc(';', f);
+	}
+	if (makes_fs(m))
+		fprintf(f, m->source[0] == '/' ? " mkfs.%s on %s;" : " mkfs.%s on the device of %s;",
+			m->fs, m->source);
+	fprintf(f, " mkdir -p %s; add its /etc/fstab line (%s, %s); mount it", m->point, m->fs,
+		m->options);
+	if (fclose(f) == 0 && line)
+		sh_words(out, "printf '%s\\n'", (const char *[]){ line, NULL });
+	free(line);
+}
+
 static bool any_actionable(const struct advisor_plan *plan)
 {
 	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
@@ -604,10 +642,12 @@ static void script_nothing(FILE *out, const struct advisor_plan *plan)
 	      "# (catalog entries or devices of another host); with --apply too, this\n"
 	      "# script writes no udev rules, reloads nothing and enables no timer.\n", out);
 	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
-		for (size_t i = 0; i < plan->tiers[t].n_mounts; i++)
+		for (size_t i = 0; i < plan->tiers[t].n_mounts; i++) {
 			sh_words(out, "printf 'skip: %s is not a device of this machine "
 				 "(catalog entry)\\n'",
 				 (const char *[]){ plan->tiers[t].mounts[i].source, NULL });
+			would_do(out, plan, &plan->tiers[t], &plan->tiers[t].mounts[i]);
+		}
 	fputs("echo 'nothing to do: no device of this plan is on this machine; "
 	      "nothing was changed'\nexit 0\n", out);
 }

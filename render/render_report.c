@@ -115,6 +115,11 @@ static void doc_header(FILE *out, const struct report_input *in)
 		render_html_esc(out, p->tool_version);
 		fprintf(out, ": %zu device%s.</p>\n", p->n_devices, p->n_devices == 1 ? "" : "s");
 	}
+	if (in->policies_from) {
+		fputs("<p class=\"meta\">Policies: ", out);
+		render_html_esc(out, in->policies_from);
+		fputs(".</p>\n", out);
+	}
 	fputs("<nav><a href=\"#devices\">Devices</a><a href=\"#charts\">Key metrics</a>", out);
 	if (report_any_sweep(in))
 		fputs("<a href=\"#sweep\">Queue-depth sweep</a>", out);
@@ -158,7 +163,7 @@ static void table_row(FILE *out, const struct profile_device *d, const char *tie
 {
 	char cap[32];
 
-	render_size(cap, sizeof(cap), (double)d->capacity_bytes);
+	render_value(cap, sizeof(cap), (double)d->capacity_bytes, "bytes");
 	fprintf(out, "<tr class=\"tier-%s\" data-device=\"", tier ? tier : "none");
 	render_html_esc(out, d->id);
 	fputs("\"><td>", out);

@@ -9,22 +9,6 @@
 #include "score.h"
 #include "tw_util.h"
 
-/* 83989 → "83,989" (whole numbers from 1,000 up). */
-static void thousands(char *buf, size_t len, double v)
-{
-	char digits[32];
-	size_t n, o = 0;
-
-	snprintf(digits, sizeof(digits), "%.0f", v);
-	n = strlen(digits);
-	for (size_t i = 0; i < n && o + 2 < len; i++) {
-		if (i && (n - i) % 3 == 0)
-			buf[o++] = ',';
-		buf[o++] = digits[i];
-	}
-	buf[o] = '\0';
-}
-
 void render_pad(FILE *out, const char *s, int width)
 {
 	int cols = 0;
@@ -38,33 +22,25 @@ void render_pad(FILE *out, const char *s, int width)
 
 void render_value(char *buf, size_t len, double v, const char *unit)
 {
-	if (isnan(v))
-		snprintf(buf, len, "-");
-	else if (unit && !strcmp(unit, "bytes"))
+	if (unit && !strcmp(unit, "bytes"))
 		tw_fmt_bytes(buf, len, v, TW_BYTES_DECIMAL);
-	else if (fabs(v) >= 1000)
-		thousands(buf, len, v);
-	else if (fabs(v) >= 10 || v == 0)
-		snprintf(buf, len, "%.0f", v);
-	else if (fabs(v) >= 1)
-		snprintf(buf, len, "%.1f", v);
 	else
-		snprintf(buf, len, "%.2f", v);
+		tw_fmt_count(buf, len, v);
 }
 
 void render_estimate(char *buf, size_t len, double v, const char *unit)
 {
 	char n[32];
 
-	if (!isnan(v) && unit && !strcmp(unit, "h") && v < 1) {
-		if (v * 60 >= 1)
-			snprintf(buf, len, "%.0f min", v * 60);
-		else
-			snprintf(buf, len, "%.0f s", v * 3600);
+	if (unit && (!strcmp(unit, "s") || !strcmp(unit, "h"))) {
+		tw_fmt_duration(buf, len, !strcmp(unit, "h") ? v * 3600 : v);
 		return;
 	}
-	render_value(n, sizeof(n), v, NULL);
-	snprintf(buf, len, "%s%s%s", n, isnan(v) || !unit ? "" : " ", isnan(v) || !unit ? "" : unit);
+	render_value(n, sizeof(n), v, unit);
+	if (isnan(v) || !unit || !strcmp(unit, "bytes"))
+		snprintf(buf, len, "%s", n);
+	else
+		snprintf(buf, len, "%s %s", n, unit);
 }
 
 /* ---- text ---- */

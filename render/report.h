@@ -253,6 +253,8 @@ struct report_input {
 	const struct profile_device *const *devs;	/* every device of every profile */
 	size_t n_devs;
 	const struct report_plan *plan;	/* NULL: --no-plan */
+	const char *policies_from;	/* where the policies came from, or NULL
+					   (none read: --plan or --no-plan) */
 };
 
 /* Write the whole report.  Returns 0, -ENOMEM, or -EIO when out failed. */

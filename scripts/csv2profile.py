@@ -34,6 +34,17 @@ COLUMNS = [
     "rand_read_qd32_iops", "mixed_70_30_iops", "idle_c", "load_c",
 ]
 
+# A slot suffix the source adds to tell like devices apart ("SK hynix PC601
+# 512GB (2)"): the id already does that, so the model keeps the plain name a
+# price list or a fleet uses ("SK hynix PC601 512GB").
+SLOT_SUFFIX = re.compile(r"\s*\(\d+\)\s*$")
+
+
+def plain_model(name):
+    """The model name without a trailing slot suffix such as " (1)"."""
+    return SLOT_SUFFIX.sub("", name)
+
+
 TRANSPORTS = ("nvme", "sata", "sas", "usb", "virtio", "md", "dm", "loop",
               "zram", "file", "mmc", "other")
 MEDIA = ("nand", "3dxpoint", "hdd", "ram", "optical", "removable", "unknown")
@@ -181,7 +192,7 @@ def device(row, where):
     return {
         "id": row["id"],
         "path": None,
-        "model": row["model"],
+        "model": plain_model(row["model"]),
         "serial": None,
         "firmware": None,
         "transport": row["transport"],

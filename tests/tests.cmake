@@ -7,6 +7,7 @@
 # ---- unit tests (cmocka, no hardware unless labelled device) ----
 tw_unit_test(test_jsonpos tw_common)
 tw_unit_test(test_outfile tw_common)
+tw_unit_test(test_fmt tw_common)
 tw_unit_test(test_profile tw_profile)
 tw_unit_test(test_fio_import tw_profile)
 tw_unit_test(test_model tw_model tw_advisor)

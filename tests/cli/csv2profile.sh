@@ -34,6 +34,15 @@ fi
 "$python" "$srcdir/scripts/csv2profile.py" "$csv" >"$tmp/stdout.json"
 cmp -s "$tmp/out.json" "$tmp/stdout.json" || { echo "FAIL: stdout and -o output differ"; exit 1; }
 
+# Slot suffixes stay in the ids: the models are the plain names a price list
+# or a fleet groups by ("SK hynix PC601 512GB" thrice, not "(1)" "(2)" "(3)").
+if grep -Eq '"model": ".*\([0-9]+\)"' "$tmp/out.json"; then
+	echo "FAIL: a model keeps its slot suffix: $(grep -E '"model": ".*\([0-9]+\)"' "$tmp/out.json" | head -1)"
+	exit 1
+fi
+[ "$(grep -c '"model": "SK hynix PC601 512GB"' "$tmp/out.json")" = 3 ] ||
+	{ echo "FAIL: the three PC601 slots do not share their model name"; exit 1; }
+
 # Bad input is refused, not converted.
 header=$(grep -v '^#' "$csv" | head -n 1)
 good='x,Some SSD,nand,nvme,100,3000,2000,1500,10000,80,90,300000,200000,30,50'

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # tierwise fleet: five synthetic hosts made from the published server (every
 # figure jittered by up to ±4 %, host-002's pm9a1-1t made 30 % slower), each
-# with the plan `tierwise plan` makes for it beside its profile.
-#  - the outliers are exactly that drive's performance figures, ~30 % below;
+# with the plan `tierwise plan` makes for it beside its profile.  The server's
+# like slots share a model name (2 PM9A1 512GB, 2 970 EVO Plus, 3 PC601), so
+# a model is one group across slots and hosts: 14 models.
+#  - the outliers of the PM9A1 1TB are exactly that drive's performance
+#    figures, ~30 % below; every other outlier is a slot of a model the server
+#    holds several of (their published figures differ by more than 20 %);
 #  - medians, min and max agree with the same figures computed by python3;
 #  - the plan summaries and warnings by kind agree with the plan files;
 #  - JSON validates against docs/tierwise.fleet-1.schema.json;
@@ -35,16 +39,21 @@ done
 "$tw" fleet "$f" --format json -o "$tmp/fleet.json"
 same "fleet json: exit" $? 0
 j=$tmp/fleet.json
+n_out=$(jq '.outliers | length' "$j")
 same "summary" "$(jq -c .summary "$j")" \
-	'{"hosts":5,"devices":90,"models":18,"plans":5,"outliers":7}'
-same "outliers: host and device" "$(jq -r '.outliers[] | "\(.host) \(.device)"' "$j" | sort -u)" \
+	"{\"hosts\":5,\"devices\":90,\"models\":14,\"plans\":5,\"outliers\":$n_out}"
+slow='.outliers[] | select(.model == "Samsung PM9A1 1TB")'
+same "outliers: host and device" "$(jq -r "$slow"' | "\(.host) \(.device)"' "$j" | sort -u)" \
 	"host-002 pm9a1-1t"
-same "outliers: the figures" "$(jq -r '.outliers[].metric' "$j" | sort | tr '\n' ' ')" \
+same "outliers: the figures" "$(jq -r "$slow"' | .metric' "$j" | sort | tr '\n' ' ')" \
 	"mixed_70_30.iops rand_read_qd1.iops rand_read_qd1.lat_us.p99 rand_read_qd32.iops seq_read.mbps seq_write.mbps sustained_write.mbps "
-jq -e '[.outliers[] | select(.pct_below < 22 or .pct_below > 38)] | length == 0' "$j" >/dev/null ||
-	bad "outliers: pct_below outside 30±8: $(jq -c '[.outliers[].pct_below]' "$j")"
-jq -e '[.outliers[] | select(.model != "Samsung PM9A1 1TB")] | length == 0' "$j" >/dev/null ||
-	bad "outliers: wrong model"
+jq -e "[$slow"' | select(.pct_below < 22 or .pct_below > 38)] | length == 0' "$j" >/dev/null ||
+	bad "outliers: pct_below outside 30±8: $(jq -c "[$slow | .pct_below]" "$j")"
+jq -e '[.outliers[] | select(.model != "Samsung PM9A1 1TB" and
+	(.device | test("^(pm9a1-512|970evoplus|pc601)-") | not))] | length == 0' "$j" >/dev/null ||
+	bad "outliers: a model of one slot: $(jq -c '[.outliers[] | .device]' "$j")"
+[ "$n_out" -gt 7 ] || bad "outliers: the like slots' published differences (> 20 %) are not named: $n_out"
+n_odd=$(jq '[.outliers[] | "\(.host) \(.device)"] | unique | length' "$j")
 
 # medians, min, max and outliers recomputed independently
 python3 - "$f" "$j" <<'PY' || fail=1
@@ -81,7 +90,7 @@ for mod in out["models"]:
         if len(below) != len(named):
             print("FAIL: %s: %d values 20 %% below the median, %d outliers" % (key, len(below), len(named)))
             bad = 1
-if seen < 90:
+if seen < 80:
     print("FAIL: only %d figures compared" % seen)
     bad = 1
 sys.exit(bad)
@@ -123,17 +132,17 @@ fi
 "$tw" fleet "$f"/host-*.json >"$tmp/fleet.txt" || bad "fleet text (files) failed"
 grep -qE '^  host-002 +pm9a1-1t +Samsung PM9A1 1TB +seq_read.mbps' "$tmp/fleet.txt" ||
 	bad "text: no outlier line: $(sed -n 3,6p "$tmp/fleet.txt")"
-grep -q '^Fleet: 5 hosts, 90 devices, 18 models; plans for 5 of 5 hosts' "$tmp/fleet.txt" ||
+grep -q '^Fleet: 5 hosts, 90 devices, 14 models; plans for 5 of 5 hosts' "$tmp/fleet.txt" ||
 	bad "text: summary line: $(head -1 "$tmp/fleet.txt")"
 "$tw" fleet "$f" --format md -o "$tmp/fleet.md" || bad "fleet md failed"
 same "md: outlier rows" "$(grep -c '^| host-002 | pm9a1-1t |' "$tmp/fleet.md")" 7
 "$tw" fleet "$f" --format html -o "$tmp/fleet.html" || bad "fleet html failed"
 h=$tmp/fleet.html
-same "html: outlier rows" "$(grep -o '<tr class="outlier"' "$h" | wc -l)" 7
-same "html: model sections" "$(grep -o '<section class="model"' "$h" | wc -l)" 18
+same "html: outlier rows" "$(grep -o '<tr class="outlier"' "$h" | wc -l)" "$n_out"
+same "html: model sections" "$(grep -o '<section class="model"' "$h" | wc -l)" 14
 grep -qiE '<script|<link|src="http|href="http' "$h" && bad "html: not self-contained"
 same "html grid: cells" "$(grep -o '<td class="cell ' "$h" | wc -l)" 90
-same "html grid: odd cells" "$(grep -o '<td class="cell [^"]* odd"' "$h" | wc -l)" 1
+same "html grid: odd cells" "$(grep -o '<td class="cell [^"]* odd"' "$h" | wc -l)" "$n_odd"
 same "html grid: host-002's pm9a1-1t marked" \
 	"$(tr '\n' ' ' <"$h" | sed 's/<tr>/\n<tr>/g' | grep '^<tr><td>host-002</td>' |
 		sed 's/<td/\n<td/g' | sed -n 3p | grep -o '&#9660;[0-9]*')" '&#9660;7'
@@ -143,16 +152,17 @@ same "html grid: hot cells" "$(grep -o '<td class="cell tier-hot' "$h" | wc -l)"
 # --- the 20 % rule at its edge; groups of two; another method --------------
 for pct in 19 21; do
 	python3 "$synth" "$ex" "$tmp/e$pct" --hosts 4 --jitter 0 --slow 1:980pro-2t:$pct
-	n=$("$tw" fleet "$tmp/e$pct" --format json | jq '[.outliers[] | select(.metric == "seq_read.mbps")] | length')
+	n=$("$tw" fleet "$tmp/e$pct" --format json | jq '[.outliers[] | select(.metric == "seq_read.mbps" and .device == "980pro-2t")] | length')
 	same "$pct % below: seq_read outliers" "$n" $([ $pct = 21 ] && echo 1 || echo 0)
 done
 python3 "$synth" "$ex" "$tmp/two" --hosts 2 --jitter 0 --slow 1:980pro-2t:50
-same "two drives of a model: outliers" "$("$tw" fleet "$tmp/two" --format json | jq '.outliers | length')" 0
+same "two drives of a model: outliers" \
+	"$("$tw" fleet "$tmp/two" --format json | jq '[.outliers[] | select(.device == "980pro-2t")] | length')" 0
 jq '(.devices[] | select(.id == "980pro-2t") | .results.seq_read.bs) = 131072' "$tmp/e21/host-001.json" \
 	>"$tmp/m.json" && mv "$tmp/m.json" "$tmp/e21/host-001.json"
 "$tw" fleet "$tmp/e21" --format json >"$tmp/e21.json"
 same "another block size: not compared" \
-	"$(jq '[.outliers[] | select(.metric == "seq_read.mbps")] | length' "$tmp/e21.json")" 0
+	"$(jq '[.outliers[] | select(.metric == "seq_read.mbps" and .device == "980pro-2t")] | length' "$tmp/e21.json")" 0
 same "another block size: its own row" "$(jq -r '.models[] | select(.model == "Samsung 980 PRO 2TB") |
 	.figures[] | select(.metric == "seq_read.mbps") | "\(.n) \(.method)"' "$tmp/e21.json" | sort | tr '\n' ';')" \
 	"1 catalog catalog bs=131072 qd=32;3 catalog catalog bs=1048576 qd=32;"
@@ -219,7 +229,7 @@ dom "$h" "$tmp/chrome.log" >"$tmp/dom"
 errs=$(page_errors "$tmp/chrome.log")
 [ -z "$errs" ] || bad "chromium: console errors: $errs"
 grep -qi '<script' "$tmp/dom" && bad "rendered: the DOM has a <script"
-same "rendered: outlier rows" "$(grep -o '<tr class="outlier"' "$tmp/dom" | wc -l)" 7
-same "rendered: outlier dots" "$(grep -o '<circle class="odd"' "$tmp/dom" | wc -l)" 7
+same "rendered: outlier rows" "$(grep -o '<tr class="outlier"' "$tmp/dom" | wc -l)" "$n_out"
+same "rendered: outlier dots" "$(grep -o '<circle class="odd"' "$tmp/dom" | wc -l)" "$n_out"
 same "rendered: host rows" "$(grep -o '<tr data-host="host-' "$tmp/dom" | wc -l)" 5
 exit $fail

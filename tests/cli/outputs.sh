@@ -14,6 +14,7 @@
 # Needs root (loop devices, mounts); skipped with the reason otherwise.
 set -u
 tw=$1
+export COLUMNS=1000	# whole sentences to match; the wrap at 80 is checked by golden.sh
 . "$TW_SRCDIR/tests/cli/lib.sh"
 if [ "$(id -u)" -ne 0 ]; then echo "SKIP: needs root to create loop devices and mounts"; exit 77; fi
 for t in jq losetup mkfs.ext4 blkid script; do

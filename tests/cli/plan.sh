@@ -5,6 +5,7 @@
 # need, a disk with an existing filesystem, and bad options.
 set -u
 tw=$1
+export COLUMNS=1000	# whole sentences to match; the wrap at 80 is checked by golden.sh
 src=${TW_SRCDIR:?}
 ex=$src/examples/ai-server-18-devices.json
 pol=$src/policies

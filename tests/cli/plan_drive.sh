@@ -7,6 +7,7 @@
 # tier get a tier note naming the drive, in two tiers a plan note.
 set -u
 tw=$1
+export COLUMNS=1000	# whole sentences to match; the wrap at 80 is checked by golden.sh
 src=${TW_SRCDIR:?}
 fx=$src/tests/fixtures/profiles/namespaces.json
 pol=$src/policies

@@ -19,6 +19,7 @@
 # Needs root (loop devices); skipped with the reason otherwise.
 set -u
 tw=$1
+export COLUMNS=1000	# whole sentences to match; the wrap at 80 is checked by golden.sh
 pol=${TW_SRCDIR:?}/policies
 if [ "$(id -u)" -ne 0 ]; then echo "SKIP: needs root to create loop devices"; exit 77; fi
 for t in losetup blockdev mkfs.ext4 mkfs.xfs findmnt blkid wipefs lsblk md5sum; do

@@ -9,6 +9,7 @@
 # Needs root (loop devices); skipped with the reason otherwise.
 set -u
 tw=$1
+export COLUMNS=1000	# whole sentences to match; the wrap at 80 is checked by golden.sh
 src=${TW_SRCDIR:?}
 ex=$src/examples/ai-server-18-devices.json
 pol=$src/policies

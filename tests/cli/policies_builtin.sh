@@ -31,6 +31,13 @@ for fmt in text json script; do
 			jq 'del(.seconds)' "$tmp/$f.json" >"$tmp/$f.j" && mv "$tmp/$f.j" "$tmp/$f.json"
 		done
 	fi
+	if [ "$fmt" = text ]; then	# each says where its policies came from (issue 29)
+		expect "plan alone: the built-in policies named" "$tmp/alone.text" "Policies: built-in"
+		expect "plan --policies: the directory named" "$tmp/dir.text" "Policies: $src/policies (--policies)"
+		for f in alone dir; do
+			grep -v '^Policies: ' "$tmp/$f.text" >"$tmp/$f.t" && mv "$tmp/$f.t" "$tmp/$f.text"
+		done
+	fi
 	cmp -s "$tmp/alone.$fmt" "$tmp/dir.$fmt" ||
 		{ echo "FAIL: plan --format $fmt: the built-in policies plan differently"; \
 		  diff "$tmp/dir.$fmt" "$tmp/alone.$fmt" | head -20; fail=1; }

@@ -57,5 +57,14 @@ check "no file" 2 "$tw" validate
 expect "no file" "$tmp/err" "Try 'tierwise validate --help'"
 check "help" 0 "$tw" validate --help
 
+# a policy's size without a unit is refused as on the command line (issue 29)
+sed 's/^need_bytes:.*/need_bytes: 500/' "$src/policies/archive.yaml" >"$tmp/archive.yaml"
+line=$(grep -n '^need_bytes:' "$tmp/archive.yaml" | cut -d: -f1)
+check "policy: need_bytes without a unit" 1 "$tw" validate "$tmp/archive.yaml"
+expect "policy: need_bytes without a unit" "$tmp/err" \
+	"$tmp/archive.yaml:$line:13: need_bytes: a size needs a unit, not a bare number (500)"
+sed 's/^need_bytes:.*/need_bytes: 500B/' "$src/policies/archive.yaml" >"$tmp/archive.yaml"
+check "policy: need_bytes in bytes, said so" 0 "$tw" validate "$tmp/archive.yaml"
+
 [ "$fail" -eq 0 ] && echo "validate: all checks passed"
 exit "$fail"

@@ -350,9 +350,9 @@ static void test_parse_values(void **state)
 	assert_float_equal(p->estimates[1].size_tb, 0.5, 0);
 	assert_true(isnan(p->estimates[1].users));
 	model_policy_free(p);
-	/* null and empty optional values mean "not given"; sizes in bytes */
+	/* null and empty optional values mean "not given"; sizes in bytes say B */
 	p = parse_ok("---\n" HEAD METRIC "constraints:\ndescription: ~\nestimates: []\n"
-		     "need_bytes: 1500000\n...\n");
+		     "need_bytes: 1500000B\n...\n");
 	assert_int_equal(p->constraints.rotational, -1);
 	assert_null(p->description);
 	assert_int_equal(p->n_estimates, 0);
@@ -569,12 +569,17 @@ static const struct bad_case bad_cases[] = {
 	/* values */
 	{ "name: my policy!\ntier: hot\n" METRIC, 1, 7, "name", "\"my policy!\" is not a "
 	  "valid name (1 to 64 letters, digits, '-', '_' or '.', starting with a letter or digit)" },
-	{ HEAD METRIC "need_bytes: 4X\n", 5, 13, "need_bytes", "must be a size (bytes, or a "
-	  "number with a suffix: 500G, 4T, 512Gi), not a string (\"4X\")" },
+	{ HEAD METRIC "need_bytes: 4X\n", 5, 13, "need_bytes", "must be a size with a unit "
+	  "(500G, 4T, 512Gi, 4096B), not a string (\"4X\")" },
+	{ HEAD METRIC "need_bytes: 500\n", 5, 13, "need_bytes", "a size needs a unit, not a "
+	  "bare number (500): write 500G or 500T, or 500B for bytes (K M G T P = powers of "
+	  "1000, Ki Mi Gi Ti Pi = powers of 1024)" },
+	{ HEAD METRIC "need_bytes: \"500\"\n", 5, 13, "need_bytes", "must be a size with a "
+	  "unit (500G, 4T, 512Gi, 4096B), not a string (\"500\")" },
 	{ HEAD METRIC "need_bytes: 0\n", 5, 13, "need_bytes", "must be from 1 byte to 9.2E, "
 	  "not 0" },
-	{ HEAD METRIC "need_bytes: [4T]\n", 5, 13, "need_bytes", "must be a size (bytes, or a "
-	  "number with a suffix: 500G, 4T, 512Gi), not a list" },
+	{ HEAD METRIC "need_bytes: [4T]\n", 5, 13, "need_bytes", "must be a size with a unit "
+	  "(500G, 4T, 512Gi, 4096B), not a list" },
 	{ HEAD METRIC "constraints:\n  max_load_c: 300\n", 6, 15, "constraints.max_load_c",
 	  "must be from -50 to 200 °C, not 300" },
 	{ HEAD METRIC "constraints:\n  max_percentage_used: 1.5\n", 6, 24,
