@@ -701,6 +701,8 @@ static int init_plan(struct advisor_plan *plan, const struct profile_device *con
 	const char *base = opt && opt->mount_base ? opt->mount_base : "/srv";
 
 	plan->fill = opt && opt->fill > 0 && opt->fill <= 1 ? opt->fill : DEFAULT_FILL;
+	if (opt && opt->policies_from && !(plan->policies_from = strdup(opt->policies_from)))
+		return -ENOMEM;
 	plan->n_devs = n;
 	plan->devs = calloc(n ? n : 1, sizeof(*plan->devs));
 	if (!plan->devs)
@@ -1089,6 +1091,7 @@ void advisor_plan_free(struct advisor_plan *plan)
 {
 	if (!plan)
 		return;
+	free(plan->policies_from);
 	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
 		tier_clear(&plan->tiers[t]);
 		free(plan->mount_point[t]);

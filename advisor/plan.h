@@ -182,6 +182,8 @@ struct advisor_options {
 	double fill;		/* usable share of a device's capacity; 0 = 0.8 */
 	double time_limit;	/* seconds for the optimiser; 0 = its default */
 	const char *mount_base;	/* NULL = "/srv" */
+	const char *policies_from;	/* where the policies came from, for
+					 * people (the plan keeps a copy); NULL */
 	const char *mount_point[ADVISOR_TIER_COUNT];
 		/* NULL = mount_base + "/vector-db", "/models", "/archive" */
 	bool include_removable;	/* plan optical, removable and tape devices too */
@@ -334,6 +336,7 @@ struct advisor_plan_device {
 };
 
 struct advisor_plan {
+	char *policies_from;	/* from the options, or NULL */
 	const struct profile_shared *const *links;	/* from the options */
 	size_t n_links;
 	size_t n_devs;

@@ -356,6 +356,7 @@ static int explain_ranked(const struct model_ranking *r, const char *id,
 	if (!x)
 		return TW_EXIT_SYSTEM;
 	rc = explain_fill(x, r, id, o->vs);
+	x->policies_from = in->policies_from;
 	/* -EIO, a failed write, is left to cli_output_close(), which says so */
 	if (rc == TW_EXIT_OK && o->render->print(stdout, x) == -ENOMEM) {
 		fputs("tierwise explain: out of memory\n", stderr);

@@ -438,6 +438,7 @@ static int plan_with_links(const struct plan_opts *o, const struct score_inputs 
 			links[n++] = &in->profiles[p]->links[g];
 	a.links = links;
 	a.n_links = n;
+	a.policies_from = in->policies_from;
 	ret = advisor_plan_make(in->devs, facts, in->n_devs, in->policies, &a, plan, err, errlen);
 	if (*plan)	/* the plan keeps no pointer to links past its warnings */
 		(*plan)->links = NULL, (*plan)->n_links = 0;

@@ -493,7 +493,7 @@ static int score_run(int argc, char **argv, struct tw_global *g)
 	r = calloc(in.policies->n, sizeof(*r));
 	rc = r ? rank_all(&in, o.policy, r, &n) : TW_EXIT_SYSTEM;
 	if (rc == TW_EXIT_OK) {
-		o.render->print(stdout, r, n);
+		o.render->print(stdout, r, n, in.policies_from);
 		if (o.render == &score_render_text)
 			cli_print_policies_from(stdout, &in, "");
 	}

@@ -26,7 +26,10 @@ extern const struct list_render_ops list_render_text, list_render_json;
 /* Score renderers (render_score.c): one list of rankings, several formats. */
 struct score_render_ops {
 	const char *name;
-	void (*print)(FILE *out, struct model_ranking *const *r, size_t n);
+	/* policies_from: where the policies came from, for people (NULL =
+	 * unknown); the text renderer leaves it to its caller */
+	void (*print)(FILE *out, struct model_ranking *const *r, size_t n,
+		      const char *policies_from);
 };
 extern const struct score_render_ops score_render_text, score_render_json;
 

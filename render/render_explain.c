@@ -621,6 +621,8 @@ static int print_json(FILE *out, const struct explain_case *x)
 
 	if (!doc)
 		return -ENOMEM;
+	json_object_set_new(doc, "policies_from",
+			    x->policies_from ? json_string(x->policies_from) : json_null());
 	ret = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', out);
 	json_decref(doc);

@@ -55,6 +55,7 @@ struct explain_case {
 	bool same_serial;	/* two entries with one serial number: one device measured twice */
 	const char *suggest;	/* same device: another id to name with --vs, or NULL */
 	int decisive;		/* row of the policy metric that decides most, or -1 */
+	const char *policies_from;	/* where the policies came from, or NULL */
 	size_t n;
 	struct explain_row rows[EXPLAIN_MAX_ROWS];
 };

@@ -648,6 +648,8 @@ static int json_print(FILE *out, const struct advisor_plan *plan)
 	if (!doc)
 		return -ENOMEM;
 	json_object_set_new(doc, "bound", json_real(plan->bound));
+	json_object_set_new(doc, "policies_from",
+			    plan->policies_from ? json_string(plan->policies_from) : json_null());
 	json_object_set_new(doc, "cost_total", num_or_null(plan->cost_total));
 	if (plan->buying) {
 		json_t *buy = json_array();

@@ -103,8 +103,10 @@ static void text_one(FILE *out, const struct model_ranking *r)
 		fprintf(out, "  note: %s\n", r->note);
 }
 
-static void text_print(FILE *out, struct model_ranking *const *r, size_t n)
+static void text_print(FILE *out, struct model_ranking *const *r, size_t n,
+		       const char *policies_from)
 {
+	(void)policies_from;	/* the command prints it after the table */
 	for (size_t i = 0; i < n; i++) {
 		if (i)
 			fputc('\n', out);
@@ -191,11 +193,14 @@ static json_t *json_ranking(const struct model_ranking *r)
 	return o;
 }
 
-static void json_print(FILE *out, struct model_ranking *const *r, size_t n)
+static void json_print(FILE *out, struct model_ranking *const *r, size_t n,
+		       const char *policies_from)
 {
 	json_t *pols = json_array();
 	json_t *root = json_pack("{s:s}", "schema", "tierwise.score/1");
 
+	json_object_set_new(root, "policies_from",
+			    policies_from ? json_string(policies_from) : json_null());
 	for (size_t i = 0; i < n; i++)
 		json_array_append_new(pols, json_ranking(r[i]));
 	json_object_set_new(root, "policies", pols);

@@ -27,8 +27,12 @@ for fmt in text json script; do
 	"$tw" plan "$example" --no-inventory --format "$fmt" --policies "$src/policies" \
 		>"$tmp/dir.$fmt" 2>/dev/null
 	if [ "$fmt" = json ]; then	# the solver's own run time differs from run to run
+		jq -e '.policies_from | startswith("built-in")' "$tmp/alone.json" >/dev/null ||
+			{ echo "FAIL: plan --format json alone: policies_from is not built-in"; fail=1; }
+		jq -e --arg d "$src/policies (--policies)" '.policies_from == $d' "$tmp/dir.json" >/dev/null ||
+			{ echo "FAIL: plan --format json --policies: policies_from does not name it"; fail=1; }
 		for f in alone dir; do
-			jq 'del(.seconds)' "$tmp/$f.json" >"$tmp/$f.j" && mv "$tmp/$f.j" "$tmp/$f.json"
+			jq 'del(.seconds, .policies_from)' "$tmp/$f.json" >"$tmp/$f.j" && mv "$tmp/$f.j" "$tmp/$f.json"
 		done
 	fi
 	if [ "$fmt" = text ]; then	# each says where its policies came from (issue 29)
