@@ -103,10 +103,20 @@ static void text_hosts(FILE *out, const struct fleet *f)
 	}
 }
 
+void fleet_summary(char *buf, size_t len, const struct fleet *f)
+{
+	snprintf(buf, len, "%zu host%s, %zu device%s, %zu model%s; plans for %zu of %zu host%s",
+		 f->n_hosts, f->n_hosts == 1 ? "" : "s", f->n_devices, f->n_devices == 1 ? "" : "s",
+		 f->n_models, f->n_models == 1 ? "" : "s", f->n_plans, f->n_hosts,
+		 f->n_hosts == 1 ? "" : "s");
+}
+
 static int text_print(FILE *out, const struct fleet *f)
 {
-	fprintf(out, "Fleet: %zu hosts, %zu devices, %zu models; plans for %zu of %zu hosts\n",
-		f->n_hosts, f->n_devices, f->n_models, f->n_plans, f->n_hosts);
+	char sum[200];
+
+	fleet_summary(sum, sizeof(sum), f);
+	fprintf(out, "Fleet: %s\n", sum);
 	text_outliers(out, f);
 	fprintf(out, "\nPlan warnings by kind:");
 	for (size_t i = 0; i < f->n_kinds; i++)
@@ -196,8 +206,10 @@ static void md_hosts(FILE *out, const struct fleet *f)
 
 static int md_print(FILE *out, const struct fleet *f)
 {
-	fprintf(out, "# Fleet\n\n%zu hosts, %zu devices, %zu models; plans for %zu of %zu hosts.\n",
-		f->n_hosts, f->n_devices, f->n_models, f->n_plans, f->n_hosts);
+	char sum[200];
+
+	fleet_summary(sum, sizeof(sum), f);
+	fprintf(out, "# Fleet\n\n%s.\n", sum);
 	md_outliers(out, f);
 	fputs("\n## Plan warnings by kind\n\n", out);
 	for (size_t i = 0; i < f->n_kinds; i++)

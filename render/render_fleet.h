@@ -25,5 +25,9 @@ const struct fleet_render_ops *fleet_render_find(const char *name);
 /* A number for people: "83,989", "2.3", "0.12"; "-" for NAN (tw_fmt_count). */
 void render_num(char *buf, size_t len, double v);
 
+/* The fleet's one-line summary into buf, each count with its noun in the
+ * right number: "1 host, 3 devices, 1 model; plans for 1 of 1 host". */
+void fleet_summary(char *buf, size_t len, const struct fleet *f);
+
 
 #endif

@@ -49,18 +49,20 @@ static void num_cell(FILE *out, double v, const char *unit)
 
 static void head(FILE *out, const struct fleet *f)
 {
+	char sum[200];
+
+	fleet_summary(sum, sizeof(sum), f);
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	      "<title>tierwise fleet</title>\n<style>\n", out);
 	fputs(fleet_css, out);
 	fprintf(out, "</style>\n</head>\n<body>\n<h1>tierwise fleet</h1>\n"
 		"<p class=\"meta\" data-hosts=\"%zu\" data-devices=\"%zu\" data-outliers=\"%zu\">"
-		"%zu hosts, %zu devices, %zu models; plans for %zu of %zu hosts; %zu outlier%s.</p>\n"
+		"%s; %zu outlier%s.</p>\n"
 		"<nav><a href=\"#outliers\">Outliers</a><a href=\"#warnings\">Warnings</a>"
 		"<a href=\"#hosts\">Hosts</a><a href=\"#grid\">Hosts &times; devices</a>"
 		"<a href=\"#models\">Models</a></nav>\n",
-		f->n_hosts, f->n_devices, f->n_outliers, f->n_hosts, f->n_devices, f->n_models,
-		f->n_plans, f->n_hosts, f->n_outliers, f->n_outliers == 1 ? "" : "s");
+		f->n_hosts, f->n_devices, f->n_outliers, sum, f->n_outliers, f->n_outliers == 1 ? "" : "s");
 }
 
 static void outliers(FILE *out, const struct fleet *f)

@@ -232,4 +232,7 @@ grep -qi '<script' "$tmp/dom" && bad "rendered: the DOM has a <script"
 same "rendered: outlier rows" "$(grep -o '<tr class="outlier"' "$tmp/dom" | wc -l)" "$n_out"
 same "rendered: outlier dots" "$(grep -o '<circle class="odd"' "$tmp/dom" | wc -l)" "$n_out"
 same "rendered: host rows" "$(grep -o '<tr data-host="host-' "$tmp/dom" | wc -l)" 5
+# one host: its nouns in the singular (issue 29)
+same "one host: the summary" "$("$tw" fleet "$ex" 2>/dev/null | head -1)" \
+	"Fleet: 1 host, 18 devices, 14 models; plans for 0 of 1 host"
 exit $fail
