@@ -46,7 +46,7 @@ bad() { echo "FAIL: $*"; fail=1; }
 same() { [ "$2" = "$3" ] || bad "$1: got '$2', wanted '$3'"; }
 
 # --- three sshd instances ----------------------------------------------------
-mkdir -p "$tmp/ssh" /run/sshd
+mkdir -p "$tmp/ssh" "$tmp/home" /run/sshd
 ssh-keygen -q -t ed25519 -N '' -f "$tmp/ssh/host_key"
 ssh-keygen -q -t ed25519 -N '' -f "$tmp/ssh/id"
 cp "$tmp/ssh/id.pub" "$tmp/ssh/authorized_keys"
@@ -62,6 +62,9 @@ PasswordAuthentication no
 KbdInteractiveAuthentication no
 StrictModes no
 Subsystem sftp /usr/lib/openssh/sftp-server
+# root's own ~/.bashrc is not the managed host's: on the CI image it runs
+# pyenv init, which costs ~1 s of CPU on every SSH command Ansible sends
+SetEnv HOME=$tmp/home
 CONF
 	"$sshd" -D -e -f "$tmp/ssh/sshd_$n.conf" 2>"$tmp/ssh/sshd_$n.log" &
 	pids+=($!)
