@@ -66,7 +66,9 @@ static int read_path(const struct scan *sc, const struct probe_sysdev *h,
 	struct probe_sysdev ph;
 	int ret;
 
-	p->numa_node = -1;
+	p->numa_node = p->pcie.numa_node = -1;
+	p->pcie.speed_gts = p->pcie.max_speed_gts = NAN;
+	p->pcie.width = p->pcie.max_width = -1;
 	path_rel(h, name, rel, sizeof(rel));
 	if (probe_sysdev_realpath(h, rel, real, sizeof(real)) < 0 ||
 	    probe_sysdev_sub(&ph, h, rel) < 0)
@@ -83,8 +85,14 @@ static int read_path(const struct scan *sc, const struct probe_sysdev *h,
 	p->pci_function = pci_function_of(sc, ctrl);
 	if (probe_nvme_fabric(p->transport))
 		return 0;	/* network-attached: no local NUMA node assumed */
-	if (p->pci_function)
+	if (p->pci_function) {
+		char at[PATH_MAX + 1];
+
 		p->local_cpulist = probe_sys_str(sc->root, "%s/device/local_cpulist", ctrl);
+		snprintf(at, sizeof(at), "/%s", ctrl);	/* its function's link */
+		if (inv_read_link(sc, &p->pcie, at) < 0)
+			return -ENOMEM;
+	}
 	p->numa_node = inv_read_numa(sc, ctrl);
 	if (p->numa_node < 0 && p->pci_function) {
 		char fn[PATH_MAX + 8];
@@ -105,6 +113,7 @@ void inv_nvme_path_free(struct probe_nvme_path *p)
 	free(p->state);
 	free(p->ana_state);
 	free(p->local_cpulist);
+	inv_strv_free(&p->pcie.upstream);
 }
 
 bool probe_nvme_path_degraded(const struct probe_nvme_path *p)
@@ -347,9 +356,13 @@ static int paths_to_profile(const struct probe_dev *x, struct profile_multipath 
 				       &q->pci_function, &q->ana_state };
 
 		q->numa_node = p->numa_node;
+		q->link.speed_gts = q->link.max_speed_gts = NAN;
+		q->link.width = q->link.max_width = q->link.numa_node = -1;
 		for (size_t k = 0; k < ARRAY_SIZE(src); k++)
 			if (src[k] && !(*dst[k] = strdup(src[k])))
 				return -ENOMEM;
+		if (probe_pcie_to_link(&p->pcie, &q->link) < 0)
+			return -ENOMEM;
 	}
 	return 0;
 }

@@ -76,38 +76,49 @@ int inv_read_numa(const struct scan *sc, const char *dir)
 	return (int)n;
 }
 
+/* The link of p unknown, not present. */
+static void pcie_unknown(struct probe_pcie *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->speed_gts = p->max_speed_gts = NAN;
+	p->width = p->max_width = -1;
+	p->numa_node = -1;
+}
+
 /*
- * The PCI functions in real (the device's path relative to the sysroot,
+ * The PCI functions in real (a path relative to the sysroot,
  * "/sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0/nvme/..."): the last
  * one is the device's own function, the ones before it the bridges above.
- * Fills d->pcie when the function has link attributes, and d->numa_node and
- * d->local_cpulist from it either way.  Returns 0 or -ENOMEM.
+ * Its directory (relative to the sysroot) into dir, the function's and the
+ * topmost one's names into *fn and *top.  False when there is none.
  */
-int inv_read_pcie(const struct scan *sc, struct probe_dev *d, const char *real)
+static bool find_function(const char *real, char *dir, size_t len,
+			  const char **fn, const char **top)
 {
-	struct probe_pcie *pc = &d->pcie;
-	const char *p = real, *fn = NULL, *top = NULL, *slash;
+	const char *p = real, *slash;
 	size_t fn_end = 0;
-	char dir[PATH_MAX];
 
-	pc->speed_gts = pc->max_speed_gts = NAN;
-	pc->width = pc->max_width = -1;
-	pc->numa_node = d->numa_node = -1;
+	*fn = *top = NULL;
 	for (; *p; p = *slash ? slash + 1 : slash) {
 		slash = strchrnul(p, '/');
 		if (is_pci_address(p, (size_t)(slash - p))) {
-			top = top ? top : p;
-			fn = p;
+			*top = *top ? *top : p;
+			*fn = p;
 			fn_end = (size_t)(slash - real);
 		}
 	}
-	if (!fn || fn_end >= sizeof(dir) || real[0] != '/')
-		return 0;
-	snprintf(dir, sizeof(dir), "%.*s", (int)fn_end - 1, real + 1);
-	if (!(d->pci_port = strndup(top, 12)))
-		return -ENOMEM;
-	d->numa_node = inv_read_numa(sc, dir);
-	d->local_cpulist = probe_sys_str(sc->root, "%s/local_cpulist", dir);
+	if (!*fn || fn_end >= len || real[0] != '/')
+		return false;
+	snprintf(dir, len, "%.*s", (int)fn_end - 1, real + 1);
+	return true;
+}
+
+/* The link attributes of function fn (in real, its directory dir) into pc,
+ * with the bridges above it.  Not present when it has none (conventional
+ * PCI, integrated).  Returns 0 or -ENOMEM. */
+static int read_link_at(const struct scan *sc, struct probe_pcie *pc, const char *real,
+			const char *fn, const char *dir)
+{
 	pc->speed_gts = read_gts(sc, dir, "current_link_speed");
 	pc->width = read_width(sc, dir, "current_link_width");
 	if (isnan(pc->speed_gts) && pc->width < 0)
@@ -115,7 +126,7 @@ int inv_read_pcie(const struct scan *sc, struct probe_dev *d, const char *real)
 	pc->present = true;
 	pc->max_speed_gts = read_gts(sc, dir, "max_link_speed");
 	pc->max_width = read_width(sc, dir, "max_link_width");
-	pc->numa_node = d->numa_node;
+	pc->numa_node = inv_read_numa(sc, dir);
 	snprintf(pc->address, sizeof(pc->address), "%.12s", fn);
 	for (const char *q = fn; q > real + 1; ) {	/* bridges, nearest first */
 		const char *e = q - 1, *b = e;
@@ -128,6 +139,38 @@ int inv_read_pcie(const struct scan *sc, struct probe_dev *d, const char *real)
 		q = b;
 	}
 	return 0;
+}
+
+/*
+ * Fills d->pcie when the device's function (see find_function) has link
+ * attributes, and d->numa_node, d->local_cpulist and d->pci_port from it
+ * either way.  Returns 0 or -ENOMEM.
+ */
+int inv_read_pcie(const struct scan *sc, struct probe_dev *d, const char *real)
+{
+	const char *fn, *top;
+	char dir[PATH_MAX];
+
+	pcie_unknown(&d->pcie);
+	d->numa_node = -1;
+	if (!find_function(real, dir, sizeof(dir), &fn, &top))
+		return 0;
+	if (!(d->pci_port = strndup(top, 12)))
+		return -ENOMEM;
+	d->numa_node = inv_read_numa(sc, dir);
+	d->local_cpulist = probe_sys_str(sc->root, "%s/local_cpulist", dir);
+	return read_link_at(sc, &d->pcie, real, fn, dir);
+}
+
+int inv_read_link(const struct scan *sc, struct probe_pcie *pc, const char *real)
+{
+	const char *fn, *top;
+	char dir[PATH_MAX];
+
+	pcie_unknown(pc);
+	if (!find_function(real, dir, sizeof(dir), &fn, &top))
+		return 0;
+	return read_link_at(sc, pc, real, fn, dir);
 }
 
 bool probe_pcie_degraded(const struct probe_pcie *p)

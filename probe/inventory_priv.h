@@ -74,6 +74,11 @@ int inv_class_from_slaves(struct probe_inventory *inv);
  * real, the device's path under sys/devices.  Returns 0 or -ENOMEM. */
 int inv_read_pcie(const struct scan *sc, struct probe_dev *d, const char *real);
 
+/* The link alone into pc (all unknown first) from the PCI functions in real,
+ * a path under sys/devices (an NVMe path's controller).  Returns 0 or
+ * -ENOMEM; pc's upstream is the caller's to free (inv_strv_free). */
+int inv_read_link(const struct scan *sc, struct probe_pcie *pc, const char *real);
+
 /* numa_node of a sysfs directory (relative to the sysroot): -1 when
  * missing, "-1" or not a node number. */
 int inv_read_numa(const struct scan *sc, const char *dir);

@@ -86,6 +86,8 @@ struct probe_nvme_path {
 	char *ana_state;	/* optimized, non-optimized, inaccessible, … */
 	char *local_cpulist;	/* of its PCI function ("0-31,64-95") */
 	int numa_node;
+	struct probe_pcie pcie;	/* its PCI function's link; not present for
+				 * a fabrics path or a function without one */
 };
 
 struct probe_dev {

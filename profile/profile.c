@@ -287,6 +287,14 @@ int profile_device_add_notef(struct profile_device *dev, const char *fmt, ...)
 	return profile_device_add_note(dev, buf);
 }
 
+static void link_free(struct profile_link *l)
+{
+	free(l->pcie_address);
+	for (size_t i = 0; i < l->n_upstream; i++)
+		free(l->upstream[i]);
+	free(l->upstream);
+}
+
 static void device_free(struct profile_device *d)
 {
 	free(d->id);
@@ -306,6 +314,7 @@ static void device_free(struct profile_device *d)
 		free(x->address);
 		free(x->pci_function);
 		free(x->ana_state);
+		link_free(&x->link);
 	}
 	free(d->multipath.paths);
 	free(d->fabric.transport);
@@ -319,10 +328,7 @@ static void device_free(struct profile_device *d)
 	free(d->thermal.source);
 	free(d->thermal.throttle);
 	free(d->health.source);
-	free(d->link.pcie_address);
-	for (size_t i = 0; i < d->link.n_upstream; i++)
-		free(d->link.upstream[i]);
-	free(d->link.upstream);
+	link_free(&d->link);
 	for (size_t i = 0; i < d->n_notes; i++)
 		free(d->notes[i]);
 	free(d->notes);

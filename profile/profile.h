@@ -207,6 +207,8 @@ bool profile_link_degraded(const struct profile_link *l);
 struct profile_path {
 	char *name, *controller, *transport, *address, *pci_function, *ana_state;
 	long numa_node;
+	struct profile_link link;	/* its PCI function's link (`link`):
+					 * not present for a fabrics path */
 };
 
 /* An NVMe multipath head's subsystem (`multipath`): present only for one. */

@@ -563,9 +563,50 @@ static bool multipath_extra(const char *key)
 	return !strcmp(key, "paths");
 }
 
-static void init_path(void *e)
+static bool path_extra(const char *key)
 {
-	((struct profile_path *)e)->numa_node = -1;
+	return !strcmp(key, "link");
+}
+
+/* One of multipath.paths[]: its fields, and its PCIe link when given. */
+static void decode_path(struct rctx *c, const json_t *v, const char *path,
+			struct profile_path *q)
+{
+	char p[PATH_LEN];
+	const json_t *x;
+
+	q->numa_node = -1;
+	q->link.speed_gts = q->link.max_speed_gts = NAN;
+	q->link.width = q->link.max_width = q->link.numa_node = -1;
+	decode_known(c, v, path, &pf_path, q, path_extra);
+	x = json_is_object(v) ? json_object_get(v, "link") : NULL;
+	if (x && !json_is_null(x)) {
+		child_path(p, path, "link");
+		decode_link(c, x, p, &q->link);
+	}
+}
+
+/* multipath.paths: an array of paths into m. */
+static void decode_paths(struct rctx *c, const json_t *a, const char *path,
+			 struct profile_multipath *m)
+{
+	char p[PATH_LEN];
+	size_t n;
+
+	if (!json_is_array(a)) {
+		bad(c, path, "must be an array, not %s", type_name(a));
+		return;
+	}
+	n = json_array_size(a);
+	if (n && !(m->paths = calloc(n, sizeof(*m->paths)))) {
+		c->err = -ENOMEM;
+		return;
+	}
+	m->n_paths = n;
+	for (size_t i = 0; i < n; i++) {
+		index_path(p, path, i);
+		decode_path(c, json_array_get(a, i), p, &m->paths[i]);
+	}
 }
 
 /* multipath: an NVMe multipath head's subsystem, paths an array of objects. */
@@ -580,8 +621,7 @@ static void decode_multipath(struct rctx *c, const json_t *v, const char *path,
 	a = json_is_object(v) ? json_object_get(v, "paths") : NULL;
 	if (a && !json_is_null(a)) {
 		child_path(p, path, "paths");
-		decode_array(c, a, p, &pf_path, sizeof(struct profile_path), init_path,
-			     (void **)&m->paths, &m->n_paths);
+		decode_paths(c, a, p, m);
 	}
 }
 

@@ -181,8 +181,13 @@ static json_t *multipath_json(const struct profile_multipath *m)
 {
 	json_t *o = table_json(&pf_multipath, m), *a = json_array();
 
-	for (size_t i = 0; a && i < m->n_paths; i++)
-		json_array_append_new(a, table_json(&pf_path, &m->paths[i]));
+	for (size_t i = 0; a && i < m->n_paths; i++) {
+		json_t *q = table_json(&pf_path, &m->paths[i]);
+
+		if (q && m->paths[i].link.present)
+			json_object_set_new(q, "link", link_json(&m->paths[i].link));
+		json_array_append_new(a, q);
+	}
 	if (o && a)
 		json_object_set_new(o, "paths", a);
 	else

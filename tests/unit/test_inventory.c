@@ -368,6 +368,22 @@ static void test_enterprise_multipath(void **state)
 	assert_int_equal(p->numa_node, 1);
 	assert_string_equal(p->ana_state, "non-optimized");
 	assert_true(probe_nvme_path_degraded(p));
+	/* each path's own PCIe link: the second port trained x1 of its x2 */
+	assert_true(d->paths[0].pcie.present);
+	assert_string_equal(d->paths[0].pcie.address, "0000:3b:00.0");
+	assert_int_equal(d->paths[0].pcie.width, 2);
+	assert_int_equal(d->paths[0].pcie.max_width, 2);
+	assert_false(probe_pcie_degraded(&d->paths[0].pcie));
+	assert_true(p->pcie.present);
+	assert_string_equal(p->pcie.address, "0001:5e:00.0");
+	assert_float_equal(p->pcie.speed_gts, 16.0, 1e-9);
+	assert_float_equal(p->pcie.max_speed_gts, 16.0, 1e-9);
+	assert_int_equal(p->pcie.width, 1);
+	assert_int_equal(p->pcie.max_width, 2);
+	assert_int_equal(p->pcie.numa_node, 1);
+	assert_int_equal(p->pcie.upstream.n, 1);
+	assert_string_equal(p->pcie.upstream.v[0], "0001:5d:00.0");
+	assert_true(probe_pcie_degraded(&p->pcie));
 	/* the controller of the optimized path serves SMART, hwmon and the link */
 	assert_string_equal(d->controller, "nvme0");
 	assert_true(d->pcie.present);
@@ -377,6 +393,17 @@ static void test_enterprise_multipath(void **state)
 	assert_string_equal(d->local_cpulist, "0-31,64-95");
 	assert_string_equal(d->pci_port, "0000:3a:00.0");
 	assert_true(d->temp_c == 36);
+	assert_false(probe_pcie_degraded(&d->pcie));	/* the best path's */
+	probe_inventory_free(inv);
+	/* Linux 6.1's layout: the same links through the subsystem's controllers */
+	inv = scan("enterprise-6.1");
+	d = dev(inv, "nvme0n1");
+	assert_int_equal(d->n_paths, 2);
+	assert_string_equal(d->paths[0].pcie.address, "0000:3b:00.0");
+	assert_false(probe_pcie_degraded(&d->paths[0].pcie));
+	assert_string_equal(d->paths[1].pcie.address, "0001:5e:00.0");
+	assert_int_equal(d->paths[1].pcie.width, 1);
+	assert_true(probe_pcie_degraded(&d->paths[1].pcie));
 	probe_inventory_free(inv);
 }
 
@@ -545,6 +572,20 @@ static void test_enterprise_profile(void **state)
 	assert_string_equal(m->paths[1].pci_function, "0001:5e:00.0");
 	assert_int_equal(m->paths[1].numa_node, 1);
 	assert_string_equal(m->paths[1].ana_state, "non-optimized");
+	/* each path's link, through the JSON and back */
+	assert_true(m->paths[0].link.present);
+	assert_string_equal(m->paths[0].link.pcie_address, "0000:3b:00.0");
+	assert_false(profile_link_degraded(&m->paths[0].link));
+	assert_true(m->paths[1].link.present);
+	assert_string_equal(m->paths[1].link.pcie_address, "0001:5e:00.0");
+	assert_int_equal(m->paths[1].link.width, 1);
+	assert_int_equal(m->paths[1].link.max_width, 2);
+	assert_float_equal(m->paths[1].link.speed_gts, 16.0, 1e-9);
+	assert_int_equal(m->paths[1].link.numa_node, 1);
+	assert_int_equal(m->paths[1].link.n_upstream, 1);
+	assert_string_equal(m->paths[1].link.upstream[0], "0001:5d:00.0");
+	assert_true(profile_link_degraded(&m->paths[1].link));
+	assert_null(strstr(text, "\"link\": null"));	/* no link: no key */
 	free(text);
 	tw_diags_clear(&diags);
 	profile_free(back);
@@ -592,6 +633,7 @@ static void test_fabrics(void **state)
 	assert_string_equal(d->paths[0].transport, "rdma");
 	assert_null(d->paths[0].pci_function);
 	assert_int_equal(d->paths[0].numa_node, -1);
+	assert_false(d->paths[0].pcie.present);	/* a fabrics path has no link */
 	assert_false(d->pcie.present);
 	assert_int_equal(d->numa_node, -1);
 	assert_null(d->pci_port);
