@@ -155,28 +155,92 @@ static void print_reasons(FILE *out, const struct probe_inventory *inv, bool rw)
 	}
 }
 
-/* Links that trained below what the device can do, and what it costs. */
-static void print_degraded(FILE *out, const struct probe_inventory *inv)
+/* A link to list: a device's, or one path's of a multipath head. */
+struct link_at {
+	const struct probe_dev *d;
+	const struct probe_nvme_path *path;	/* NULL: the device's own */
+	const struct probe_pcie *p;
+};
+
+/* Whether head d has a link read on any of its paths. */
+static bool paths_have_links(const struct probe_dev *d)
 {
-	bool any = false;
+	for (size_t i = 0; i < d->n_paths; i++)
+		if (d->paths[i].pcie.present)
+			return true;
+	return false;
+}
+
+/* The degraded links of inv into v (room for every device and path): each
+ * path's for a multipath head whose paths have links (the head's own is its
+ * best path's), else the device's.  Returns how many. */
+static size_t degraded_links(const struct probe_inventory *inv, struct link_at *v)
+{
+	size_t n = 0;
 
 	for (size_t i = 0; i < inv->n; i++) {
-		const struct probe_pcie *p = &inv->v[i].pcie;
+		const struct probe_dev *d = &inv->v[i];
+
+		if (!paths_have_links(d)) {
+			if (probe_pcie_degraded(&d->pcie))
+				v[n++] = (struct link_at){ d, NULL, &d->pcie };
+			continue;
+		}
+		for (size_t k = 0; k < d->n_paths; k++)
+			if (probe_pcie_degraded(&d->paths[k].pcie))
+				v[n++] = (struct link_at){ d, &d->paths[k], &d->paths[k].pcie };
+	}
+	return n;
+}
+
+/* "nvme0n1" or "nvme0n1 path nvme0c1n1 via nvme1". */
+static void link_who(FILE *out, const struct link_at *a)
+{
+	fputs(a->d->name, out);
+	if (a->path)
+		fprintf(out, " path %s via %s", a->path->name, a->path->controller);
+}
+
+/* Links that trained below what the device can do, and what it costs: one
+ * line per PCI function, naming every device and path behind it (the
+ * namespaces of one drive share its links). */
+static void print_degraded(FILE *out, const struct probe_inventory *inv)
+{
+	size_t n_all = inv->n, n;
+	struct link_at *v;
+
+	for (size_t i = 0; i < inv->n; i++)
+		n_all += inv->v[i].n_paths;
+	if (!(v = calloc(n_all + 1, sizeof(*v))) || !(n = degraded_links(inv, v))) {
+		free(v);
+		return;
+	}
+	fprintf(out, "\nDegraded PCIe links:\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct probe_pcie *p = v[i].p;
 		double now = profile_link_mbps(p->speed_gts, p->width);
 		double max = profile_link_mbps(p->max_speed_gts, p->max_width);
 		char cell[128];
+		bool said = false;
 
-		if (!probe_pcie_degraded(p))
+		for (size_t j = 0; j < i && !said; j++)
+			said = !strcmp(v[j].p->address, p->address);
+		if (said)
 			continue;
-		if (!any)
-			fprintf(out, "\nDegraded PCIe links:\n");
-		any = true;
+		fputs("  ", out);
+		link_who(out, &v[i]);
+		for (size_t j = i + 1; j < n; j++)
+			if (!strcmp(v[j].p->address, p->address)) {
+				fputs(", ", out);
+				link_who(out, &v[j]);
+			}
 		link_cell(p, cell, sizeof(cell));
-		fprintf(out, "  %s: %s at %s", inv->v[i].name, cell, p->address);
+		fprintf(out, ": %s at %s", cell, p->address);
 		if (!isnan(now) && !isnan(max))
 			fprintf(out, ": %.0f of %.0f MB/s", now, max);
 		fprintf(out, "; check the slot, the riser and the BIOS lane bifurcation\n");
 	}
+	free(v);
 }
 
 /* "nvme1 (pcie 0001:5e:00.0, NUMA node 1)": a path's controller. */
@@ -208,10 +272,18 @@ static void print_multipath(FILE *out, const struct probe_inventory *inv)
 			d->subsysnqn ? d->subsysnqn : "subsystem NQN unknown",
 			d->iopolicy ? d->iopolicy : "?", d->n_paths, d->n_paths == 1 ? "" : "s");
 		for (size_t p = 0; p < d->n_paths; p++) {
-			path_via(&d->paths[p], via, sizeof(via));
-			fprintf(out, "    %s via %s: %s, %s\n", d->paths[p].name, via,
-				d->paths[p].ana_state ? d->paths[p].ana_state : "ANA state unknown",
-				d->paths[p].state ? d->paths[p].state : "state unknown");
+			const struct probe_nvme_path *x = &d->paths[p];
+			char link[128];
+
+			path_via(x, via, sizeof(via));
+			fprintf(out, "    %s via %s: %s, %s", x->name, via,
+				x->ana_state ? x->ana_state : "ANA state unknown",
+				x->state ? x->state : "state unknown");
+			if (x->pcie.present) {
+				link_cell(&x->pcie, link, sizeof(link));
+				fprintf(out, ", link %s", link);
+			}
+			fputc('\n', out);
 		}
 	}
 }
@@ -446,6 +518,7 @@ static json_t *path_json(const struct probe_nvme_path *p)
 	json_object_set_new(o, "state", str_or_null(p->state));
 	json_object_set_new(o, "ana_state", str_or_null(p->ana_state));
 	json_object_set_new(o, "degraded", json_boolean(probe_nvme_path_degraded(p)));
+	json_object_set_new(o, "pcie", pcie_json(&p->pcie));
 	return o;
 }
 

@@ -34,6 +34,13 @@ if ! "$tw" --sysroot "$src/tests/fixtures/enterprise" list 2>&1 |
 	grep -qx 'warning: nvme0n1: path nvme0c1n1 via nvme1 (pcie 0001:5e:00.0, NUMA node 1) is non-optimized: .*'; then
 	echo "FAIL: enterprise: no warning for the non-optimized path nvme0c1n1"; fail=1
 fi
+# issue 28: a PCIe link per path: the second port trained x1 of its x2.
+for fx in enterprise enterprise-6.1; do
+	if ! "$tw" --sysroot "$src/tests/fixtures/$fx" list 2>&1 |
+		grep -qx '  nvme0n1 path nvme0c1n1 via nvme1: Gen4 x1 of Gen4 x2 (degraded) at 0001:5e:00.0: .*'; then
+		echo "FAIL: $fx: the degraded link of path nvme0c1n1 is not listed"; fail=1
+	fi
+done
 
 # issue 28: NVMe over Fabrics.  list: the transport as nvme-tcp, the
 # network-attached section; a plan that puts a fabrics device in hot says
