@@ -315,24 +315,39 @@ static struct num link_end(double gts, long width)
 	return r;
 }
 
-/* A PCIe link that trained below what the device can do: what it costs
- * (the link's bandwidth now against at its maximum) and what to check.
- * For devices left out too: the slot is wrong whatever the plan. */
-static bool check_link(const struct advisor_plan_device *d, struct msg *m)
+/* What degraded link l costs: its bandwidth now against at its maximum. */
+static void link_cost(struct msg *m, const struct profile_link *l)
 {
-	const struct profile_link *l = &d->p->link;
 	double now = profile_link_mbps(l->speed_gts, l->width);
 	double max = profile_link_mbps(l->max_speed_gts, l->max_width);
-	double seq = io_mbps(d->p, PROFILE_SEQ_READ);
 
-	if (!profile_link_degraded(l))
-		return false;
-	msg_add(m, "%s: its PCIe link%s%s trained at %s of %s", d->p->id,
-		l->pcie_address ? " at " : "", l->pcie_address ? l->pcie_address : "",
-		link_end(l->speed_gts, l->width).s, link_end(l->max_speed_gts, l->max_width).s);
+	msg_add(m, " trained at %s of %s", link_end(l->speed_gts, l->width).s,
+		link_end(l->max_speed_gts, l->max_width).s);
 	if (known(now) && known(max))
 		msg_add(m, ": %s of %s MB/s, %s MB/s (%.0f %%) of bandwidth lost",
 			grp(now).s, grp(max).s, grp(max - now).s, 100.0 * (max - now) / max);
+}
+
+/* Whether path q's link is degraded and not d's own (a multipath head's
+ * link is that of its best path, said as the device's). */
+static bool path_link_degraded(const struct profile_device *d, const struct profile_path *q)
+{
+	return profile_link_degraded(&q->link) &&
+	       !(profile_link_degraded(&d->link) && d->link.pcie_address &&
+		 q->link.pcie_address && !strcmp(d->link.pcie_address, q->link.pcie_address));
+}
+
+/* The device's own degraded link l: its cost, and whether its sequential
+ * read says the slot caps it (or that the link was read idle). */
+static void device_link(const struct profile_device *p, struct msg *m)
+{
+	const struct profile_link *l = &p->link;
+	double now = profile_link_mbps(l->speed_gts, l->width);
+	double seq = io_mbps(p, PROFILE_SEQ_READ);
+
+	msg_add(m, "its PCIe link%s%s", l->pcie_address ? " at " : "",
+		l->pcie_address ? l->pcie_address : "");
+	link_cost(m, l);
 	if (known(seq) && known(now) && seq > LINK_OVER_RATIO * now)
 		msg_add(m, "; yet its sequential read (%s MB/s) is more than this"
 			" link carries: the link was read while idle (some links slow"
@@ -341,6 +356,35 @@ static bool check_link(const struct advisor_plan_device *d, struct msg *m)
 	else if (known(seq) && known(now) && seq >= LINK_CAPPED_RATIO * now)
 		msg_add(m, "; its sequential read (%s MB/s) is at the link's limit,"
 			" so it is capped by the slot, not the drive", grp(seq).s);
+}
+
+/* A PCIe link that trained below what the device can do: what it costs
+ * (the link's bandwidth now against at its maximum) and what to check; for
+ * a multipath head, each path's link too (a port of a dual-port drive).
+ * For devices left out too: the slot is wrong whatever the plan. */
+static bool check_link(const struct advisor_plan_device *d, struct msg *m)
+{
+	const struct profile_multipath *mp = &d->p->multipath;
+	bool dev = profile_link_degraded(&d->p->link), any = dev;
+
+	for (size_t i = 0; i < mp->n_paths && !any; i++)
+		any = path_link_degraded(d->p, &mp->paths[i]);
+	if (!any)
+		return false;
+	msg_add(m, "%s: ", d->p->id);
+	if (dev)
+		device_link(d->p, m);
+	for (size_t i = 0; i < mp->n_paths; i++) {
+		const struct profile_path *q = &mp->paths[i];
+
+		if (!path_link_degraded(d->p, q))
+			continue;
+		msg_add(m, "%sthe PCIe link of its path %s via %s%s%s", dev ? "; " : "",
+			q->name, q->controller, q->link.pcie_address ? " at " : "",
+			q->link.pcie_address ? q->link.pcie_address : "");
+		link_cost(m, &q->link);
+		dev = true;
+	}
 	msg_add(m, "; check the slot (a x4 drive in a x2 or x1 slot, or a slot"
 		" wired to the chipset), the riser or adapter, and the BIOS lane"
 		" bifurcation (x4x4x4x4 for a multi-M.2 card), then re-seat it and"

@@ -580,6 +580,72 @@ static void test_link_degraded(void **state)
 	profile_free(p);
 }
 
+/* A path of a multipath head at its link, as the inventory writes it. */
+static void set_path(struct profile_path *q, const char *name, const char *ctrl,
+		     const char *fn, long width, long max_width)
+{
+	q->name = strdup(name);
+	q->controller = strdup(ctrl);
+	q->numa_node = -1;
+	q->link.present = true;
+	q->link.pcie_address = strdup(fn);
+	q->link.speed_gts = q->link.max_speed_gts = 16.0;
+	q->link.width = width;
+	q->link.max_width = max_width;
+	q->link.numa_node = -1;
+}
+
+/* A dual-port drive behind a multipath head: one port's link trained x1 of
+ * x2.  The warning names the path; a second namespace of the drive is told
+ * in the same warning; a head whose best path (its own link) is the
+ * degraded one says it once. */
+static void test_link_path_degraded(void **state)
+{
+	const char *ids[] = { "nvme0n1", "nvme0n2", "best" };
+	struct profile *p = profile_new();
+	struct advisor_plan *plan;
+	const char *m;
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++) {
+		struct profile_device *d = profile_add_device(p, ids[i]);
+		struct profile_multipath *mp = &d->multipath;
+
+		d->drive_id = strdup(i < 2 ? "nqn.x:drive-a" : "nqn.x:drive-b");
+		d->link.present = true;
+		d->link.pcie_address = strdup(i < 2 ? "0000:3b:00.0" : "0001:5e:00.0");
+		d->link.speed_gts = d->link.max_speed_gts = 16.0;
+		d->link.width = i < 2 ? 2 : 1;
+		d->link.max_width = 2;
+		mp->present = true;
+		mp->n_paths = 2;
+		assert_non_null(mp->paths = calloc(2, sizeof(*mp->paths)));
+		set_path(&mp->paths[0], i ? "nvme0c0n2" : "nvme0c0n1", "nvme0", "0000:3b:00.0", 2, 2);
+		set_path(&mp->paths[1], i ? "nvme0c1n2" : "nvme0c1n1", "nvme1", "0001:5e:00.0", 1, 2);
+		if (i == 2) {	/* its best path is the degraded one */
+			mp->paths[0].link.width = 1;
+			free(mp->paths[0].link.pcie_address);
+			mp->paths[0].link.pcie_address = strdup("0001:5e:00.0");
+			mp->paths[1].link.width = 2;
+		}
+	}
+	plan = plan_over(p);
+	assert_int_equal(advisor_warnings_make(plan), 0);
+	m = warning(plan, "nvme0n1", "link");
+	assert_contains(m, "nvme0n1: the PCIe link of its path nvme0c1n1 via nvme1 at 0001:5e:00.0 "
+			"trained at Gen4 x1 of Gen4 x2: 1,969 of 3,938 MB/s, 1,969 MB/s (50 %) of "
+			"bandwidth lost; check the slot");
+	assert_null(strstr(m, "nvme0c0n1"));	/* the other port is at its maximum */
+	assert_contains(m, "; nvme0n2 is a namespace of the same drive");
+	assert_null(warning(plan, "nvme0n2", "link"));
+	m = warning(plan, "best", "link");
+	assert_contains(m, "best: its PCIe link at 0001:5e:00.0 trained at Gen4 x1 of Gen4 x2");
+	assert_null(strstr(m, "its path"));	/* the same link, said once */
+	assert_int_equal(plan->n_warnings, 2);
+	plan_done(plan);
+	profile_free(p);
+}
+
 static void test_usb(void **state)
 {
 	struct profile *p = profile_new();
@@ -705,6 +771,7 @@ int main(void)
 		cmocka_unit_test(test_hdd_in_hot),
 		cmocka_unit_test(test_clean_devices),
 		cmocka_unit_test(test_link_degraded),
+		cmocka_unit_test(test_link_path_degraded),
 		cmocka_unit_test(test_order_and_form),
 	};
 	const struct CMUnitTest synthetic[] = {
