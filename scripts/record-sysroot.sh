@@ -14,18 +14,33 @@
 #
 # What it READS (nothing else):
 #   /sys/block/*                      the entries and their symlink targets
-#   per device dir:  dev size removable ro queue/{rotational,
-#                    logical_block_size,physical_block_size} serial disksize
-#                    force_ro
+#   per device dir:  dev size removable ro hidden queue/{rotational,
+#                    logical_block_size,physical_block_size,zoned,
+#                    chunk_sectors,nr_zones,max_open_zones,
+#                    max_active_zones} serial disksize force_ro
 #                    comp_algorithm md/{level,raid_disks} dm/{name,uuid}
 #                    loop/backing_file, holders/* slaves/* (symlinks),
 #                    partitions (subdirs with a `partition` file:
-#                    partition dev size start ro holders/*)
+#                    partition dev size start ro holders/*),
+#                    multipath/* (symlinks to an NVMe head's hidden paths)
 #   device -> ...:   model serial firmware_rev transport vendor rev type
-#                    name fwrev vpd_pg80 vpd_pg89 in the device's target
-#                    directory (type: SCSI peripheral type, or mmc MMC/SD)
+#                    name fwrev vpd_pg80 vpd_pg89 subsysnqn iopolicy address
+#                    state numa_node cntlid in the device's target directory
+#                    (type: SCSI peripheral type, or mmc MMC/SD; an NVMe
+#                    subsystem's nvme* links to its controllers), and its
+#                    hwmon*/ and hwmon/hwmon*/ {name,temp1_input,temp1_max,
+#                    temp1_crit}
+#   NVMe paths:      per hidden path nvmeXcYnZ (through multipath/*, or
+#                    under each controller of the subsystem): ana_state and
+#                    its device link; per controller nvmeY: the attributes
+#                    above, its hwmon, its device link (the PCI function)
+#                    and /sys/class/nvme/nvmeY (the symlink)
+#   PCI functions:   in the path of each device and controller: numa_node
+#                    local_cpulist current_link_{speed,width}
+#                    max_link_{speed,width}
 #   /proc/self/mountinfo, /proc/swaps
 #   /dev/NAME, /dev/NAMEpN: the first --dev-bytes bytes, opened read-only
+#                    (not for hidden path devices: they have no /dev node)
 #
 # What it WRITES: only files under DEST.  Block devices are opened read-only
 # (dd if=...); nothing is ever written to a device, no ioctl is issued, and
@@ -44,7 +59,7 @@ SRC=""
 DEV_BYTES=$((2 * 1024 * 1024))
 WITH_DEV=1
 FORCE=0
-usage() { sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+usage() { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 while [[ $# -gt 0 ]]; do
     case $1 in
     --from) SRC=${2:?--from needs a directory}; shift 2 ;;
@@ -90,12 +105,13 @@ sysrel() {
 # copy_attr SRCDIR DSTDIR NAME...: copy the attribute files that exist and
 # can be read (some sysfs attributes fail with EIO/EINVAL on some devices).
 copy_attr() {
-    local s=$1 d=$2 a
+    local s=$1 d=$2 a t
     shift 2
     for a in "$@"; do
         [[ -f $s/$a ]] || continue
-        mkdir -p "$(dirname "$d/$a")"
-        cat -- "$s/$a" >"$d/$a" 2>/dev/null || { rm -f "$d/$a"; warn "cannot read $s/$a"; }
+        t=$d/$a
+        [[ -d ${t%/*} ]] || mkdir -p "${t%/*}"
+        cat -- "$s/$a" >"$t" 2>/dev/null || { rm -f "$t"; warn "cannot read $s/$a"; }
     done
 }
 
@@ -131,11 +147,103 @@ capture() {
     truncate -s "<$DEV_BYTES" "$DEST/dev/$name" # exact cut when N is not 64 KiB aligned
 }
 
-BLOCK_ATTRS=(dev size removable ro queue/rotational queue/logical_block_size
-    queue/physical_block_size serial disksize comp_algorithm md/level
-    md/raid_disks dm/name dm/uuid loop/backing_file force_ro)
-DEVICE_ATTRS=(model serial firmware_rev transport vendor rev type name fwrev vpd_pg80 vpd_pg89)
+BLOCK_ATTRS=(dev size removable ro hidden queue/rotational queue/logical_block_size
+    queue/physical_block_size queue/zoned queue/chunk_sectors queue/nr_zones
+    queue/max_open_zones queue/max_active_zones serial disksize comp_algorithm
+    md/level md/raid_disks dm/name dm/uuid loop/backing_file force_ro)
+DEVICE_ATTRS=(model serial firmware_rev transport vendor rev type name fwrev vpd_pg80 vpd_pg89
+    subsysnqn iopolicy address state numa_node cntlid)
 PART_ATTRS=(partition dev size start ro)
+HWMON_ATTRS=(name temp1_input temp1_max temp1_crit)
+PCI_ATTRS=(numa_node local_cpulist current_link_speed current_link_width max_link_speed
+    max_link_width)
+
+# copy_link REL: the symlink $SYS/REL recreated as the kernel spells it, and
+# the directory it points to.  Prints the target relative to $SYS.
+copy_link() {
+    local t
+    t=$(sysrel "$SYS/$1") || return 1
+    mkdir -p "$(dirname "$DEST/sys/$1")" "$DEST/sys/$t"
+    ln -sfn "$(readlink "$SYS/$1")" "$DEST/sys/$1"
+    echo "$t"
+}
+
+# record_pci REL: the PCI attributes of every PCI function in REL (a path
+# relative to $SYS: devices/pci0000:00/0000:00:01.0/0000:01:00.0/nvme/...).
+declare -A PCI_DONE=()
+record_pci() {
+    local at="" c
+    local IFS=/
+    for c in $1; do
+        at=${at:+$at/}$c
+        [[ $c =~ ^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-9a-f]$ && -z ${PCI_DONE[$at]:-} ]] || continue
+        PCI_DONE[$at]=1
+        copy_attr "$SYS/$at" "$DEST/sys/$at" "${PCI_ATTRS[@]}"
+    done
+}
+
+# record_hwmon REL: the temperature sensors of directory REL: hwmonN/
+# (NVMe controllers) and hwmon/hwmonN/ (drivetemp).
+record_hwmon() {
+    local h r
+    for h in "$SYS/$1"/hwmon[0-9]* "$SYS/$1"/hwmon/hwmon[0-9]*; do
+        [[ -d $h ]] || continue
+        r=$(sysrel "$h") || continue
+        copy_attr "$SYS/$r" "$DEST/sys/$r" "${HWMON_ATTRS[@]}"
+    done
+}
+
+# record_target REL: a device link's target directory REL: its attributes,
+# its sensors and the PCI functions above it.
+record_target() {
+    mkdir -p "$DEST/sys/$1"
+    copy_attr "$SYS/$1" "$DEST/sys/$1" "${DEVICE_ATTRS[@]}"
+    record_hwmon "$1"
+    record_pci "$1"
+}
+
+declare -A CTRL_DONE=()
+# record_ctrl REL: an NVMe controller (nvmeY): its target attributes, its
+# device link (the PCI function, off fabrics), /sys/class/nvme/nvmeY, and
+# the hidden path devices under it (nvmeXcYnZ).
+record_ctrl() {
+    local c=$1 name p
+    [[ -z ${CTRL_DONE[$c]:-} ]] || return 0
+    CTRL_DONE[$c]=1
+    name=$(basename "$c")
+    record_target "$c"
+    [[ -L $SYS/$c/device ]] && copy_link "$c/device" >/dev/null
+    [[ -L $SYS/class/nvme/$name ]] && copy_link "class/nvme/$name" >/dev/null
+    for p in "$SYS/$c"/nvme*c*n*; do
+        [[ -d $p && -f $p/ana_state ]] || continue
+        copy_attr "$p" "$DEST/sys/$c/$(basename "$p")" ana_state
+        [[ -L $p/device ]] && copy_link "$c/$(basename "$p")/device" >/dev/null
+    done
+    return 0
+}
+
+# record_nvme REL: the NVMe parts of block device REL: a multipath head's
+# multipath/ links and the paths' controllers, or a subsystem's controller
+# links (heads without multipath/), or a namespace's own controller.
+record_nvme() {
+    local s=$1 t l c
+    [[ -L $SYS/$s/device ]] || return 0
+    t=$(sysrel "$SYS/$s/device") || return 0
+    for l in "$SYS/$s"/multipath/*; do
+        [[ -L $l ]] || continue
+        c=$(copy_link "$s/multipath/$(basename "$l")") || continue
+        record_ctrl "$(dirname "$c")"
+    done
+    if [[ $t == */nvme-subsystem/* ]]; then
+        for l in "$SYS/$t"/nvme[0-9]*; do
+            [[ -L $l ]] || continue
+            c=$(copy_link "$t/$(basename "$l")") || continue
+            record_ctrl "$c"
+        done
+    elif [[ -f $SYS/$t/transport ]]; then
+        record_ctrl "$t"
+    fi
+}
 
 recorded=0
 for entry in "$SYS"/block/*; do
@@ -156,9 +264,14 @@ for entry in "$SYS"/block/*; do
     if [[ -L $s/device ]]; then
         ln -sfn "$(readlink "$s/device")" "$d/device"
         if drel=$(sysrel "$s/device"); then
-            mkdir -p "$DEST/sys/$drel"
-            copy_attr "$SYS/$drel" "$DEST/sys/$drel" "${DEVICE_ATTRS[@]}"
+            record_target "$drel"
         fi
+    fi
+    record_pci "$rel"
+    [[ $name == nvme* ]] && record_nvme "$rel"
+    if [[ $(cat "$s/hidden" 2>/dev/null) == 1 ]]; then
+        recorded=$((recorded + 1))
+        continue # a hidden NVMe path: no /dev node, nothing to capture
     fi
 
     for pfile in "$s"/*/partition; do

@@ -46,6 +46,8 @@ tw_cli_test(jsonschema)
 tw_cli_test(csv2profile)
 tw_cli_test(live_list)
 tw_cli_test(golden)
+# issue 28: scripts/record-sysroot.sh --from every fixture lists as the fixture
+tw_cli_test(record_sysroot)
 # issue 29: a Kubernetes node: hundreds of bind mounts, every filesystem once
 tw_cli_test(k8s_node)
 add_test(NAME fixtures.consistent COMMAND bash ${PROJECT_SOURCE_DIR}/tests/fixtures/check-fixtures.sh)
