@@ -215,7 +215,8 @@ record_ctrl() {
     [[ -L $SYS/$c/device ]] && copy_link "$c/device" >/dev/null
     [[ -L $SYS/class/nvme/$name ]] && copy_link "class/nvme/$name" >/dev/null
     for p in "$SYS/$c"/nvme*c*n*; do
-        [[ -d $p && -f $p/ana_state ]] || continue
+        [[ -d $p ]] || continue
+        mkdir -p "$DEST/sys/$c/$(basename "$p")"
         copy_attr "$p" "$DEST/sys/$c/$(basename "$p")" ana_state
         [[ -L $p/device ]] && copy_link "$c/$(basename "$p")/device" >/dev/null
     done
@@ -289,15 +290,20 @@ done
 cat -- "$SRC/proc/self/mountinfo" >"$DEST/proc/self/mountinfo"
 cat -- "$SRC/proc/swaps" >"$DEST/proc/swaps"
 
-# Every symlink must resolve inside DEST.
+# Every symlink must resolve inside DEST.  (A pipe, not < <(...): a guest
+# without udev has no /dev/fd.)
+dangling() {
+    local l t
+    while IFS= read -r -d '' l; do
+        t=$(realpath -m "$l")
+        if [[ $t != "$DEST"/* || ! -e $t ]]; then
+            warn "dangling link: ${l#"$DEST"/} -> $(readlink "$l")"
+            echo "$l"
+        fi
+    done
+}
 bad=0
-while IFS= read -r -d '' l; do
-    t=$(realpath -m "$l")
-    if [[ $t != "$DEST"/* || ! -e $t ]]; then
-        warn "dangling link: ${l#"$DEST"/} -> $(readlink "$l")"
-        bad=1
-    fi
-done < <(find "$DEST/sys" -type l -print0)
+[[ -z $(find "$DEST/sys" -type l -print0 | dangling) ]] || bad=1
 
 echo "record-sysroot: recorded $recorded block devices into $DEST"
 exit $bad
