@@ -52,7 +52,8 @@ mkdir -p "$outdir"
 outdir=$(cd "$outdir" && pwd)
 key=$( {
 	echo "$versions"
-	sha256sum "$here/build-root.sh" "$here/guest-init.sh" "$busybox" "$kdir/.complete"
+	sha256sum "$here/build-root.sh" "$here/guest-init.sh" "$here/../record-sysroot.sh" "$busybox" \
+		"$kdir/.complete"
 	(cd "$prefix" && find . -type f | LC_ALL=C sort | xargs -d '\n' sha256sum)
 } | sha256sum | cut -c1-16)
 img=$outdir/root-$key.img
@@ -134,6 +135,8 @@ printf '%s\n' 'devices { obtain_device_list_from_udev = 0 }' \
 	'activation { udev_sync = 0 udev_rules = 0 }' 'global { use_lvmpolld = 0 }' >"$r/etc/lvm/lvm.conf"
 ln -s ../proc/self/mounts "$r/etc/mtab"
 install -m 0755 "$here/guest-init.sh" "$r/lab/init"
+# scripts/record-sysroot.sh: a scenario records the guest as a fixture with it.
+install -m 0755 "$here/../record-sysroot.sh" "$r/lab/record-sysroot.sh"
 
 mke2fs -q -t ext4 -L twlabroot -d "$r" "$tmp/root.img" "$ROOT_SIZE" >/dev/null ||
 	die "mke2fs -d failed"

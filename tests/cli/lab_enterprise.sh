@@ -3,7 +3,9 @@
 # (issue 28), on tests/lab/enterprise.yaml: a dual-port drive (DUAL0), a
 # drive split in two namespaces (SPLITA, SPLITB: serial SPLIT0), a ZNS
 # namespace (ZNS0), a fabrics disk (FAB0, nvmet over TCP on 127.0.0.1) and a
-# plain NVMe disk (PLAIN0).  Boot 1: `tierwise list`, a quick destructive
+# plain NVMe disk (PLAIN0).  Boot 1: `tierwise list`, the guest recorded by
+# scripts/record-sysroot.sh (listed from the recording: the same text and
+# JSON), a quick destructive
 # probe of every disk, the plan, its script applied; boot 2: `mount -a`.
 # Checks: list, probe, plan and apply exit 0; `list --format json` shows
 # DUAL0 as a multipath head with 2 paths and its serial, the two
@@ -42,6 +44,18 @@ for s in list probe plan apply; do
 	fi
 done
 cat "$b1/list.txt" 2>/dev/null
+
+# The guest recorded by scripts/record-sysroot.sh lists from the recording
+# as it lists itself (tests/fixtures/lab-enterprise is such a recording).
+if [ "$(cat "$b1/record.rc" 2>/dev/null)" != 0 ]; then
+	echo "FAIL: boot 1: record-sysroot.sh exited '$(cat "$b1/record.rc" 2>/dev/null || echo missing)'"
+	tail -n 15 "$b1/record.txt" 2>/dev/null; fail=1
+fi
+for f in list.txt list.json; do
+	if ! diff -u "$b1/$f" "$b1/${f/list/list-replay}"; then
+		echo "FAIL: boot 1: the recording lists differently from the guest ($f)"; fail=1
+	fi
+done
 
 l=$b1/list.json
 dev() { jq -r --arg s "$1" '.devices[] | select(.serial == $s) | .name' "$l" | head -n 1; }
