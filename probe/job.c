@@ -897,6 +897,7 @@ static void merge_worker(struct probe_job_result *res, const struct worker *w)
 {
 	res->ios += w->ios;
 	res->bytes += w->bytes;
+	res->all_ios += w->reaped;
 	res->read_ios += w->rios;
 	res->write_ios += w->wios;
 	res->zero_samples += w->zero_samples;

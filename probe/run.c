@@ -384,6 +384,12 @@ static int io_test(struct run *r, enum probe_test t)
 	job_for(r, def, def->qd, &job);
 	ret = run_job(r, def, &job, &res);
 	busy = res.busy_cores;	/* this job's threads only, not its neighbours' */
+	if (ret == 0 && t == PROBE_TEST_SEQ_WRITE && job.threads == 1) {
+		/* one thread writes on from 0, wrapping at the span's end */
+		uint64_t w = res.all_ios * (uint64_t)job.bs;
+
+		r->seq_written = w < r->span ? w - w % MIB : r->span;
+	}
 	if (ret == 0 && res.ios) {
 		fill_io(&r->dev->io[def->slot], def, &job, &res);
 		band_note(r, def, &job, &res);
@@ -580,13 +586,40 @@ static uint64_t fill_bytes(const struct run *r)
 }
 
 /*
+ * Whether seq_write, which ran before, already wrote what the fill would
+ * (want bytes from 0, with the same incompressible data): then the fill is
+ * not run again, the reads run over what seq_write wrote, and a note says
+ * so.  Saves a fill's time (a second on a fast 2 GiB device).
+ */
+static bool fill_done_by_seq_write(struct run *r, uint64_t want)
+{
+	const uint64_t span = r->span, w = r->seq_written;
+
+	if (!w || w < want)
+		return false;
+	if (w >= span) {
+		profile_device_add_notef(r->dev, "fill: seq_write wrote the whole span (%.2f GiB) with "
+		     "incompressible data before the read tests (sequential 1 MiB writes from its start): "
+		     "no fill needed", span / 1073741824.0);
+		return true;
+	}
+	r->span = w;
+	profile_device_add_notef(r->dev, "fill: seq_write wrote %.2f of the %.2f GiB span with "
+	     "incompressible data before the read tests, which ran over that part: no fill needed "
+	     "(the reads need %.0f s at its rate, 1 GiB at least); --full fills it all",
+	     w / 1073741824.0, span / 1073741824.0, FILL_QUICK_RATE_S);
+	return true;
+}
+
+/*
  * Write the span with incompressible data (sequential 1 MiB at QD32, the
  * seq_write shape) before the first test that reads, so that reads come
  * from the media, not from never-written blocks.  Quick mode fills only what
  * the reads need (fill_bytes(): 2 s at the seq_write rate, 1 GiB at least)
  * and the tests run over that; --full and --seconds fill the whole span.
- * At most FILL_QUICK_S (FILL_FULL_S with --full): when that is not enough,
- * the tests run over the part written.
+ * Nothing is written when seq_write already wrote that much
+ * (fill_done_by_seq_write()).  At most FILL_QUICK_S (FILL_FULL_S with
+ * --full): when that is not enough, the tests run over the part written.
  * Returns 0, -ECANCELED or -EIO (a note says why).
  */
 static int fill_span(struct run *r)
@@ -598,6 +631,8 @@ static int fill_span(struct run *r)
 	struct probe_job job;
 	int ret;
 
+	if (fill_done_by_seq_write(r, want))
+		return 0;
 	job_for(r, &def, def.qd, &job);
 	job.ramp_s = 0;
 	job.min_s = job.max_s = r->o->full ? FILL_FULL_S : FILL_QUICK_S;
