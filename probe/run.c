@@ -38,6 +38,8 @@
 #define IORATE_QD 128u		/* iorate: most I/Os in flight */
 #define KNOWN_WINDOW_S 0.1	/* quick tests: windows this short … */
 #define KNOWN_WINDOW_IOS 32u	/* … with this many I/Os at least */
+#define SWEEP_RAMP_S 0.03	/* a sweep depth's ramp: the device is busy from
+				 * the depth before, only the queue refills */
 
 /* One row per test (run_int.h): its shape and its quick-mode time limits;
  * the composite tests (run_composite.c) read their rows from here too. */
@@ -45,7 +47,7 @@ const struct test_def tests[PROBE_TEST_COUNT] = {
 	[PROBE_TEST_SEQ_READ] = { "seq_read", PROFILE_SEQ_READ, PROBE_SEQ, 100, MIB, 32, false, 0.25, 0.5, 3.0, 0, false },
 	[PROBE_TEST_RAND_READ_QD1] = { "rand_read_qd1", PROFILE_RAND_READ_QD1, PROBE_RAND, 100, 4 * KIB, 1, false, 0.1, 0.5, 3.0, 0, false },
 	[PROBE_TEST_RAND_READ_QD32] = { "rand_read_qd32", PROFILE_RAND_READ_QD32, PROBE_RAND, 100, 4 * KIB, 32, true, 0.2, 0.3, 3.0, 0, false },
-	[PROBE_TEST_QD_SWEEP] = { "qd_sweep", -1, PROBE_RAND, 100, 4 * KIB, 0, false, 0.1, 0.2, 0.4, KNOWN_WINDOW_S / 2, false },
+	[PROBE_TEST_QD_SWEEP] = { "qd_sweep", -1, PROBE_RAND, 100, 4 * KIB, 0, false, SWEEP_RAMP_S, 0.15, 0.3, KNOWN_WINDOW_S / 2, false },
 	[PROBE_TEST_SEQ_WRITE] = { "seq_write", PROFILE_SEQ_WRITE, PROBE_SEQ, 0, MIB, 32, false, 0.25, 0.5, 3.0, 0, false },
 	[PROBE_TEST_IORATE] = { "iorate", -1, PROBE_RAND, 100, 4 * KIB, IORATE_QD, false, 0.2, 1.0, 1.0, 0, false },
 	[PROBE_TEST_MIXED_70_30] = { "mixed_70_30", PROFILE_MIXED_70_30, PROBE_RAND, 70, 4 * KIB, 32, true, 0.2, 0.3, 3.0, 0, false },
