@@ -466,13 +466,10 @@ static int zoned_write_test(struct run *r, enum probe_test t)
 	return ret;
 }
 
-/* Why write test t does not run on a host-managed zoned device. */
-static const char *zoned_why(enum probe_test t)
-{
-	(void)t;
-	return "random writes fail on it (writes must be zone-sequential), so no random-write "
-	       "or mixed test runs";
-}
+/* Why a write test other than the sequential ones does not run on a
+ * host-managed zoned device. */
+#define ZONED_WHY "random writes fail on it (writes must be zone-sequential), so no " \
+		  "random-write or mixed test runs"
 
 /*
  * The heaviest test that runs carries the thermal series: the sustained
@@ -679,7 +676,7 @@ static int run_tests(struct run *r, unsigned mask)
 		}
 		if (is_write_test(t) && zoned_raw(r) && !zoned_runs(t)) {
 			profile_device_add_notef(r->dev, "%s: skipped: host-managed zoned device: %s",
-			     tests[t].name, zoned_why(t));
+			     tests[t].name, ZONED_WHY);
 			continue;
 		}
 		/* the fill comes right before the first test that reads: the
