@@ -1,6 +1,8 @@
 #include "tw_jsonpos.h"
+#include "tw_diag.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -260,4 +262,29 @@ void tw_jsonpos_free(struct tw_jsonpos *ix)
 		free(ix->v[i].path);
 	free(ix->v);
 	free(ix);
+}
+
+void tw_jsondoc_bad(struct tw_jsondoc *doc, const char *path, const char *fmt, ...)
+{
+	char msg[512];
+	int line = 0, col = 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!doc->ix)
+		doc->ix = tw_jsonpos_build(doc->text, doc->len);
+	if (doc->ix && tw_jsonpos_find(doc->ix, path, &line, &col) == 0)
+		line += doc->line_off;
+	if (tw_diags_add(doc->d, doc->name, line, col, path, "%s", msg) < 0)
+		doc->err = -ENOMEM;
+	else if (!doc->err)
+		doc->err = -EINVAL;
+}
+
+void tw_json_child(char *out, size_t len, const char *path, const char *key)
+{
+	if (len && snprintf(out, len, "%s%s%s", path, *path ? "." : "", key) >= (int)len)
+		out[len - 1] = '\0';
 }

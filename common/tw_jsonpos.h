@@ -30,4 +30,30 @@ int tw_jsonpos_find(const struct tw_jsonpos *ix, const char *path, int *line,
 /* Free the index.  NULL-safe. */
 void tw_jsonpos_free(struct tw_jsonpos *ix);
 
+struct tw_diags;
+
+/* A JSON document being checked, and where its problems go. */
+struct tw_jsondoc {
+	const char *name;	/* the file, for messages */
+	const char *text;	/* the document, for the position index */
+	size_t len;
+	int line_off;		/* lines of the file before text (0: none) */
+	struct tw_jsonpos *ix;	/* built at the first problem: most files have
+				 * none (free with tw_jsonpos_free) */
+	struct tw_diags *d;
+	int err;		/* first -errno seen (-EINVAL for invalid data) */
+};
+
+/*
+ * Record a problem at path's position in doc (or its enclosing object's),
+ * as "name:line:col: path: message" in doc->d; doc->err becomes -EINVAL
+ * (-ENOMEM when the list cannot grow) unless already set.
+ */
+void tw_jsondoc_bad(struct tw_jsondoc *doc, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* path + "." + key (key alone at the root) into out[0..len); an over-long
+ * path is cut. */
+void tw_json_child(char *out, size_t len, const char *path, const char *key);
+
 #endif

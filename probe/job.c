@@ -96,6 +96,7 @@ struct worker {
 	struct probe_io *io, **ev;
 	uint32_t *free_slots;
 	uint64_t *zone_n;	/* zone-sequential: I/Os each slot issued */
+	uint64_t zone_slot_ios;	/* and how many a slot's zones hold */
 	unsigned nfree, inflight;
 	void *mem;
 	struct iovec *iov;
@@ -273,6 +274,8 @@ static int alloc_slots(struct worker *w, unsigned qd)
 	w->ev = calloc(qd, sizeof(*w->ev));
 	w->free_slots = calloc(qd, sizeof(*w->free_slots));
 	w->zone_n = calloc(qd, sizeof(*w->zone_n));
+	w->zone_slot_ios = w->sh->job->zone.bytes ?
+		probe_zone_ios(&w->sh->job->zone, w->sh->job->bs) / w->sh->job->zone.par : 0;
 	if (!w->io || !w->ev || !w->free_slots || !w->zone_n)
 		return -ENOMEM;
 	for (unsigned i = 0; i < qd; i++) {
@@ -471,8 +474,7 @@ static int submit(struct worker *w)
 		struct probe_io *io = &w->io[w->free_slots[w->nfree - 1]];
 		enum probe_q q;
 
-		if (job->zone.bytes && w->zone_n[io->slot] >= probe_zone_ios(&job->zone, job->bs) /
-		    job->zone.par) {
+		if (job->zone.bytes && w->zone_n[io->slot] >= w->zone_slot_ios) {
 			w->nfree--;	/* its zones are written: the slot rests */
 			continue;
 		}
@@ -897,6 +899,7 @@ static void merge_worker(struct probe_job_result *res, const struct worker *w)
 {
 	res->ios += w->ios;
 	res->bytes += w->bytes;
+	res->all_ios += w->reaped;
 	res->read_ios += w->rios;
 	res->write_ios += w->wios;
 	res->zero_samples += w->zero_samples;

@@ -130,6 +130,9 @@ struct probe_job {
 struct probe_job_result {
 	uint64_t ios, bytes;		/* ios * bs == bytes */
 	uint64_t read_ios, write_ios;
+	uint64_t all_ios;		/* every I/O completed, ramp and drain
+					 * included (what the job wrote, for a
+					 * sequential writer) */
 	double seconds;			/* measured, ramp excluded */
 	double iops, mbps;		/* ios / seconds, bytes / seconds / 1e6 */
 	struct probe_hist lat, read_lat, write_lat;	/* ns, all threads */

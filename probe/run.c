@@ -38,6 +38,8 @@
 #define IORATE_QD 128u		/* iorate: most I/Os in flight */
 #define KNOWN_WINDOW_S 0.1	/* quick tests: windows this short … */
 #define KNOWN_WINDOW_IOS 32u	/* … with this many I/Os at least */
+#define SWEEP_RAMP_S 0.03	/* a sweep depth's ramp: the device is busy from
+				 * the depth before, only the queue refills */
 
 /* One row per test (run_int.h): its shape and its quick-mode time limits;
  * the composite tests (run_composite.c) read their rows from here too. */
@@ -45,7 +47,7 @@ const struct test_def tests[PROBE_TEST_COUNT] = {
 	[PROBE_TEST_SEQ_READ] = { "seq_read", PROFILE_SEQ_READ, PROBE_SEQ, 100, MIB, 32, false, 0.25, 0.5, 3.0, 0, false },
 	[PROBE_TEST_RAND_READ_QD1] = { "rand_read_qd1", PROFILE_RAND_READ_QD1, PROBE_RAND, 100, 4 * KIB, 1, false, 0.1, 0.5, 3.0, 0, false },
 	[PROBE_TEST_RAND_READ_QD32] = { "rand_read_qd32", PROFILE_RAND_READ_QD32, PROBE_RAND, 100, 4 * KIB, 32, true, 0.2, 0.3, 3.0, 0, false },
-	[PROBE_TEST_QD_SWEEP] = { "qd_sweep", -1, PROBE_RAND, 100, 4 * KIB, 0, false, 0.1, 0.2, 0.4, KNOWN_WINDOW_S / 2, false },
+	[PROBE_TEST_QD_SWEEP] = { "qd_sweep", -1, PROBE_RAND, 100, 4 * KIB, 0, false, SWEEP_RAMP_S, 0.15, 0.3, KNOWN_WINDOW_S / 2, false },
 	[PROBE_TEST_SEQ_WRITE] = { "seq_write", PROFILE_SEQ_WRITE, PROBE_SEQ, 0, MIB, 32, false, 0.25, 0.5, 3.0, 0, false },
 	[PROBE_TEST_IORATE] = { "iorate", -1, PROBE_RAND, 100, 4 * KIB, IORATE_QD, false, 0.2, 1.0, 1.0, 0, false },
 	[PROBE_TEST_MIXED_70_30] = { "mixed_70_30", PROFILE_MIXED_70_30, PROBE_RAND, 70, 4 * KIB, 32, true, 0.2, 0.3, 3.0, 0, false },
@@ -384,6 +386,12 @@ static int io_test(struct run *r, enum probe_test t)
 	job_for(r, def, def->qd, &job);
 	ret = run_job(r, def, &job, &res);
 	busy = res.busy_cores;	/* this job's threads only, not its neighbours' */
+	if (ret == 0 && t == PROBE_TEST_SEQ_WRITE && job.threads == 1) {
+		/* one thread writes on from 0, wrapping at the span's end */
+		uint64_t w = res.all_ios * (uint64_t)job.bs;
+
+		r->seq_written = w < r->span ? w - w % MIB : r->span;
+	}
 	if (ret == 0 && res.ios) {
 		fill_io(&r->dev->io[def->slot], def, &job, &res);
 		band_note(r, def, &job, &res);
@@ -458,13 +466,10 @@ static int zoned_write_test(struct run *r, enum probe_test t)
 	return ret;
 }
 
-/* Why write test t does not run on a host-managed zoned device. */
-static const char *zoned_why(enum probe_test t)
-{
-	(void)t;
-	return "random writes fail on it (writes must be zone-sequential), so no random-write "
-	       "or mixed test runs";
-}
+/* Why a write test other than the sequential ones does not run on a
+ * host-managed zoned device. */
+#define ZONED_WHY "random writes fail on it (writes must be zone-sequential), so no " \
+		  "random-write or mixed test runs"
 
 /*
  * The heaviest test that runs carries the thermal series: the sustained
@@ -580,13 +585,40 @@ static uint64_t fill_bytes(const struct run *r)
 }
 
 /*
+ * Whether seq_write, which ran before, already wrote what the fill would
+ * (want bytes from 0, with the same incompressible data): then the fill is
+ * not run again, the reads run over what seq_write wrote, and a note says
+ * so.  Saves a fill's time (a second on a fast 2 GiB device).
+ */
+static bool fill_done_by_seq_write(struct run *r, uint64_t want)
+{
+	const uint64_t span = r->span, w = r->seq_written;
+
+	if (!w || w < want)
+		return false;
+	if (w >= span) {
+		profile_device_add_notef(r->dev, "fill: seq_write wrote the whole span (%.2f GiB) with "
+		     "incompressible data before the read tests (sequential 1 MiB writes from its start): "
+		     "no fill needed", span / 1073741824.0);
+		return true;
+	}
+	r->span = w;
+	profile_device_add_notef(r->dev, "fill: seq_write wrote %.2f of the %.2f GiB span with "
+	     "incompressible data before the read tests, which ran over that part: no fill needed "
+	     "(the reads need %.0f s at its rate, 1 GiB at least); --full fills it all",
+	     w / 1073741824.0, span / 1073741824.0, FILL_QUICK_RATE_S);
+	return true;
+}
+
+/*
  * Write the span with incompressible data (sequential 1 MiB at QD32, the
  * seq_write shape) before the first test that reads, so that reads come
  * from the media, not from never-written blocks.  Quick mode fills only what
  * the reads need (fill_bytes(): 2 s at the seq_write rate, 1 GiB at least)
  * and the tests run over that; --full and --seconds fill the whole span.
- * At most FILL_QUICK_S (FILL_FULL_S with --full): when that is not enough,
- * the tests run over the part written.
+ * Nothing is written when seq_write already wrote that much
+ * (fill_done_by_seq_write()).  At most FILL_QUICK_S (FILL_FULL_S with
+ * --full): when that is not enough, the tests run over the part written.
  * Returns 0, -ECANCELED or -EIO (a note says why).
  */
 static int fill_span(struct run *r)
@@ -598,6 +630,8 @@ static int fill_span(struct run *r)
 	struct probe_job job;
 	int ret;
 
+	if (fill_done_by_seq_write(r, want))
+		return 0;
 	job_for(r, &def, def.qd, &job);
 	job.ramp_s = 0;
 	job.min_s = job.max_s = r->o->full ? FILL_FULL_S : FILL_QUICK_S;
@@ -642,7 +676,7 @@ static int run_tests(struct run *r, unsigned mask)
 		}
 		if (is_write_test(t) && zoned_raw(r) && !zoned_runs(t)) {
 			profile_device_add_notef(r->dev, "%s: skipped: host-managed zoned device: %s",
-			     tests[t].name, zoned_why(t));
+			     tests[t].name, ZONED_WHY);
 			continue;
 		}
 		/* the fill comes right before the first test that reads: the

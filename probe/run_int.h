@@ -47,6 +47,9 @@ struct run {
 	bool noticed;			/* engine fallback noted once */
 	char engine[PROBE_ENGINE_MSG];	/* the engine setup last noted */
 	uint64_t span;			/* bytes the tests touch, from 0 */
+	uint64_t seq_written;		/* bytes from 0 that seq_write wrote (one
+					 * thread, no error), 0 = none: what the
+					 * fill need not write again */
 	uint64_t zero_samples, zero_reads;	/* this test, all its jobs */
 	bool stalled;			/* a test stalled: skip the rest */
 	struct probe_zone_map zone;	/* zone.bytes: the write running now is

@@ -51,12 +51,8 @@ struct fjob {
 };
 
 struct ictx {
-	const char *name, *text;
-	size_t len;
-	int line_off;			/* lines skipped before the JSON */
-	struct tw_jsonpos *ix;
-	struct tw_diags *d;
-	int err;
+	struct tw_jsondoc doc;		/* the JSON (after any lines before it),
+					 * its problems (tw_jsonpos.h) */
 	const json_t *gopts;		/* "global options", or NULL */
 	const char *version;
 	char created[32];
@@ -64,33 +60,12 @@ struct ictx {
 	struct fio_import_result *res;
 };
 
-static void bad(struct ictx *c, const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
 /* Record a problem at path's position (or its enclosing object's). */
-static void bad(struct ictx *c, const char *path, const char *fmt, ...)
-{
-	char msg[512];
-	int line = 0, col = 0;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (!c->ix)
-		c->ix = tw_jsonpos_build(c->text, c->len);
-	if (c->ix && tw_jsonpos_find(c->ix, path, &line, &col) == 0)
-		line += c->line_off;
-	if (tw_diags_add(c->d, c->name, line, col, path, "%s", msg) < 0)
-		c->err = -ENOMEM;
-	else if (!c->err)
-		c->err = -EINVAL;
-}
+#define bad(c, path, ...) tw_jsondoc_bad(&(c)->doc, path, __VA_ARGS__)
 
 static void child(char *out, const char *path, const char *key)
 {
-	if (snprintf(out, PATH_LEN, "%s%s%s", path, *path ? "." : "", key) >= PATH_LEN)
-		out[PATH_LEN - 1] = '\0';
+	tw_json_child(out, PATH_LEN, path, key);
 }
 
 long fio_parse_size(const char *s)
@@ -688,7 +663,7 @@ static struct profile_device *device_for(struct ictx *c, const char *fn, const s
 			j->ioengine ? j->ioengine : "");
 	profile_device_add_notef(d, "imported by `tierwise import fio` from %s (%s, %s): "
 				 "each test's fio job and options are in the notes below",
-				 c->name, c->version ? c->version : "fio", c->created);
+				 c->doc.name, c->version ? c->version : "fio", c->created);
 	profile_device_add_note(d, fn ? "capacity_bytes: unknown (0) unless `import fio "
 				"--capacity ID=SIZE` gave it: fio output does not give the "
 				"device's size" :
@@ -875,7 +850,7 @@ static int unmapped(struct ictx *c, const struct fjob *j)
 	if (!v)
 		return -ENOMEM;
 	c->res->unmapped = v;
-	if (asprintf(&v[c->res->n_unmapped], "%s: %s", c->name, line) < 0)
+	if (asprintf(&v[c->res->n_unmapped], "%s: %s", c->doc.name, line) < 0)
 		return -ENOMEM;
 	c->res->n_unmapped++;
 	return 0;
@@ -950,14 +925,14 @@ static const json_t *top(struct ictx *c, const json_t *root, const char **an)
 	const json_t *v = json_object_get(root, "fio version"), *jobs;
 
 	if (!v) {
-		enum profile_file_kind k = profile_file_kind(c->text, c->len);
+		enum profile_file_kind k = profile_file_kind(c->doc.text, c->doc.len);
 
-		if (tw_diags_add(c->d, c->name, 0, 0, NULL, "this is %s, not fio output (no "
+		if (tw_diags_add(c->doc.d, c->doc.name, 0, 0, NULL, "this is %s, not fio output (no "
 				 "\"fio version\" key): give what `fio --output-format=json` "
 				 "writes", profile_file_kind_name(k)) < 0)
-			c->err = -ENOMEM;
+			c->doc.err = -ENOMEM;
 		else
-			c->err = -EINVAL;
+			c->doc.err = -EINVAL;
 		return NULL;
 	}
 	if (!json_is_string(v))
@@ -989,17 +964,17 @@ static int import_root(struct ictx *c, const json_t *root)
 
 	if (!json_is_object(root)) {
 		bad(c, "", "fio output is a JSON object, not this");
-		return c->err;
+		return c->doc.err;
 	}
 	jobs = top(c, root, &an);
 	if (!jobs)
-		return c->err;
+		return c->doc.err;
 	n = read_jobs(c, jobs, an, &v);
 	if (n < 0)
 		return (int)n;
-	if (c->err) {
+	if (c->doc.err) {
 		free(v);
-		return c->err;
+		return c->doc.err;
 	}
 	if (c->version && !c->res->fio_version) {	/* the first file: when it ran */
 		c->res->fio_version = strdup(c->version);
@@ -1020,23 +995,23 @@ static int import_root(struct ictx *c, const json_t *root)
 int fio_import_string(struct profile *p, const char *text, size_t len, const char *name,
 		      struct fio_import_result *res, struct tw_diags *diags)
 {
-	struct ictx c = { .name = name, .d = diags, .p = p, .res = res };
-	size_t off = json_start(text, len, &c.line_off);
+	struct ictx c = { .doc = { .name = name, .d = diags }, .p = p, .res = res };
+	size_t off = json_start(text, len, &c.doc.line_off);
 	json_error_t je;
 	json_t *root;
 	int ret;
 
-	c.text = text + off;
-	c.len = len - off;
+	c.doc.text = text + off;
+	c.doc.len = len - off;
 	if (!off)
-		c.line_off = 0;
+		c.doc.line_off = 0;
 	/* no JSON_REJECT_DUPLICATES: fio 2.x repeats "0.00" in percentile */
-	root = json_loadb(c.text, c.len, JSON_DISABLE_EOF_CHECK, &je);
+	root = json_loadb(c.doc.text, c.doc.len, JSON_DISABLE_EOF_CHECK, &je);
 	if (!root) {
 		enum profile_file_kind k = profile_file_kind(text, len);
 
 		if (k == PROFILE_KIND_JSON)
-			ret = tw_diags_add(diags, name, je.line + c.line_off, je.column, NULL,
+			ret = tw_diags_add(diags, name, je.line + c.doc.line_off, je.column, NULL,
 					   "not valid JSON: %s", je.text);
 		else
 			ret = tw_diags_add(diags, name, 0, 0, NULL, "this is %s, not fio "
@@ -1046,7 +1021,7 @@ int fio_import_string(struct profile *p, const char *text, size_t len, const cha
 	}
 	ret = import_root(&c, root);
 	json_decref(root);
-	tw_jsonpos_free(c.ix);
+	tw_jsonpos_free(c.doc.ix);
 	return ret;
 }
 

@@ -15,42 +15,16 @@
 #define PATH_LEN 256
 
 struct rctx {
-	const char *name;
-	const char *text;	/* the document, for the position index */
-	size_t len;
-	struct tw_jsonpos *ix;	/* built at the first problem: most files have none */
-	struct tw_diags *d;
-	int err;		/* first -errno seen (-EINVAL for invalid data) */
+	struct tw_jsondoc doc;	/* the document, its problems (tw_jsonpos.h) */
 };
 
-static void bad(struct rctx *c, const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
 /* Record a problem at path's position (or its enclosing object's). */
-static void bad(struct rctx *c, const char *path, const char *fmt, ...)
-{
-	char msg[512];
-	int line = 0, col = 0;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (!c->ix)
-		c->ix = tw_jsonpos_build(c->text, c->len);
-	if (c->ix)
-		tw_jsonpos_find(c->ix, path, &line, &col);
-	if (tw_diags_add(c->d, c->name, line, col, path, "%s", msg) < 0)
-		c->err = -ENOMEM;
-	else if (!c->err)
-		c->err = -EINVAL;
-}
+#define bad(c, path, ...) tw_jsondoc_bad(&(c)->doc, path, __VA_ARGS__)
 
 /* path + "." + key into out; an over-long path is cut (the key still names it). */
 static void child_path(char *out, const char *path, const char *key)
 {
-	if (snprintf(out, PATH_LEN, "%s%s%s", path, *path ? "." : "", key) >= PATH_LEN)
-		out[PATH_LEN - 1] = '\0';
+	tw_json_child(out, PATH_LEN, path, key);
 }
 
 static void index_path(char *out, const char *path, size_t i)
@@ -196,7 +170,7 @@ static void decode_field(struct rctx *c, const struct pf_field *f,
 			 !strcmp(f->key, "id"))
 			bad(c, path, "must not be empty");
 		else if (!(*(char **)at = strdup(json_string_value(v))))
-			c->err = -ENOMEM;
+			c->doc.err = -ENOMEM;
 		break;
 	case PF_BOOL:
 		if (!json_is_boolean(v))
@@ -317,7 +291,7 @@ static void decode_array(struct rctx *c, const json_t *arr, const char *path,
 	cnt = json_array_size(arr);
 	*out = cnt ? calloc(cnt, elem) : NULL;
 	if (cnt && !*out) {
-		c->err = -ENOMEM;
+		c->doc.err = -ENOMEM;
 		return;
 	}
 	*n = cnt;
@@ -435,7 +409,7 @@ static void decode_notes(struct rctx *c, const json_t *v, const char *path,
 		if (!json_is_string(x))
 			bad(c, p, "must be a string, not %s", type_name(x));
 		else if (profile_device_add_note(d, json_string_value(x)) < 0)
-			c->err = -ENOMEM;
+			c->doc.err = -ENOMEM;
 	}
 }
 
@@ -546,7 +520,7 @@ static void decode_link(struct rctx *c, const json_t *v, const char *path,
 	}
 	l->upstream = calloc(json_array_size(a) + 1, sizeof(*l->upstream));
 	if (!l->upstream) {
-		c->err = -ENOMEM;
+		c->doc.err = -ENOMEM;
 		return;
 	}
 	json_array_foreach(a, i, x) {
@@ -554,7 +528,7 @@ static void decode_link(struct rctx *c, const json_t *v, const char *path,
 		if (!json_is_string(x))
 			bad(c, q, "must be a string, not %s", type_name(x));
 		else if (!(l->upstream[l->n_upstream++] = strdup(json_string_value(x))))
-			c->err = -ENOMEM;
+			c->doc.err = -ENOMEM;
 	}
 }
 
@@ -599,7 +573,7 @@ static void decode_paths(struct rctx *c, const json_t *a, const char *path,
 	}
 	n = json_array_size(a);
 	if (n && !(m->paths = calloc(n, sizeof(*m->paths)))) {
-		c->err = -ENOMEM;
+		c->doc.err = -ENOMEM;
 		return;
 	}
 	m->n_paths = n;
@@ -692,7 +666,7 @@ static void decode_devices(struct rctx *c, const json_t *arr, struct profile *pr
 		struct profile_device *d = profile_add_device(pr, NULL);
 
 		if (!d) {
-			c->err = -ENOMEM;
+			c->doc.err = -ENOMEM;
 			return;
 		}
 		index_path(p, "devices", i);
@@ -787,7 +761,7 @@ static void decode_shared(struct rctx *c, const json_t *g, const char *path,
 	}
 	if (n == json_array_size(ids) &&
 	    profile_add_shared(pr, idv, n, solo, together) < 0)
-		c->err = -ENOMEM;
+		c->doc.err = -ENOMEM;
 }
 
 static void decode_links(struct rctx *c, const json_t *v, struct profile *pr)
@@ -894,7 +868,7 @@ static bool wrong_kind(const json_t *root, const char *name, struct tw_diags *di
 int profile_read_string(const char *text, size_t len, const char *name,
 			struct profile **out, struct tw_diags *diags)
 {
-	struct rctx c = { .name = name, .text = text, .len = len, .d = diags };
+	struct rctx c = { .doc = { .name = name, .text = text, .len = len, .d = diags } };
 	struct profile *pr;
 	json_error_t je;
 	json_t *root;
@@ -907,15 +881,15 @@ int profile_read_string(const char *text, size_t len, const char *name,
 		return json_decref(root), -EINVAL;
 	pr = calloc(1, sizeof(*pr));
 	if (!pr) {
-		c.err = -ENOMEM;
+		c.doc.err = -ENOMEM;
 	} else {
 		decode_top(&c, root, pr);
 	}
 	json_decref(root);
-	tw_jsonpos_free(c.ix);
-	if (c.err) {
+	tw_jsonpos_free(c.doc.ix);
+	if (c.doc.err) {
 		profile_free(pr);
-		return c.err;
+		return c.doc.err;
 	}
 	*out = pr;
 	return 0;

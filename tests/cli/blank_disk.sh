@@ -5,7 +5,8 @@
 #   not per depth), keeps its figures with "unwritten" ~1, score lists them
 #   in "missing", the plan warns and says how to get real figures;
 #   --destructive: the span is written with incompressible data before the
-#   reads (the fill), so no read returns zeros and the figures are scored.
+#   reads (the fill), so no read returns zeros and the figures are scored;
+#   when seq_write ran first and wrote the span, it is not written again.
 # Root only.
 tw=$1
 export COLUMNS=1000	# whole sentences to match; the wrap at 80 is checked by golden.sh
@@ -75,6 +76,22 @@ tail -c 1M "$tmp/blank.img" | cmp -s - <(head -c 1M /dev/zero) &&
 sz=$(head -c 16M "$tmp/blank.img" | gzip -1 | wc -c)
 [ "$sz" -gt $((16 * 1048576 * 99 / 100)) ] ||
 	{ echo "FAIL: destructive: 16 MiB of the span gzip to $sz bytes (compressible)"; fail=1; }
+
+# ---- destructive with seq_write first: it wrote the span, no fill after it
+truncate -s 0 "$tmp/blank.img"
+truncate -s 64M "$tmp/blank.img"
+loop=$(losetup -f --show "$tmp/blank.img") || { echo "FAIL: loop device again"; exit 1; }
+"$tw" probe "$loop" --destructive --yes --tests seq_write,seq_read,rand_read_qd1 "${quick[@]}" \
+	-o "$tmp/sw.json" >/dev/null 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 0 ] || { echo "FAIL: seq_write first: exit $rc"; cat "$tmp/err"; fail=1; }
+cp "$tmp/sw.json" "$tmp/out"
+jq_true "seq_write first: no fill, the note says why" '[.devices[0].notes[] | select(startswith("fill: "))] == ["fill: seq_write wrote the whole span (0.06 GiB) with incompressible data before the read tests (sequential 1 MiB writes from its start): no fill needed"]' '.devices[0].notes'
+jq_true "seq_write first: no zero reads" '.devices[0].results | [.seq_read.unwritten, .rand_read_qd1.unwritten] == [0, 0]' '.devices[0].results | map_values(.unwritten?)'
+detach_loops "$loop"
+loop=""
+tail -c 1M "$tmp/blank.img" | cmp -s - <(head -c 1M /dev/zero) &&
+	{ echo "FAIL: seq_write first: the last MiB is still zeros"; fail=1; }
 
 [ "$fail" -eq 0 ] && echo "PASS"
 exit "$fail"
