@@ -365,7 +365,7 @@ static void device_link(const struct profile_device *p, struct msg *m)
 static bool check_link(const struct advisor_plan_device *d, struct msg *m)
 {
 	const struct profile_multipath *mp = &d->p->multipath;
-	bool dev = profile_link_degraded(&d->p->link), any = dev;
+	bool dev = profile_link_degraded(&d->p->link), any = dev, slot = dev;
 
 	for (size_t i = 0; i < mp->n_paths && !any; i++)
 		any = path_link_degraded(d->p, &mp->paths[i]);
@@ -385,10 +385,15 @@ static bool check_link(const struct advisor_plan_device *d, struct msg *m)
 		link_cost(m, &q->link);
 		dev = true;
 	}
-	msg_add(m, "; check the slot (a x4 drive in a x2 or x1 slot, or a slot"
-		" wired to the chipset), the riser or adapter, and the BIOS lane"
-		" bifurcation (x4x4x4x4 for a multi-M.2 card), then re-seat it and"
-		" probe again");
+	if (!slot)	/* only ports of a dual-port drive: no slot of its own */
+		msg_add(m, "; check that port: the drive's seating in its bay, the"
+			" backplane and the cable to it, and the port's BIOS lane"
+			" bifurcation (x2x2 for a dual-port drive), then probe again");
+	else
+		msg_add(m, "; check the slot (a x4 drive in a x2 or x1 slot, or a slot"
+			" wired to the chipset), the riser or adapter, and the BIOS lane"
+			" bifurcation (x4x4x4x4 for a multi-M.2 card), then re-seat it and"
+			" probe again");
 	return true;
 }
 

@@ -238,7 +238,11 @@ static void print_degraded(FILE *out, const struct probe_inventory *inv)
 		fprintf(out, ": %s at %s", cell, p->address);
 		if (!isnan(now) && !isnan(max))
 			fprintf(out, ": %.0f of %.0f MB/s", now, max);
-		fprintf(out, "; check the slot, the riser and the BIOS lane bifurcation\n");
+		if (v[i].path)	/* one port of a dual-port drive */
+			fprintf(out, "; check that port: the drive's seating in its bay, the "
+				"backplane and its cable, and the port's BIOS lane bifurcation\n");
+		else
+			fprintf(out, "; check the slot, the riser and the BIOS lane bifurcation\n");
 	}
 	free(v);
 }

@@ -634,7 +634,7 @@ static void test_link_path_degraded(void **state)
 	m = warning(plan, "nvme0n1", "link");
 	assert_contains(m, "nvme0n1: the PCIe link of its path nvme0c1n1 via nvme1 at 0001:5e:00.0 "
 			"trained at Gen4 x1 of Gen4 x2: 1,969 of 3,938 MB/s, 1,969 MB/s (50 %) of "
-			"bandwidth lost; check the slot");
+			"bandwidth lost; check that port: the drive's seating in its bay");
 	assert_null(strstr(m, "nvme0c0n1"));	/* the other port is at its maximum */
 	assert_contains(m, "; nvme0n2 is a namespace of the same drive");
 	assert_null(warning(plan, "nvme0n2", "link"));
