@@ -90,7 +90,8 @@ EOF
 # times out (tw.nvme_io_timeout, 5 s), aborts and resets the controller, and
 # the probe loses a test.  It is not tierwise's doing, so one retry.
 t_plain='' t_warning=''
-lost_command() { grep -q 'nvme nvme0: I/O [0-9]* .*timeout' "$results/$1/dmesg.txt" 2>/dev/null; }
+# Any controller: the zoned boot's ZNS namespace is on the second (nvme1).
+lost_command() { grep -q 'nvme nvme[0-9]*: I/O [0-9]* .*timeout' "$results/$1/dmesg.txt" 2>/dev/null; }
 boot() {
 	local name=$1 start try envs=() qargs=()
 	shift
