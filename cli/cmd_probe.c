@@ -67,8 +67,9 @@ static void probe_usage(FILE *out)
 	      "Quick mode stops each test when its figure is known: the 95 % confidence\n"
 	      "band of its mean rate within ±2 % (0.1 s windows, batch means), and for\n"
 	      "random reads 10,000 I/Os (a p99 with 100 samples above it); at least\n"
-	      "0.2-0.5 s past the ramp, at most 3 s (4 s the reads under writes; a note\n"
-	      "says when the cap came first).\n"
+	      "0.2-0.5 s past the ramp, at most 3 s (4 s the reads under writes); a\n"
+	      "read test whose band is on course to stay wider than ±3 % at its cap\n"
+	      "stops after a third of it.  A note says which came first, and the band.\n"
 	      "Exit: 0 all measured, 4 some tests or targets failed (see notes),\n"
 	      "3 nothing could be measured, 2 usage error.\n\n"
 	      "Example: tierwise probe nvme0n1 /srv/models -o server.json\n", out);

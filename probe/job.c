@@ -666,6 +666,9 @@ static int validate(const struct probe_job *job, double window,
 		return bad(res, "rate_iops must be 0..1e9");
 	if (!isfinite(job->known_pct) || job->known_pct < 0 || job->known_pct > 100)
 		return bad(res, "known_pct must be 0..100");
+	if (!isfinite(job->futile_pct) || job->futile_pct < 0 || job->futile_pct > 100 ||
+	    bad_time(job->futile_after_s))
+		return bad(res, "futile_pct must be 0..100, futile_after_s a time");
 	if (job->zone.bytes && (job->pattern != PROBE_SEQ || job->threads > 1 || job->ramp_s > 0 ||
 	    !job->zone.par || job->qd != job->zone.par || !job->zone.n || job->zone.n % job->zone.par || !job->zone.cap ||
 	    job->zone.cap % job->bs || job->zone.cap > job->zone.bytes || !job->max_ios ||
@@ -839,6 +842,28 @@ static bool steady_now(const struct probe_job_result *res)
 }
 
 /*
+ * Whether the band of the windows so far (elapsed_ns measured, ios counted),
+ * narrowing as batch means do (× √(t / max_s)), would still be wider than
+ * job->futile_pct at the cap: job.h's futile_pct.  A device whose rate
+ * wanders more slowly than that narrows even less, so the projection errs
+ * on the side of running on.
+ */
+static bool futile_now(const struct probe_job *job, const struct probe_job_result *res,
+		       uint64_t elapsed_ns, uint64_t ios)
+{
+	const double t = (double)elapsed_ns / NS;
+	struct probe_known k;
+
+	if (!(job->futile_pct > 0) || !(job->known_pct > 0) || t < job->futile_after_s ||
+	    ios < job->min_ios || t >= job->max_s)
+		return false;
+	if (probe_known_check_w(res->win_iops, res->win_s, res->n_windows, &k) < 0 ||
+	    !isfinite(k.half_pct))
+		return false;
+	return k.half_pct * sqrt(t / job->max_s) > job->futile_pct;
+}
+
+/*
  * The measurement: ramp, then windows until max_s, steady state, an
  * event or every worker done (*done set).  Windows are back to back, each
  * at least window long and of win_min_ios I/Os (or ten windows long, for a
@@ -886,6 +911,10 @@ static uint64_t control(struct shared *sh, struct worker *w, double window,
 		if (job->known_pct > 0 && cur.ios >= job->min_ios &&
 		    probe_known_w(res->win_iops, res->win_s, res->n_windows, job->known_pct)) {
 			res->known = true;
+			return cur.ns;
+		}
+		if (futile_now(job, res, cur.ns - m_start, cur.ios)) {
+			res->futile = true;
 			return cur.ns;
 		}
 		if (job->stop_when && job->stop_when(job->arg, res->win_mbps, res->n_windows)) {

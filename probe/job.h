@@ -10,6 +10,8 @@
  *   min_s      with stop_on_steady, known_pct or stop_when, run at least this long
  *   known_pct  > 0: stop once the mean rate is known within ± this % (95 %
  *              confidence, known.h) and at least min_ios I/Os were counted
+ *   futile_pct or, past futile_after_s (and min_ios), once the band projected
+ *              to max_s is still wider than ± this % (a swinging device)
  *   stop_when  or once this callback says so (the caller's own rule on the
  *              windows so far, e.g. the sustained write's cache cliff)
  *   max_s      stop after this long (measured time, ramp excluded)
@@ -107,6 +109,12 @@ struct probe_job {
 					 * threads); 0 = closed loop */
 	bool stop_on_steady;
 	double known_pct;		/* > 0: stop when the rate is known to ± this % */
+	/* > 0 (with known_pct): give up early, once futile_after_s have been
+	 * measured, when the band projected to max_s (today's band × √(t /
+	 * max_s), as batch means narrow) is still wider than ± this %: the
+	 * cap would come first anyway, with a band little narrower, and the
+	 * rest of the time buys nothing the user needs (res->futile). */
+	double futile_pct, futile_after_s;
 	uint64_t min_ios;		/* and at least this many I/Os counted (a p99
 					 * with PROBE_KNOWN_TAIL samples above it) */
 	unsigned win_min_ios;		/* a window closes with at least this many
@@ -146,6 +154,8 @@ struct probe_job_result {
 	double known_pct;		/* the 95 % band of the mean rate, ± % of it
 					 * (known.h); INFINITY when too few windows */
 	bool known;			/* known_pct > 0 and reached: it ended the job */
+	bool futile;			/* futile_pct ended the job: its band, projected
+					 * to max_s, stayed wider (known_pct: the band) */
 	bool cancelled;			/* *cancel ended the job */
 	/* The workers' own CPU time over their wall time (thread clocks: other
 	 * jobs of the process do not count); NAN when unknown. */

@@ -251,6 +251,8 @@ struct probe_target {
 	char *path;		/* device path or scratch file path */
 	uint64_t span_bytes;	/* bytes the tests may touch, from offset 0 */
 	unsigned align;		/* I/O alignment: the logical block size */
+	bool blank;		/* a scratch file allocated, never written: the
+				 * run fills what its reads need (run.c) */
 	const struct probe_dev *dev;	/* inventory entry (raw), or the
 					 * filesystem's disk (scratch); may be NULL */
 };
@@ -270,8 +272,10 @@ int probe_target_open_device(const struct probe_inventory *inv, const char *name
 /*
  * Create a scratch file in directory dir (size bytes; 0 = default: 2 GiB or
  * a quarter of the free space, whichever is smaller), registered for removal
- * on fatal signals, and fill it with incompressible data so that reads hit
- * the media.  The file is held under flock() for its life; stale scratch
+ * on fatal signals, its space reserved with fallocate() and left blank
+ * (t->blank: the run writes incompressible data where its reads go, at the
+ * device's rate, or seq_write did); where the filesystem cannot allocate
+ * ahead (EOPNOTSUPP), written with incompressible data here instead.  The file is held under flock() for its life; stale scratch
  * files of dead runs in dir are removed first (only ones provably ours; see
  * sweep_stale in target.c), and then err holds a notice even on success.
  * cancel (may be NULL) aborts the fill.  Returns 0 and fills *t,

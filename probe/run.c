@@ -38,6 +38,9 @@
 #define IORATE_QD 128u		/* iorate: most I/Os in flight */
 #define KNOWN_WINDOW_S 0.1	/* quick tests: windows this short … */
 #define KNOWN_WINDOW_IOS 32u	/* … with this many I/Os at least */
+#define FUTILE_PCT 3.0		/* quick tests: give up on ±2 % when the cap would
+				 * still leave the band wider than this … */
+#define FUTILE_AFTER_MIN_S 0.5	/* … for tests with caps of 3 × this or more */
 #define SWEEP_RAMP_S 0.03	/* a sweep depth's ramp: the device is busy from
 				 * the depth before, only the queue refills */
 
@@ -47,7 +50,7 @@ const struct test_def tests[PROBE_TEST_COUNT] = {
 	[PROBE_TEST_SEQ_READ] = { "seq_read", PROFILE_SEQ_READ, PROBE_SEQ, 100, MIB, 32, false, 0.25, 0.5, 3.0, 0, false },
 	[PROBE_TEST_RAND_READ_QD1] = { "rand_read_qd1", PROFILE_RAND_READ_QD1, PROBE_RAND, 100, 4 * KIB, 1, false, 0.1, 0.5, 3.0, 0, false },
 	[PROBE_TEST_RAND_READ_QD32] = { "rand_read_qd32", PROFILE_RAND_READ_QD32, PROBE_RAND, 100, 4 * KIB, 32, true, 0.2, 0.3, 3.0, 0, false },
-	[PROBE_TEST_QD_SWEEP] = { "qd_sweep", -1, PROBE_RAND, 100, 4 * KIB, 0, false, SWEEP_RAMP_S, 0.15, 0.3, KNOWN_WINDOW_S / 2, false },
+	[PROBE_TEST_QD_SWEEP] = { "qd_sweep", -1, PROBE_RAND, 100, 4 * KIB, 0, false, SWEEP_RAMP_S, 0.1, 0.2, KNOWN_WINDOW_S / 4, false },
 	[PROBE_TEST_SEQ_WRITE] = { "seq_write", PROFILE_SEQ_WRITE, PROBE_SEQ, 0, MIB, 32, false, 0.25, 0.5, 3.0, 0, false },
 	[PROBE_TEST_IORATE] = { "iorate", -1, PROBE_RAND, 100, 4 * KIB, IORATE_QD, false, 0.2, 1.0, 1.0, 0, false },
 	[PROBE_TEST_MIXED_70_30] = { "mixed_70_30", PROFILE_MIXED_70_30, PROBE_RAND, 70, 4 * KIB, 32, true, 0.2, 0.3, 3.0, 0, false },
@@ -164,6 +167,16 @@ void job_for(const struct run *r, const struct test_def *def, unsigned qd,
 			job->min_ios = def->pattern == PROBE_RAND ? PROBE_KNOWN_TAIL * 100u : 0;
 			if (def->p99_only)
 				job->max_ios = job->min_ios;
+			else if (def->max_s >= 3 * FUTILE_AFTER_MIN_S && def->read_pct > 0) {
+				/* a swinging device: a third of the cap, then
+				 * stop once the cap would bring it no nearer
+				 * than ±FUTILE_PCT.  Not seq_write: a write's
+				 * rate has a trend (first writes, caches) that
+				 * the projection does not know, and it writes
+				 * the span the reads need (no fill after it) */
+				job->futile_pct = FUTILE_PCT;
+				job->futile_after_s = fmax(def->min_s, def->max_s / 3);
+			}
 		}
 	}
 	if (r->zone.bytes && def->read_pct == 0 && def->pattern == PROBE_SEQ) {
@@ -369,6 +382,15 @@ static void band_note(struct run *r, const struct test_def *def, const struct pr
 					 (unsigned long long)res->ios);
 		return;
 	}
+	if (res->futile) {
+		profile_device_add_notef(r->dev, "%s: stopped after %.1f s, before its figure was known "
+					 "to ±%.0f %%: %s (95 %% confidence) over %llu I/Os, on course "
+					 "for about ±%.1f %% at its %.1f s cap (the device's rate swings "
+					 "more than the rest of the cap would average out)", def->name,
+					 res->seconds, job->known_pct, band, (unsigned long long)res->ios,
+					 res->known_pct * sqrt(res->seconds / job->max_s), job->max_s);
+		return;
+	}
 	profile_device_add_notef(r->dev, "%s: stopped at its %.1f s cap before its figure was known "
 				 "to ±%.0f %%: %s (95 %% confidence) over %llu I/Os%s", def->name,
 				 job->max_s, job->known_pct, band, (unsigned long long)res->ios,
@@ -557,17 +579,21 @@ static void keep_unwritten(struct run *r, enum probe_test t)
 		r->dev->under_write.unwritten = share;
 }
 
-/* Whether the destructive fill applies: a raw device probed with
- * --destructive, not a hard disk nor a host-managed zoned device, and a
- * test that reads. */
+/* Whether the fill applies: a test that reads, and a blank scratch file (its
+ * filesystem returns zeros for unwritten blocks without reading the disk,
+ * whatever the disk), or a raw device probed with --destructive, not a
+ * hard disk nor a host-managed zoned device. */
 static bool wants_fill(const struct run *r, unsigned mask)
 {
 	bool reads = false;
 
 	for (int t = 0; t < PROBE_TEST_COUNT; t++)
 		reads |= (mask & (1u << t)) && tests[t].read_pct > 0;
-	return reads && r->t->writable && r->t->kind != PROBE_TARGET_SCRATCH && !zoned_raw(r) &&
-	       r->dev->media != PROFILE_MEDIA_HDD && r->t->span_bytes >= MIB;
+	if (!reads || !r->t->writable || r->t->span_bytes < MIB)
+		return false;
+	if (r->t->kind == PROBE_TARGET_SCRATCH)
+		return r->t->blank;
+	return !zoned_raw(r) && r->dev->media != PROFILE_MEDIA_HDD;
 }
 
 /* The bytes the destructive fill writes (see fill_span()). */

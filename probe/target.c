@@ -384,7 +384,17 @@ int probe_target_open_scratch(const struct probe_inventory *inv, const char *dir
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	ret = fill(t->fd, bytes, cancel);
+	/* reserve the space; the run writes what its reads need */
+	ret = fallocate(t->fd, 0, 0, (off_t)bytes) < 0 ? -errno : 0;
+	if (ret == 0) {
+		t->blank = true;
+	} else if (ret == -EOPNOTSUPP) {
+		ret = fill(t->fd, bytes, cancel);
+	} else {
+		snprintf(err, errlen, "%s: reserving %llu MiB for the scratch file: %s", t->path,
+			 (unsigned long long)(bytes >> 20), strerror(-ret));
+		goto fail;
+	}
 	if (ret < 0) {
 		snprintf(err, errlen, "%s: filling the scratch file: %s", t->path,
 			 strerror(-ret));

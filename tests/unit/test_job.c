@@ -506,8 +506,10 @@ static bool stop_on_known_once(void)
 	job.max_s = 6.0;
 	job.known_pct = 2.0;
 	job.min_ios = 5000;
+	job.futile_pct = 3.0;	/* a steady device never gives up */
+	job.futile_after_s = 0.3;
 	res = run_ok(&job);
-	ok = res->known && res->known_pct <= 2.0 && res->seconds < 3.0 &&
+	ok = res->known && !res->futile && res->known_pct <= 2.0 && res->seconds < 3.0 &&
 	     res->seconds >= 0.3 && res->ios >= 5000;
 	result_del(res);
 	return ok;
@@ -534,6 +536,85 @@ static void test_stop_on_known(void **state)
 	assert_true(res->seconds >= 0.6 && res->seconds < 1.6);
 	result_del(res);
 	job.known_pct = -1;
+	assert_int_equal(probe_job_run(&job, &(struct probe_job_result){ 0 }), -EINVAL);
+}
+
+/*
+ * Give up early on a swinging device (issue 27): a null device whose rate
+ * halves in every other 0.15 s is never known to ±2 %; with futile_pct the
+ * job stops once futile_after_s are measured (its band, projected to the
+ * cap, is still far wider than ±3 %), not at its cap, and says so; without
+ * it, the cap ends the job.  A steady device with futile_pct set is known
+ * as before (stop_on_known_once with futile_pct).
+ */
+static void swing_queue(void *arg, const struct probe_io *io)
+{
+	struct timespec ts;
+
+	(void)arg;
+	(void)io;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (((uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000) / 150 % 2)
+		nanosleep(&(struct timespec){ .tv_nsec = 40000 }, NULL);
+}
+
+static struct probe_job swing_job(const struct probe_null_opts *o)
+{
+	struct probe_job job = null_job(o);
+
+	job.qd = 1;
+	job.window_s = 0.1;
+	job.win_min_ios = 32;
+	job.min_s = 0.3;
+	job.max_s = 3.0;
+	job.known_pct = 2.0;
+	job.min_ios = 1000;
+	return job;
+}
+
+static bool stop_futile_once(void)
+{
+	struct probe_null_opts o = { .lat_ns = 5000, .on_queue = swing_queue };
+	struct probe_job job = swing_job(&o);
+	struct probe_job_result *res;
+	bool ok;
+
+	job.futile_pct = 3.0;
+	job.futile_after_s = 1.0;
+	res = run_ok(&job);
+	ok = res->futile && !res->known && res->seconds >= 1.0 && res->seconds < 1.6 &&
+	     res->known_pct * sqrt(res->seconds / job.max_s) > 3.0;
+	if (!ok)
+		print_message("  futile %d known %d after %.2f s, band ±%.1f %% (load?): run again\n",
+			      res->futile, res->known, res->seconds, res->known_pct);
+	result_del(res);
+	return ok;
+}
+
+static void test_stop_futile(void **state)
+{
+	struct probe_null_opts o = { .lat_ns = 5000, .on_queue = swing_queue };
+	struct probe_job job = swing_job(&o);
+	struct probe_job_result *res;
+	int i = 0;
+
+	(void)state;
+	while (i < TIMING_TRIES && !stop_futile_once())
+		i++;
+	assert_true(i < TIMING_TRIES);
+	/* no futile_pct: the cap ends it, band still wide */
+	job.max_s = 1.2;
+	res = run_ok(&job);
+	assert_false(res->futile);
+	assert_false(res->known);
+	assert_true(res->seconds >= 1.2);
+	assert_true(res->known_pct > 3.0);
+	result_del(res);
+	/* a bad futile_pct or futile_after_s is refused */
+	job.futile_pct = -1;
+	assert_int_equal(probe_job_run(&job, &(struct probe_job_result){ 0 }), -EINVAL);
+	job.futile_pct = 3;
+	job.futile_after_s = NAN;
 	assert_int_equal(probe_job_run(&job, &(struct probe_job_result){ 0 }), -EINVAL);
 }
 
@@ -1073,6 +1154,7 @@ int main(void)
 		cmocka_unit_test(test_windows),
 		cmocka_unit_test(test_stop_on_steady),
 		cmocka_unit_test(test_stop_on_known),
+		cmocka_unit_test(test_stop_futile),
 		cmocka_unit_test(test_stop_when),
 		cmocka_unit_test(test_open_window_sleeps),
 		cmocka_unit_test(test_cancel),
