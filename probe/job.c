@@ -846,7 +846,12 @@ static bool steady_now(const struct probe_job_result *res)
  * narrowing as batch means do (× √(t / max_s)), would still be wider than
  * job->futile_pct at the cap: job.h's futile_pct.  A device whose rate
  * wanders more slowly than that narrows even less, so the projection errs
- * on the side of running on.
+ * on the side of running on.  Not before every batch has a window of its
+ * own (PROBE_KNOWN_BATCHES): fewer windows mean a slow device's stretched
+ * ones (a throttled disk completing 1 MiB reads in 16 MiB bunches), whose
+ * band is wide for want of samples, not because the rate swings — there
+ * the cap brings the samples (seen in the lab's six-links server: 64 reads
+ * in 1.3 s read 48 MB/s of a 40 MB/s disk).
  */
 static bool futile_now(const struct probe_job *job, const struct probe_job_result *res,
 		       uint64_t elapsed_ns, uint64_t ios)
@@ -855,7 +860,7 @@ static bool futile_now(const struct probe_job *job, const struct probe_job_resul
 	struct probe_known k;
 
 	if (!(job->futile_pct > 0) || !(job->known_pct > 0) || t < job->futile_after_s ||
-	    ios < job->min_ios || t >= job->max_s)
+	    ios < job->min_ios || t >= job->max_s || res->n_windows < PROBE_KNOWN_BATCHES)
 		return false;
 	if (probe_known_check_w(res->win_iops, res->win_s, res->n_windows, &k) < 0 ||
 	    !isfinite(k.half_pct))

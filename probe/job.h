@@ -113,7 +113,8 @@ struct probe_job {
 	 * measured, when the band projected to max_s (today's band × √(t /
 	 * max_s), as batch means narrow) is still wider than ± this %: the
 	 * cap would come first anyway, with a band little narrower, and the
-	 * rest of the time buys nothing the user needs (res->futile). */
+	 * rest of the time buys nothing the user needs (res->futile).  Only
+	 * with a window per batch of the band (PROBE_KNOWN_BATCHES) or more. */
 	double futile_pct, futile_after_s;
 	uint64_t min_ios;		/* and at least this many I/Os counted (a p99
 					 * with PROBE_KNOWN_TAIL samples above it) */
