@@ -180,7 +180,9 @@ void job_for(const struct run *r, const struct test_def *def, unsigned qd,
 				 * runs) that a 1 s run catches one of; measured
 				 * against 20 s fio runs, stopping it at 1 s read
 				 * 0.28-0.50 of fio on a loop device where 3 s
-				 * read 0.62-0.73 (docs/bench-results.md) */
+				 * read 0.62-0.73, in the next run 0.29-0.59: not
+				 * settled, and the vector-DB figure keeps the
+				 * longer run (docs/bench-results.md) */
 				job->futile_pct = FUTILE_PCT;
 				job->futile_after_s = fmax(def->min_s, def->max_s / 3);
 			}
