@@ -842,7 +842,8 @@ static bool steady_now(const struct probe_job_result *res)
 }
 
 /*
- * Whether the band of the windows so far (elapsed_ns measured, ios counted),
+ * Whether the band k of the windows so far (elapsed_ns measured; the caller
+ * checked known_pct and min_ios),
  * narrowing as batch means do (× √(t / max_s)), would still be wider than
  * job->futile_pct at the cap: job.h's futile_pct.  A device whose rate
  * wanders more slowly than that narrows even less, so the projection errs
@@ -854,18 +855,14 @@ static bool steady_now(const struct probe_job_result *res)
  * in 1.3 s read 48 MB/s of a 40 MB/s disk).
  */
 static bool futile_now(const struct probe_job *job, const struct probe_job_result *res,
-		       uint64_t elapsed_ns, uint64_t ios)
+		       const struct probe_known *k, uint64_t elapsed_ns)
 {
 	const double t = (double)elapsed_ns / NS;
-	struct probe_known k;
 
-	if (!(job->futile_pct > 0) || !(job->known_pct > 0) || t < job->futile_after_s ||
-	    ios < job->min_ios || t >= job->max_s || res->n_windows < PROBE_KNOWN_BATCHES)
+	if (!(job->futile_pct > 0) || t < job->futile_after_s || t >= job->max_s ||
+	    res->n_windows < PROBE_KNOWN_BATCHES || !isfinite(k->half_pct))
 		return false;
-	if (probe_known_check_w(res->win_iops, res->win_s, res->n_windows, &k) < 0 ||
-	    !isfinite(k.half_pct))
-		return false;
-	return k.half_pct * sqrt(t / job->max_s) > job->futile_pct;
+	return probe_known_projected(k->half_pct, t, job->max_s) > job->futile_pct;
 }
 
 /*
@@ -913,14 +910,19 @@ static uint64_t control(struct shared *sh, struct worker *w, double window,
 			res->stopped_steady = true;
 			return cur.ns;
 		}
-		if (job->known_pct > 0 && cur.ios >= job->min_ios &&
-		    probe_known_w(res->win_iops, res->win_s, res->n_windows, job->known_pct)) {
-			res->known = true;
-			return cur.ns;
-		}
-		if (futile_now(job, res, cur.ns - m_start, cur.ios)) {
-			res->futile = true;
-			return cur.ns;
+		if (job->known_pct > 0 && cur.ios >= job->min_ios) {
+			/* one band per closed window, for both rules */
+			struct probe_known k;
+
+			if (probe_known_check_w(res->win_iops, res->win_s, res->n_windows, &k) == 0 &&
+			    k.half_pct <= job->known_pct) {
+				res->known = true;
+				return cur.ns;
+			}
+			if (futile_now(job, res, &k, cur.ns - m_start)) {
+				res->futile = true;
+				return cur.ns;
+			}
 		}
 		if (job->stop_when && job->stop_when(job->arg, res->win_mbps, res->n_windows)) {
 			res->stopped_when = true;

@@ -61,3 +61,8 @@ bool probe_known(const double *v, size_t n, double pct)
 {
 	return probe_known_w(v, NULL, n, pct);
 }
+
+double probe_known_projected(double half_pct, double t, double t_cap)
+{
+	return half_pct * sqrt(t / t_cap);
+}

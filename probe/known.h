@@ -49,4 +49,8 @@ bool probe_known(const double *v, size_t n, double pct);
 int probe_known_check_w(const double *v, const double *w, size_t n, struct probe_known *out);
 bool probe_known_w(const double *v, const double *w, size_t n, double pct);
 
+/* The band half_pct reached after t s, projected to t_cap s as batch means
+ * narrow: half_pct × √(t / t_cap) (fixed batch count, independent batches). */
+double probe_known_projected(double half_pct, double t, double t_cap);
+
 #endif

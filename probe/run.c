@@ -397,7 +397,8 @@ static void band_note(struct run *r, const struct test_def *def, const struct pr
 					 "for about ±%.1f %% at its %.1f s cap (the device's rate swings "
 					 "more than the rest of the cap would average out)", def->name,
 					 res->seconds, job->known_pct, band, (unsigned long long)res->ios,
-					 res->known_pct * sqrt(res->seconds / job->max_s), job->max_s);
+					 probe_known_projected(res->known_pct, res->seconds, job->max_s),
+					 job->max_s);
 		return;
 	}
 	profile_device_add_notef(r->dev, "%s: stopped at its %.1f s cap before its figure was known "
