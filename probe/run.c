@@ -41,6 +41,7 @@
 #define FUTILE_PCT 3.0		/* quick tests: give up on ±2 % when the cap would
 				 * still leave the band wider than this … */
 #define FUTILE_AFTER_MIN_S 0.5	/* … for tests with caps of 3 × this or more */
+#define SETTLE_S 0.2		/* idle before QD1 after another test (settle()) */
 #define SWEEP_RAMP_S 0.03	/* a sweep depth's ramp: the device is busy from
 				 * the depth before, only the queue refills */
 
@@ -696,6 +697,31 @@ static int fill_span(struct run *r)
 	return ret;
 }
 
+/*
+ * Before QD1, when a test (or the fill) ran before it in this run: leave the
+ * device idle for SETTLE_S (less when cancelled), so that the latency test
+ * starts on an idle device.  A burst leaves work behind that a QD1 test right
+ * after it would measure instead of the device: an SSD's flush of its SLC
+ * cache and garbage collection, and the kernel's own.  Measured on a loop
+ * device over tmpfs on this 2-vCPU virtual machine, where the loop worker,
+ * busy on the other vCPU during the burst, stays there and each read then
+ * pays two cross-vCPU wake-ups: QD1 right after seq_write read at a p50 of
+ * 43-62 µs in 3 of 4 runs (fio right after: 4.3 µs), 4.4-5.0 µs in 4 of 4
+ * after 200 ms idle (50 ms: 0 of 4, 100 ms: 3 of 4); the whole writable
+ * quick profile 4 of 4 (was 1 of 3); read-only, after seq_read, 2 of 4
+ * (was 0 of 4): the mode is the guest scheduler's, drawn per run, and the
+ * settle makes the fast one likelier, not certain (docs/probe.md).
+ */
+static void settle(struct run *r)
+{
+	const uint64_t end = tw_now_ns() + (uint64_t)(SETTLE_S * 1e9);
+	const struct timespec step = { 0, 20000000L };	/* polls cancel */
+
+	r->busy = false;
+	while (tw_now_ns() < end && !(r->o->cancel && *r->o->cancel))
+		nanosleep(&step, NULL);
+}
+
 static int run_tests(struct run *r, unsigned mask)
 {
 	int hot = thermal_test(r, mask);
@@ -722,6 +748,7 @@ static int run_tests(struct run *r, unsigned mask)
 			if ((ret = fill_span(r)) == -ECANCELED)
 				break;
 			ret = 0;	/* a failed fill is noted; the tests still run */
+			r->busy = true;
 		}
 		if (r->stalled) {
 			profile_device_add_notef(r->dev, "%s: skipped: the device stalled in an earlier test",
@@ -729,10 +756,13 @@ static int run_tests(struct run *r, unsigned mask)
 			r->failures++;
 			continue;
 		}
+		if (r->busy && t == PROBE_TEST_RAND_READ_QD1)
+			settle(r);
 		r->sampling = t == hot &&
 			probe_series_begin(&r->ser, (size_t)test_budget(r, t) + 3) == 0;
 		r->zero_samples = r->zero_reads = 0;
 		ret = is_write_test(t) && zoned_raw(r) ? zoned_write_test(r, t) : run_one(r, t);
+		r->busy = true;
 		keep_unwritten(r, t);
 		if (r->sampling) {
 			probe_series_end(&r->ser, r->dev);

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -272,6 +273,37 @@ static void test_tests_parse(void **state)
 	assert_null(probe_test_name(PROBE_TEST_COUNT));
 }
 
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* QD1 starts on an idle device: after the test before it, the run waits
+ * 0.2 s (run.c settle()); without it two 0.02 s tests on the null engine
+ * take a few milliseconds.  Only the lower bound is asserted (a loaded
+ * machine may take longer, never shorter). */
+static void test_settle_before_qd1(void **state)
+{
+	struct probe_target t = fake_target(false);
+	struct probe_options o = fast_options();
+	struct profile *p = profile_new();
+	char err[256] = "";
+	double t0;
+
+	(void)state;
+	o.seconds = 0.02;
+	o.tests = (1u << PROBE_TEST_SEQ_READ) | (1u << PROBE_TEST_RAND_READ_QD1);
+	t0 = now_s();
+	assert_int_equal(probe_run(&t, &o, p, err, sizeof(err)), 0);
+	assert_true(now_s() - t0 >= 0.2 + 2 * 0.02);
+	assert_true(p->devices[0].io[PROFILE_RAND_READ_QD1].present);
+	assert_true(p->devices[0].io[PROFILE_SEQ_READ].present);
+	profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -280,6 +312,7 @@ int main(void)
 		cmocka_unit_test(test_zoned_skips_writes),
 		cmocka_unit_test(test_auto_threads),
 		cmocka_unit_test(test_tests_parse),
+		cmocka_unit_test(test_settle_before_qd1),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
