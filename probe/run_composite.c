@@ -22,6 +22,8 @@
 #define BOOT_QD 32u		/* OCP BOOT-BENCH-1: 32 KiB random reads */
 #define BOOT_QUICK_S 1.5	/* at depth under the same writes (at most) */
 #define BOOT_MIN_S 0.5		/* (at least) */
+#define BOOT_RAMP_S 0.1		/* its ramp: the writes ran through the QD1 part
+				 * before it, only the reads' queue fills */
 #define SUSTAINED_POINT_QUEUES 2	/* the rate after the cliff: judged in points
 					 * of two queues' worth at least */
 
@@ -320,6 +322,8 @@ static int uw_boot(struct run *r, const struct test_def *def, const struct probe
 	if (!r->o->seconds && !r->o->full) {	/* until its IOPS are known, ≤ 1.5 s */
 		job.min_s = BOOT_MIN_S;
 		job.max_s = BOOT_QUICK_S;
+		if (r->o->ramp_s < 0)
+			job.ramp_s = BOOT_RAMP_S;
 	}
 	if (job.length < job.bs)
 		return 0;
