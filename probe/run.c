@@ -698,9 +698,9 @@ static int fill_span(struct run *r)
 }
 
 /*
- * Before QD1, when a test (or the fill) ran before it in this run: leave the
- * device idle for SETTLE_S (less when cancelled), so that the latency test
- * starts on an idle device.  A burst leaves work behind that a QD1 test right
+ * Leave the device idle for SETTLE_S (less when cancelled): run_tests()
+ * calls it before QD1 when a test (or the fill) ran before it, so that the
+ * latency test starts on an idle device.  A burst leaves work behind that a QD1 test right
  * after it would measure instead of the device: an SSD's flush of its SLC
  * cache and garbage collection, and the kernel's own.  Measured on a loop
  * device over tmpfs on this 2-vCPU virtual machine, where the loop worker,
@@ -712,12 +712,11 @@ static int fill_span(struct run *r)
  * (was 0 of 4): the mode is the guest scheduler's, drawn per run, and the
  * settle makes the fast one likelier, not certain (docs/probe.md).
  */
-static void settle(struct run *r)
+static void settle(const struct run *r)
 {
 	const uint64_t end = tw_now_ns() + (uint64_t)(SETTLE_S * 1e9);
 	const struct timespec step = { 0, 20000000L };	/* polls cancel */
 
-	r->busy = false;
 	while (tw_now_ns() < end && !(r->o->cancel && *r->o->cancel))
 		nanosleep(&step, NULL);
 }
@@ -726,6 +725,7 @@ static int run_tests(struct run *r, unsigned mask)
 {
 	int hot = thermal_test(r, mask);
 	bool fill = wants_fill(r, mask);
+	bool ran = false;	/* a job (a test, the fill) ran: settle() before QD1 */
 	int ret = 0;
 
 	for (int t = 0; t < PROBE_TEST_COUNT && ret != -ECANCELED && ret != -ENOMEM; t++) {
@@ -748,7 +748,7 @@ static int run_tests(struct run *r, unsigned mask)
 			if ((ret = fill_span(r)) == -ECANCELED)
 				break;
 			ret = 0;	/* a failed fill is noted; the tests still run */
-			r->busy = true;
+			ran = true;
 		}
 		if (r->stalled) {
 			profile_device_add_notef(r->dev, "%s: skipped: the device stalled in an earlier test",
@@ -756,13 +756,13 @@ static int run_tests(struct run *r, unsigned mask)
 			r->failures++;
 			continue;
 		}
-		if (r->busy && t == PROBE_TEST_RAND_READ_QD1)
+		if (ran && t == PROBE_TEST_RAND_READ_QD1)
 			settle(r);
 		r->sampling = t == hot &&
 			probe_series_begin(&r->ser, (size_t)test_budget(r, t) + 3) == 0;
 		r->zero_samples = r->zero_reads = 0;
 		ret = is_write_test(t) && zoned_raw(r) ? zoned_write_test(r, t) : run_one(r, t);
-		r->busy = true;
+		ran = true;
 		keep_unwritten(r, t);
 		if (r->sampling) {
 			probe_series_end(&r->ser, r->dev);

@@ -7,12 +7,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "probe.h"
+#include "tw_util.h"
 
 static struct probe_target fake_target(bool writable)
 {
@@ -273,14 +273,6 @@ static void test_tests_parse(void **state)
 	assert_null(probe_test_name(PROBE_TEST_COUNT));
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* QD1 starts on an idle device: after the test before it, the run waits
  * 0.2 s (run.c settle()); without it two 0.02 s tests on the null engine
  * take a few milliseconds.  Only the lower bound is asserted (a loaded
@@ -291,14 +283,14 @@ static void test_settle_before_qd1(void **state)
 	struct probe_options o = fast_options();
 	struct profile *p = profile_new();
 	char err[256] = "";
-	double t0;
+	uint64_t t0;
 
 	(void)state;
 	o.seconds = 0.02;
 	o.tests = (1u << PROBE_TEST_SEQ_READ) | (1u << PROBE_TEST_RAND_READ_QD1);
-	t0 = now_s();
+	t0 = tw_now_ns();
 	assert_int_equal(probe_run(&t, &o, p, err, sizeof(err)), 0);
-	assert_true(now_s() - t0 >= 0.2 + 2 * 0.02);
+	assert_true((double)(tw_now_ns() - t0) / 1e9 >= 0.2 + 2 * 0.02);
 	assert_true(p->devices[0].io[PROFILE_RAND_READ_QD1].present);
 	assert_true(p->devices[0].io[PROFILE_SEQ_READ].present);
 	profile_free(p);
