@@ -168,22 +168,19 @@ void job_for(const struct run *r, const struct test_def *def, unsigned qd,
 			job->min_ios = def->pattern == PROBE_RAND ? PROBE_KNOWN_TAIL * 100u : 0;
 			if (def->p99_only)
 				job->max_ios = job->min_ios;
-			else if (def->max_s >= 3 * FUTILE_AFTER_MIN_S && def->read_pct > 0 &&
-				 def->qd > 1) {
+			else if (def->max_s >= 3 * FUTILE_AFTER_MIN_S && def->read_pct > 0) {
 				/* a swinging device: a third of the cap, then
 				 * stop once the cap would bring it no nearer
 				 * than ±FUTILE_PCT.  Not seq_write: a write's
 				 * rate has a trend (first writes, caches) that
 				 * the projection does not know, and it writes
 				 * the span the reads need (no fill after it).
-				 * Not QD1: on a virtual machine its rate jumps
-				 * between modes (where the completing thread
-				 * runs) that a 1 s run catches one of; measured
-				 * against 20 s fio runs, stopping it at 1 s read
-				 * 0.28-0.50 of fio on a loop device where 3 s
-				 * read 0.62-0.73, in the next run 0.29-0.59: not
-				 * settled, and the vector-DB figure keeps the
-				 * longer run (docs/bench-results.md) */
+				 * QD1 too since session 13: after the settle
+				 * and the wait in a call of its own, QD1 stopped
+				 * at 1 s read as close to 20 s fio runs as 3 s
+				 * did (docs/bench-results.md, session 13); not
+				 * before its 10,000 reads (min_ios): a disk of
+				 * 3,300 IOPS or less runs to its cap */
 				job->futile_pct = FUTILE_PCT;
 				job->futile_after_s = fmax(def->min_s, def->max_s / 3);
 			}

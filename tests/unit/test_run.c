@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "probe.h"
+#include "run_int.h"
 #include "tw_util.h"
 
 static struct probe_target fake_target(bool writable)
@@ -296,15 +297,52 @@ static void test_settle_before_qd1(void **state)
 	profile_free(p);
 }
 
+/* Quick mode's give-up rule (run.c job_for): the read tests, QD1 among
+ * them since session 13, stop after a third of their cap once the band
+ * is on course to stay wider than ±3 % (and their 10,000 reads are in);
+ * not seq_write (a trend), not read_under_write (its figure is the p99),
+ * and never with --seconds. */
+static void test_quick_give_up(void **state)
+{
+	struct probe_target t = fake_target(true);
+	struct probe_options o = fast_options();
+	struct run r = { .t = &t, .o = &o, .span = t.span_bytes };
+	struct probe_job job;
+
+	(void)state;
+	o.seconds = 0;
+	o.ramp_s = -1;
+	job_for(&r, &tests[PROBE_TEST_RAND_READ_QD1], 1, &job);
+	assert_float_equal(job.futile_pct, 3.0, 1e-9);
+	assert_float_equal(job.futile_after_s, 1.0, 1e-9);
+	assert_float_equal(job.max_s, 3.0, 1e-9);
+	assert_int_equal(job.min_ios, 10000);
+	job_for(&r, &tests[PROBE_TEST_RAND_READ_QD32], 32, &job);
+	assert_float_equal(job.futile_pct, 3.0, 1e-9);
+	assert_float_equal(job.futile_after_s, 1.0, 1e-9);
+	job_for(&r, &tests[PROBE_TEST_SEQ_READ], 32, &job);
+	assert_float_equal(job.futile_pct, 3.0, 1e-9);
+	job_for(&r, &tests[PROBE_TEST_SEQ_WRITE], 32, &job);
+	assert_float_equal(job.futile_pct, 0.0, 0);
+	job_for(&r, &tests[PROBE_TEST_READ_UNDER_WRITE], 1, &job);
+	assert_float_equal(job.futile_pct, 0.0, 0);
+	o.seconds = 2;
+	job_for(&r, &tests[PROBE_TEST_RAND_READ_QD1], 1, &job);
+	assert_float_equal(job.futile_pct, 0.0, 0);
+	assert_float_equal(job.min_s, 2.0, 1e-9);
+	assert_float_equal(job.max_s, 2.0, 1e-9);
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
+	const struct CMUnitTest cases[] = {
 		cmocka_unit_test(test_writable_all_tests),
 		cmocka_unit_test(test_readonly_skips_writes),
 		cmocka_unit_test(test_zoned_skips_writes),
 		cmocka_unit_test(test_auto_threads),
 		cmocka_unit_test(test_tests_parse),
 		cmocka_unit_test(test_settle_before_qd1),
+		cmocka_unit_test(test_quick_give_up),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(cases, NULL, NULL);
 }
