@@ -359,6 +359,9 @@ struct probe_options {
 				 * TIERWISE_FAULT: the library reads no environment.
 				 * Its counters span every probe_run() of the
 				 * process, side by side too (atomic). */
+	bool settle_first;	/* the device was busy just before this run (a
+				 * side-by-side phase): QD1 waits as it does
+				 * after a test of the same run (run.c settle()) */
 	void (*progress)(void *arg, const struct probe_status *st);
 	void *arg;
 	volatile sig_atomic_t *cancel;

@@ -722,7 +722,8 @@ static int run_tests(struct run *r, unsigned mask)
 {
 	int hot = thermal_test(r, mask);
 	bool fill = wants_fill(r, mask);
-	bool ran = false;	/* a job (a test, the fill) ran: settle() before QD1 */
+	bool ran = r->o->settle_first;	/* a job ran (a test, the fill; or before
+					 * this run): settle() before QD1 */
 	int ret = 0;
 
 	for (int t = 0; t < PROBE_TEST_COUNT && ret != -ECANCELED && ret != -ENOMEM; t++) {

@@ -286,10 +286,17 @@ int probe_sched_run(struct probe_task *v, size_t n, const struct probe_options *
 	pthread_mutex_destroy(&s.mu);
 	pthread_cond_destroy(&s.cv);
 	pthread_setaffinity_np(pthread_self(), sizeof(s.all), &s.all);
-	for (size_t i = 0; !ret && split && i < n; i++)
-		ret = probe_spot_alone(&v[i], o, so, 1u << PROBE_TEST_RAND_READ_QD1, "rand_read_qd1 "
+	for (size_t i = 0; !ret && split && i < n; i++) {
+		/* the first QD1 comes right after the side-by-side tests: it
+		 * settles first, as after a test of its own run; the others
+		 * follow a QD1 of another device */
+		struct probe_options qo = *o;
+
+		qo.settle_first = i == 0;
+		ret = probe_spot_alone(&v[i], &qo, so, 1u << PROBE_TEST_RAND_READ_QD1, "rand_read_qd1 "
 				       "measured alone, after the other tests ran side by side with "
 				       "other devices");
+	}
 	for (size_t i = 0; !ret && so->spot_check && i < n; i++)
 		ret = probe_spot_check(&v[i], o, so, mask, qd1 && !split);
 	return ret;

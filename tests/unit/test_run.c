@@ -297,6 +297,27 @@ static void test_settle_before_qd1(void **state)
 	profile_free(p);
 }
 
+/* A run whose device was busy just before it (o.settle_first: the first
+ * QD1 after devices ran side by side) settles before QD1 as well. */
+static void test_settle_first(void **state)
+{
+	struct probe_target t = fake_target(false);
+	struct probe_options o = fast_options();
+	struct profile *p = profile_new();
+	char err[256] = "";
+	uint64_t t0;
+
+	(void)state;
+	o.seconds = 0.02;
+	o.tests = 1u << PROBE_TEST_RAND_READ_QD1;
+	o.settle_first = true;
+	t0 = tw_now_ns();
+	assert_int_equal(probe_run(&t, &o, p, err, sizeof(err)), 0);
+	assert_true((double)(tw_now_ns() - t0) / 1e9 >= 0.2 + 0.02);
+	assert_true(p->devices[0].io[PROFILE_RAND_READ_QD1].present);
+	profile_free(p);
+}
+
 /* Quick mode's give-up rule (run.c job_for): the read tests, QD1 among
  * them since session 13, stop after a third of their cap once the band
  * is on course to stay wider than ±3 % (and their 10,000 reads are in);
@@ -342,6 +363,7 @@ int main(void)
 		cmocka_unit_test(test_auto_threads),
 		cmocka_unit_test(test_tests_parse),
 		cmocka_unit_test(test_settle_before_qd1),
+		cmocka_unit_test(test_settle_first),
 		cmocka_unit_test(test_quick_give_up),
 	};
 	return cmocka_run_group_tests(cases, NULL, NULL);

@@ -42,6 +42,7 @@ struct fake {
 	size_t port_running[8], max_port_running[8];
 	unsigned masks[32];		/* each run's tests, in order */
 	bool alone[32];
+	bool settle[32];		/* each run's o->settle_first */
 	const char *ids[32];
 	size_t calls, reads;
 	char notes[16][160];
@@ -102,6 +103,7 @@ static int fake_run(void *arg, const struct probe_target *t, const struct probe_
 	p = port_no(f, d->port);
 	f->masks[f->calls] = o->tests;
 	f->alone[f->calls] = alone;
+	f->settle[f->calls] = o->settle_first;
 	f->ids[f->calls++] = d->id;
 	if (++f->running > f->max_running)
 		f->max_running = f->running;
@@ -377,8 +379,11 @@ static void test_side_by_side(void **state)
 	for (size_t i = 0; i < 4; i++) {
 		assert_int_equal(b.f.masks[i], SEQ | QD32);	/* side by side, no QD1 */
 		assert_false(b.f.alone[i]);
+		assert_false(b.f.settle[i]);
 		assert_int_equal(b.f.masks[4 + i], QD1);	/* then QD1 alone, in order */
 		assert_true(b.f.alone[4 + i]);
+		/* the first right after the side-by-side tests: it settles */
+		assert_int_equal(b.f.settle[4 + i], i == 0);
 		assert_string_equal(b.f.ids[4 + i], four[i].id);
 		assert_int_equal(b.v[i].ret, 0);
 		assert_string_equal(b.v[i].prof->devices[0].id, four[i].id);
