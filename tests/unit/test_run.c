@@ -274,48 +274,48 @@ static void test_tests_parse(void **state)
 	assert_null(probe_test_name(PROBE_TEST_COUNT));
 }
 
+/* Seconds that a run of tests takes on the null engine, 0.02 s a test;
+ * every test of the mask measured. */
+static double timed_run(unsigned mask, bool settle_first)
+{
+	struct probe_target t = fake_target(false);
+	struct probe_options o = fast_options();
+	struct profile *p = profile_new();
+	char err[256] = "";
+	uint64_t t0;
+	double s;
+
+	o.seconds = 0.02;
+	o.tests = mask;
+	o.settle_first = settle_first;
+	t0 = tw_now_ns();
+	assert_int_equal(probe_run(&t, &o, p, err, sizeof(err)), 0);
+	s = (double)(tw_now_ns() - t0) / 1e9;
+	if (mask & (1u << PROBE_TEST_RAND_READ_QD1))
+		assert_true(p->devices[0].io[PROFILE_RAND_READ_QD1].present);
+	if (mask & (1u << PROBE_TEST_SEQ_READ))
+		assert_true(p->devices[0].io[PROFILE_SEQ_READ].present);
+	profile_free(p);
+	return s;
+}
+
 /* QD1 starts on an idle device: after the test before it, the run waits
  * 0.2 s (run.c settle()); without it two 0.02 s tests on the null engine
  * take a few milliseconds.  Only the lower bound is asserted (a loaded
  * machine may take longer, never shorter). */
 static void test_settle_before_qd1(void **state)
 {
-	struct probe_target t = fake_target(false);
-	struct probe_options o = fast_options();
-	struct profile *p = profile_new();
-	char err[256] = "";
-	uint64_t t0;
-
 	(void)state;
-	o.seconds = 0.02;
-	o.tests = (1u << PROBE_TEST_SEQ_READ) | (1u << PROBE_TEST_RAND_READ_QD1);
-	t0 = tw_now_ns();
-	assert_int_equal(probe_run(&t, &o, p, err, sizeof(err)), 0);
-	assert_true((double)(tw_now_ns() - t0) / 1e9 >= 0.2 + 2 * 0.02);
-	assert_true(p->devices[0].io[PROFILE_RAND_READ_QD1].present);
-	assert_true(p->devices[0].io[PROFILE_SEQ_READ].present);
-	profile_free(p);
+	assert_true(timed_run((1u << PROBE_TEST_SEQ_READ) | (1u << PROBE_TEST_RAND_READ_QD1),
+			      false) >= 0.2 + 2 * 0.02);
 }
 
 /* A run whose device was busy just before it (o.settle_first: the first
  * QD1 after devices ran side by side) settles before QD1 as well. */
 static void test_settle_first(void **state)
 {
-	struct probe_target t = fake_target(false);
-	struct probe_options o = fast_options();
-	struct profile *p = profile_new();
-	char err[256] = "";
-	uint64_t t0;
-
 	(void)state;
-	o.seconds = 0.02;
-	o.tests = 1u << PROBE_TEST_RAND_READ_QD1;
-	o.settle_first = true;
-	t0 = tw_now_ns();
-	assert_int_equal(probe_run(&t, &o, p, err, sizeof(err)), 0);
-	assert_true((double)(tw_now_ns() - t0) / 1e9 >= 0.2 + 0.02);
-	assert_true(p->devices[0].io[PROFILE_RAND_READ_QD1].present);
-	profile_free(p);
+	assert_true(timed_run(1u << PROBE_TEST_RAND_READ_QD1, true) >= 0.2 + 0.02);
 }
 
 /* Quick mode's give-up rule (run.c job_for): the read tests, QD1 among
