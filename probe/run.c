@@ -696,9 +696,11 @@ static int fill_span(struct run *r)
 
 /*
  * Leave the device idle for SETTLE_S (less when cancelled): run_tests()
- * calls it before QD1 when a test (or the fill) ran before it, so that the
- * latency test starts on an idle device.  A burst leaves work behind that a QD1 test right
- * after it would measure instead of the device: an SSD's flush of its SLC
+ * calls it before QD1 when a test (or the fill) ran before it in this run,
+ * or when o->settle_first says the device was busy just before the run (the
+ * first solo QD1 after a side-by-side phase), so that the latency test
+ * starts on an idle device.  A burst leaves work behind that a QD1 test
+ * right after it would measure instead of the device: an SSD's flush of its SLC
  * cache and garbage collection, and the kernel's own.  Measured on a loop
  * device over tmpfs on this 2-vCPU virtual machine, where the loop worker,
  * busy on the other vCPU during the burst, stays there and each read then
