@@ -25,16 +25,21 @@ static double sum_of(const double *v, size_t n)
 }
 
 /*
- * The first i >= 1 with v[i] < bar and mean(v[i..n)) < bar, or 0 when none.
- * Walks backwards so that each suffix sum is built exactly once.
+ * The first i >= 1 with v[i] < bar, mean(v[i..n)) < bar and no whole
+ * PROBE_CLIFF_RECOVER_SECS window from i on at the bar or above; 0 when
+ * none.  Walks backwards so that each suffix sum is built exactly once; a
+ * window back at the bar rules out every earlier second.
  */
 static size_t first_cliff(const double *v, size_t n, double bar)
 {
+	const size_t w = PROBE_CLIFF_RECOVER_SECS;
 	double tail = 0.0;
 	size_t found = 0;
 
 	for (size_t i = n; i-- > 1;) {
 		tail += v[i];
+		if (i + w <= n && sum_of(v + i, w) / (double)w >= bar)
+			break;
 		if (v[i] < bar && tail / (double)(n - i) < bar)
 			found = i;
 	}

@@ -6,10 +6,15 @@
  *   initial  = mean of v[0..k), k = min(3, n)
  *   cliff    = the first second i >= 1 with
  *                v[i] < 0.7 * initial                      (the rate falls)
- *            and mean(v[i..n)) < 0.7 * initial             (and stays down)
+ *            and mean(v[i..n)) < 0.7 * initial             (and stays down:
+ *            and mean(v[j..j+3)) < 0.7 * initial            no 3 s from i on
+ *                for every j >= i with j + 3 <= n           back at the bar)
  *
- * A dip that recovers does not pull the mean of the rest below the bar and
- * is not a cliff.  Second 0 cannot be a cliff: nothing was written before.
+ * A dip that recovers is not a cliff: neither when the rest's mean stays
+ * above the bar, nor when the real cliff follows it soon enough to pull
+ * that mean below (lab, a bursty disk on a busy host: 119 MB/s, two
+ * seconds at 83, 118–134 for four, then 50–67 — the cliff is the second
+ * after the 134, not the dip).  Second 0 cannot be a cliff: nothing was written before.
  * A series of zeros has initial 0 and no cliff.
  *
  * Results (decimal units, 1 MB/s for 1 s = 1 MB, 1000 MB = 1 GB):
@@ -40,6 +45,7 @@
 
 #define PROBE_CLIFF_INITIAL_SECS 3
 #define PROBE_CLIFF_RATIO 0.7
+#define PROBE_CLIFF_RECOVER_SECS 3	/* a window this long at the bar: a recovery */
 #define PROBE_CLIFF_HELD_POINTS 5	/* points after the cliff, at least … */
 #define PROBE_CLIFF_HELD_PCT 10.0	/* … whose mean rate is known to ± this % */
 
