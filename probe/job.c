@@ -428,7 +428,7 @@ static void reap(struct worker *w, unsigned n, uint64_t now)
 		if (io->op == PROBE_OP_READ) {
 			probe_hist_add(&w->rlat, now - io->start_ns);
 			w->rios++;
-			if (!(++w->nreads & (PROBE_JOB_ZERO_SAMPLE - 1))) {
+			if (!(w->nreads++ & (PROBE_JOB_ZERO_SAMPLE - 1))) {	/* 1st, 65th, … */
 				w->zero_samples++;
 				w->zero_reads += all_zero(io->buf, io->len);
 			}

@@ -47,7 +47,10 @@
 #include "hist.h"
 
 #define PROBE_JOB_MAX_THREADS 256u
-#define PROBE_JOB_ZERO_SAMPLE 64u	/* 1 read in this many is checked */
+#define PROBE_JOB_ZERO_SAMPLE 64u	/* 1 read in this many is checked, each
+					 * worker's first counted read included: a
+					 * short run of a slow device (32 reads of
+					 * 1 MiB) is checked too */
 #define PROBE_JOB_DEFAULT_WINDOW 0.5
 #define PROBE_JOB_STALL_FLOOR_S 5.0	/* never called stalled sooner */
 #define PROBE_JOB_STALL_FACTOR 4.0	/* times the drain at the shown rate */

@@ -1036,6 +1036,20 @@ static void test_file_jobs_read(void **state)
 		assert_int_equal(res->zero_reads, res->zero_samples);
 		result_del(res);
 	}
+	/* A run of fewer reads than one sample's stride is checked too: its
+	 * first read (each thread's), as on a slow blank disk (32 reads). */
+	{
+		struct probe_job job = file_job(&t, size, &probe_engine_psync);
+		struct probe_job_result *res;
+
+		job.max_ios = 10;
+		job.threads = 1;
+		res = run_ok(&job);
+		assert_int_equal(res->ios, 10);
+		assert_int_equal(res->zero_samples, 1);
+		assert_int_equal(res->zero_reads, 1);
+		result_del(res);
+	}
 	tmp_close(&t);
 }
 
