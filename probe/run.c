@@ -191,12 +191,8 @@ void job_for(const struct run *r, const struct test_def *def, unsigned qd,
 			/* a read test's ramp ends once its queue turned over
 			 * (job.h ramp_turns); not a writer's (its rate has a
 			 * trend: caches fill), nor the reads under writes
-			 * (their ramp lets the writer settle), nor QD1: its
-			 * 0.1 s ramp is where the completing worker finds its
-			 * CPU (docs/probe.md), and at 0.05 s a loop device's
-			 * QD1 read in the slow mode in 5 of 6 runs (1 of 6
-			 * with 0.1 s; docs/bench-results.md, session 14) */
-			if (def->read_pct > 0 && !def->p99_only && def->qd > 1 && o->ramp_s < 0 &&
+			 * (their ramp lets the writer settle) */
+			if (def->read_pct > 0 && !def->p99_only && o->ramp_s < 0 &&
 			    job->ramp_s > RAMP_MIN_S) {
 				job->ramp_turns = RAMP_TURNS;
 				job->ramp_min_s = RAMP_MIN_S;

@@ -355,20 +355,20 @@ static void test_quick_give_up(void **state)
 }
 
 /*
- * Quick read tests at depth ramp until their queue turned over (job.h
- * ramp_turns), 0.05 s at least, their fixed ramp at most; not QD1, not
- * seq_write, not the reads under writes, not the sweep (whose 0.03 s ramp
- * is shorter), not with --ramp or --seconds.
+ * Quick read tests ramp until their queue turned over (job.h ramp_turns),
+ * 0.05 s at least, their fixed ramp at most; not seq_write, not the reads
+ * under writes, not the sweep (whose 0.03 s ramp is shorter), not with
+ * --ramp or --seconds.
  */
 static void test_quick_ramp(void **state)
 {
 	struct probe_target t = fake_target(true);
 	struct probe_options o = fast_options();
 	struct run r = { .t = &t, .o = &o, .span = t.span_bytes };
-	const enum probe_test turned[] = { PROBE_TEST_RAND_READ_QD32, PROBE_TEST_SEQ_READ,
-					   PROBE_TEST_MIXED_70_30 };
-	const enum probe_test fixed[] = { PROBE_TEST_RAND_READ_QD1, PROBE_TEST_SEQ_WRITE,
-					  PROBE_TEST_READ_UNDER_WRITE, PROBE_TEST_QD_SWEEP };
+	const enum probe_test turned[] = { PROBE_TEST_RAND_READ_QD1, PROBE_TEST_RAND_READ_QD32,
+					   PROBE_TEST_SEQ_READ, PROBE_TEST_MIXED_70_30 };
+	const enum probe_test fixed[] = { PROBE_TEST_SEQ_WRITE, PROBE_TEST_READ_UNDER_WRITE,
+					  PROBE_TEST_QD_SWEEP };
 	struct probe_job job;
 
 	(void)state;
