@@ -48,7 +48,6 @@
 #define NS 1000000000.0
 #define STAMP_STEP 4096u	/* a fresh 8-byte stamp every 4 KiB written */
 #define CANCEL_POLL_NS 50000000u	/* the controller polls *cancel */
-#define RAMP_POLL_NS 1000000u	/* the adaptive ramp looks every 1 ms */
 #define CANCEL_GRACE_NS 1000000000u	/* after an error or a cancel, the
 					 * end waits this long for I/O in
 					 * flight, at most */
@@ -665,8 +664,6 @@ static int validate(const struct probe_job *job, double window,
 	    bad_time(job->max_s) || !(job->max_s > 0.0) ||
 	    job->min_s > job->max_s)
 		return bad(res, "need 0 <= min_s <= max_s, max_s > 0");
-	if (job->ramp_turns && (bad_time(job->ramp_min_s) || !(job->ramp_min_s < job->ramp_s)))
-		return bad(res, "an adaptive ramp (ramp_turns) needs 0 <= ramp_min_s < ramp_s");
 	if (!(window >= 1e-3) || job->max_s / window > 1e7)
 		return bad(res, "window_s out of range");
 	if (job->fd < 0 && job->engine != &probe_engine_null)
@@ -872,36 +869,6 @@ static bool futile_now(const struct probe_job *job, const struct probe_job_resul
 	    res->n_windows < PROBE_KNOWN_BATCHES || !isfinite(k->half_pct))
 		return false;
 	return probe_known_projected(k->half_pct, t, job->max_s) > job->futile_pct;
-}
-
-/*
- * The adaptive ramp (job.h ramp_turns): from ramp_min_s on, look every
- * RAMP_POLL_NS whether the workers have completed ramp_turns queues' worth;
- * if so the measurement starts now (m_start moves earlier; the workers
- * read it at each batch).  Ends at the fixed m_start (ramp_s), or at any
- * wake-up that is not the deadline: control() sees that one again at once.
- */
-static void ramp_turnover(struct shared *sh, const struct worker *w, uint64_t t0)
-{
-	const struct probe_job *job = sh->job;
-	const uint64_t cap = atomic_load(&sh->m_start);
-	const uint64_t need = (uint64_t)job->ramp_turns * job->qd * sh->threads;
-	uint64_t at = t0 + (uint64_t)(job->ramp_min_s * NS);
-
-	while (at < cap && sleep_until(sh, at) == WAKE_DEADLINE) {
-		const uint64_t now = tw_now_ns();
-		uint64_t reaped = 0;
-
-		for (unsigned i = 0; i < sh->threads; i++)
-			reaped += atomic_load_explicit(&w[i].live_reaped, memory_order_relaxed);
-		if (now >= cap)
-			return;
-		if (reaped >= need) {
-			atomic_store(&sh->m_start, now);
-			return;
-		}
-		at = now + RAMP_POLL_NS;
-	}
 }
 
 /*
@@ -1177,9 +1144,6 @@ static int run_started(struct shared *sh, struct worker *w, double window,
 	t0 = tw_now_ns();
 	atomic_store(&sh->m_start, t0 + (uint64_t)(sh->job->ramp_s * NS));
 	release(sh, false);
-	if (sh->job->ramp_turns)
-		ramp_turnover(sh, w, t0);
-	res->ramp_s = (double)(atomic_load(&sh->m_start) - t0) / NS;
 	stop = control(sh, w, window, res, cap, &done);
 	atomic_store(&sh->m_stop, stop);
 	atomic_store(&sh->stop, true);

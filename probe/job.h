@@ -106,13 +106,6 @@ struct probe_job {
 	bool no_fallback;		/* keep io_uring even when refused */
 	const void *engine_opts;	/* see engine.h, or NULL */
 	double ramp_s, window_s;	/* window_s 0 = 0.5 */
-	/* > 0: an adaptive ramp.  It ends once the workers have completed
-	 * ramp_turns times their queues (threads × qd I/Os: every slot has
-	 * turned over), ramp_min_s after the start at the earliest, ramp_s
-	 * at the latest (ramp_min_s < ramp_s).  A fast device is measured a
-	 * few tens of ms in, a slow one ramps as long as the fixed ramp. */
-	unsigned ramp_turns;
-	double ramp_min_s;
 	double min_s, max_s;		/* max_s > 0 */
 	uint64_t max_ios;		/* 0 = none; exact when ramp_s == 0 */
 	double rate_iops;		/* > 0: open loop at this rate (all
@@ -153,7 +146,6 @@ struct probe_job_result {
 					 * included (what the job wrote, for a
 					 * sequential writer) */
 	double seconds;			/* measured, ramp excluded */
-	double ramp_s;			/* the ramp that ran (ramp_turns: ended early or not) */
 	double iops, mbps;		/* ios / seconds, bytes / seconds / 1e6 */
 	struct probe_hist lat, read_lat, write_lat;	/* ns, all threads */
 	size_t n_windows;		/* complete windows only */

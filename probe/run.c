@@ -42,10 +42,6 @@
 				 * still leave the band wider than this … */
 #define FUTILE_AFTER_MIN_S 0.5	/* … for tests with caps of 3 × this or more */
 #define SETTLE_S 0.2		/* idle before QD1 after another test (settle()) */
-#define RAMP_TURNS 4		/* quick read tests: the ramp ends once every slot
-				 * turned over this often … */
-#define RAMP_MIN_S 0.05		/* … and this long at least (a drive waking from
-				 * a power state), the test's ramp at most */
 #define SWEEP_RAMP_S 0.03	/* a sweep depth's ramp: the device is busy from
 				 * the depth before, only the queue refills */
 
@@ -187,15 +183,6 @@ void job_for(const struct run *r, const struct test_def *def, unsigned qd,
 				 * 3,300 IOPS or less runs to its cap */
 				job->futile_pct = FUTILE_PCT;
 				job->futile_after_s = fmax(def->min_s, def->max_s / 3);
-			}
-			/* a read test's ramp ends once its queue turned over
-			 * (job.h ramp_turns); not a writer's (its rate has a
-			 * trend: caches fill), nor the reads under writes
-			 * (their ramp lets the writer settle) */
-			if (def->read_pct > 0 && !def->p99_only && o->ramp_s < 0 &&
-			    job->ramp_s > RAMP_MIN_S) {
-				job->ramp_turns = RAMP_TURNS;
-				job->ramp_min_s = RAMP_MIN_S;
 			}
 		}
 	}

@@ -488,69 +488,6 @@ static void test_stop_on_steady(void **state)
 }
 
 /*
- * The adaptive ramp (job.h ramp_turns): a fast device (20 µs, QD8: four
- * turns in 0.1 ms) is measured from ramp_min_s (0.05 s) on, not from the
- * fixed 0.5 s; a slow one (50 ms a read at QD1: four turns take 0.2 s)
- * ramps until its four reads completed; slower still (ramp_s 0.1), the
- * fixed ramp ends it.  Without ramp_turns the fixed ramp runs.
- */
-static bool ramp_once(double lat_ms, unsigned qd, double ramp_s, unsigned turns,
-		      double lo, double hi)
-{
-	struct probe_null_opts o = { .lat_ns = (uint64_t)(lat_ms * 1e6) };
-	struct probe_job job = null_job(&o);
-	struct probe_job_result *res;
-	bool ok;
-
-	job.qd = qd;
-	job.ramp_s = ramp_s;
-	job.ramp_turns = turns;
-	job.ramp_min_s = 0.05;
-	job.min_s = job.max_s = 0.2;
-	res = run_ok(&job);
-	ok = res->ramp_s >= lo && res->ramp_s <= hi && res->ios > 0 &&
-	     fabs(res->seconds - 0.2) < 0.05;
-	if (!ok)
-		print_message("  ramp %.3f s, want %.3f-%.3f (load on the machine?)\n",
-			      res->ramp_s, lo, hi);
-	result_del(res);
-	return ok;
-}
-
-static void test_ramp_turns(void **state)
-{
-	const struct {
-		double lat_ms;
-		unsigned qd;
-		double ramp_s;
-		unsigned turns;
-		double lo, hi;
-	} c[] = {
-		{ 0.02, 8, 0.5, 4, 0.05, 0.09 },	/* fast: ramp_min_s */
-		{ 50, 1, 0.5, 4, 0.2, 0.29 },		/* slow: four reads */
-		{ 50, 1, 0.1, 4, 0.1, 0.1 },		/* slower than ramp_s */
-		{ 0.02, 8, 0.3, 0, 0.3, 0.3 },		/* fixed */
-	};
-	struct probe_job job = null_job(NULL);
-	struct probe_job_result res;
-
-	(void)state;
-	for (size_t k = 0; k < sizeof(c) / sizeof(c[0]); k++) {
-		int i = 0;
-
-		while (i < TIMING_TRIES &&
-		       !ramp_once(c[k].lat_ms, c[k].qd, c[k].ramp_s, c[k].turns, c[k].lo, c[k].hi))
-			i++;
-		assert_true(i < TIMING_TRIES);
-	}
-	job.ramp_s = 0.05;	/* ramp_min_s must be shorter than ramp_s */
-	job.ramp_turns = 4;
-	job.ramp_min_s = 0.05;
-	assert_int_equal(probe_job_run(&job, &res), -EINVAL);
-	probe_job_result_free(&res);
-}
-
-/*
  * Stop when the figure is known (issue 27): a steady null device with short
  * windows stops once its rate is known to ±2 % and min_ios were counted,
  * long before the cap; the band it reports is within the target.  A job
@@ -1230,7 +1167,6 @@ int main(void)
 		cmocka_unit_test(test_paced_open_loop),
 		cmocka_unit_test(test_windows),
 		cmocka_unit_test(test_stop_on_steady),
-		cmocka_unit_test(test_ramp_turns),
 		cmocka_unit_test(test_stop_on_known),
 		cmocka_unit_test(test_stop_futile),
 		cmocka_unit_test(test_stop_when),

@@ -354,46 +354,6 @@ static void test_quick_give_up(void **state)
 	assert_float_equal(job.max_s, 2.0, 1e-9);
 }
 
-/*
- * Quick read tests ramp until their queue turned over (job.h ramp_turns),
- * 0.05 s at least, their fixed ramp at most; not seq_write, not the reads
- * under writes, not the sweep (whose 0.03 s ramp is shorter), not with
- * --ramp or --seconds.
- */
-static void test_quick_ramp(void **state)
-{
-	struct probe_target t = fake_target(true);
-	struct probe_options o = fast_options();
-	struct run r = { .t = &t, .o = &o, .span = t.span_bytes };
-	const enum probe_test turned[] = { PROBE_TEST_RAND_READ_QD1, PROBE_TEST_RAND_READ_QD32,
-					   PROBE_TEST_SEQ_READ, PROBE_TEST_MIXED_70_30 };
-	const enum probe_test fixed[] = { PROBE_TEST_SEQ_WRITE, PROBE_TEST_READ_UNDER_WRITE,
-					  PROBE_TEST_QD_SWEEP };
-	struct probe_job job;
-
-	(void)state;
-	o.seconds = 0;
-	o.ramp_s = -1;
-	for (size_t i = 0; i < sizeof(turned) / sizeof(turned[0]); i++) {
-		job_for(&r, &tests[turned[i]], 32, &job);
-		assert_int_equal(job.ramp_turns, 4);
-		assert_float_equal(job.ramp_min_s, 0.05, 1e-9);
-		assert_float_equal(job.ramp_s, tests[turned[i]].ramp_s, 1e-9);
-	}
-	for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++) {
-		job_for(&r, &tests[fixed[i]], 32, &job);
-		assert_int_equal(job.ramp_turns, 0);
-	}
-	o.ramp_s = 0.3;
-	job_for(&r, &tests[PROBE_TEST_SEQ_READ], 32, &job);
-	assert_int_equal(job.ramp_turns, 0);
-	assert_float_equal(job.ramp_s, 0.3, 1e-9);
-	o.ramp_s = -1;
-	o.seconds = 2;
-	job_for(&r, &tests[PROBE_TEST_SEQ_READ], 32, &job);
-	assert_int_equal(job.ramp_turns, 0);
-}
-
 int main(void)
 {
 	const struct CMUnitTest cases[] = {
@@ -405,7 +365,6 @@ int main(void)
 		cmocka_unit_test(test_settle_before_qd1),
 		cmocka_unit_test(test_settle_first),
 		cmocka_unit_test(test_quick_give_up),
-		cmocka_unit_test(test_quick_ramp),
 	};
 	return cmocka_run_group_tests(cases, NULL, NULL);
 }
