@@ -14,8 +14,8 @@
  * above the bar, nor when the real cliff follows it soon enough to pull
  * that mean below (lab, a bursty disk on a busy host: 119 MB/s, two
  * seconds at 83, 118–134 for four, then 50–67 — the cliff is the second
- * after the 134, not the dip).  Second 0 cannot be a cliff: nothing was written before.
- * A series of zeros has initial 0 and no cliff.
+ * after the 134, not the dip).  Second 0 cannot be a cliff: nothing was
+ * written before.  A series of zeros has initial 0 and no cliff.
  *
  * Results (decimal units, 1 MB/s for 1 s = 1 MB, 1000 MB = 1 GB):
  *   found, index = i (seconds from the start; 0 when not found)
