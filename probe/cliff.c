@@ -73,14 +73,17 @@ int probe_cliff_find(const double *v, size_t n, struct probe_cliff *out)
 }
 
 /* The first second after the cliff that is judged: past the cliff's own,
- * and past the last one back at the bar or above. */
+ * and past the last PROBE_CLIFF_RECOVER_SECS window back at the bar or
+ * above (a recovery, as in first_cliff(); one second at the bar is a
+ * bunch of completions, not a recovery). */
 static size_t held_first(const double *v, size_t n, const struct probe_cliff *c)
 {
 	const double bar = PROBE_CLIFF_RATIO * c->initial_mbps;
+	const size_t w = PROBE_CLIFF_RECOVER_SECS;
 
 	for (size_t i = n; i-- > c->index + 1;)
-		if (v[i] >= bar)
-			return i + 1;
+		if (i + w <= n && sum_of(v + i, w) / (double)w >= bar)
+			return i + w;
 	return c->index + 1;
 }
 

@@ -340,11 +340,21 @@ static void test_held_dip_then_cliff(void **state)
 	assert_int_equal(h.cliff.index, 40);
 	assert_int_equal(h.first, 41);
 	near(h.mbps, 800.0, 1e-9);
+	/* one second back at the bar (1,500 >= 1,400) is no recovery: it is
+	 * judged with the rest, and the band holds once it is diluted */
 	for (size_t i = 0; i < 60; i++)
 		w[i] = i < 20 ? 2000.0 : i == 23 ? 1500.0 : 1000.0;
-	assert_int_equal(first_held(w, 60, 0, &h), 29);
+	assert_int_equal(first_held(w, 60, 0, &h), 34);
 	assert_int_equal(h.cliff.index, 20);
-	assert_int_equal(h.first, 24);
+	assert_int_equal(h.first, 21);
+	assert_int_equal(h.after, 13);
+	/* three seconds back at the bar are: the fall before them was a dip,
+	 * the cliff is the second after them */
+	for (size_t i = 0; i < 60; i++)
+		w[i] = i < 20 ? 2000.0 : i >= 23 && i < 26 ? 1500.0 : 1000.0;
+	assert_int_equal(first_held(w, 60, 0, &h), 32);
+	assert_int_equal(h.cliff.index, 26);
+	assert_int_equal(h.first, 27);
 	assert_int_equal(h.after, 5);
 }
 
