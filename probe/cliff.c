@@ -24,21 +24,29 @@ static double sum_of(const double *v, size_t n)
 	return sum;
 }
 
+/* Whether the whole PROBE_CLIFF_RECOVER_SECS window v[i..i+w) averages at
+ * the bar or above (a recovery); false when it does not fit in v[0..n). */
+static bool recovered_at(const double *v, size_t n, size_t i, double bar)
+{
+	const size_t w = PROBE_CLIFF_RECOVER_SECS;
+
+	return i + w <= n && sum_of(v + i, w) / (double)w >= bar;
+}
+
 /*
- * The first i >= 1 with v[i] < bar, mean(v[i..n)) < bar and no whole
- * PROBE_CLIFF_RECOVER_SECS window from i on at the bar or above; 0 when
- * none.  Walks backwards so that each suffix sum is built exactly once; a
- * window back at the bar rules out every earlier second.
+ * The first i >= 1 with v[i] < bar, mean(v[i..n)) < bar and no recovery
+ * (recovered_at) from i on; 0 when none.  Walks backwards so that each
+ * suffix sum is built exactly once; a recovery rules out every earlier
+ * second.
  */
 static size_t first_cliff(const double *v, size_t n, double bar)
 {
-	const size_t w = PROBE_CLIFF_RECOVER_SECS;
 	double tail = 0.0;
 	size_t found = 0;
 
 	for (size_t i = n; i-- > 1;) {
 		tail += v[i];
-		if (i + w <= n && sum_of(v + i, w) / (double)w >= bar)
+		if (recovered_at(v, n, i, bar))
 			break;
 		if (v[i] < bar && tail / (double)(n - i) < bar)
 			found = i;
@@ -73,17 +81,15 @@ int probe_cliff_find(const double *v, size_t n, struct probe_cliff *out)
 }
 
 /* The first second after the cliff that is judged: past the cliff's own,
- * and past the last PROBE_CLIFF_RECOVER_SECS window back at the bar or
- * above (a recovery, as in first_cliff(); one second at the bar is a
+ * and past the last recovery (recovered_at; one second at the bar is a
  * bunch of completions, not a recovery). */
 static size_t held_first(const double *v, size_t n, const struct probe_cliff *c)
 {
 	const double bar = PROBE_CLIFF_RATIO * c->initial_mbps;
-	const size_t w = PROBE_CLIFF_RECOVER_SECS;
 
 	for (size_t i = n; i-- > c->index + 1;)
-		if (i + w <= n && sum_of(v + i, w) / (double)w >= bar)
-			return i + w;
+		if (recovered_at(v, n, i, bar))
+			return i + PROBE_CLIFF_RECOVER_SECS;
 	return c->index + 1;
 }
 

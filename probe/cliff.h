@@ -30,8 +30,7 @@
  * rate last stood at the bar or above for 3 s on average (a recovery, as
  * above; one second at the bar is a bunch of completions on a throttled
  * disk: seconds of 50, 67 and 83 MB at 60 MB/s), the cliff's own second
- * excluded (it
- * may still hold cached writes), in points of g whole seconds each (the
+ * excluded (it may still hold cached writes), in points of g whole seconds each (the
  * newest; g = 1, or as many as make a point of min_mb MB at their mean
  * rate: a slow device completes its queue in bunches, and a second that
  * holds less than a queue or two measures the bunching, not the rate).

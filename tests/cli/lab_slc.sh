@@ -4,8 +4,8 @@
 # of 720 MB (120 MB/s, draining at 60 MB/s) on a blank 4 GiB disk.
 # `tierwise probe --full --tests sustained_write` must find the cliff, put
 # the cache (cliff_after_gb) within ±15 % of the bucket's (A × 720 / (A −
-# 60) MB at the rate A it reached before the cliff, 120 MB/s at most), the rate after it
-# within ±15 % of 60 MB/s, and stop within 15 s of the cache filling (720 /
+# 60) MB at the rate A it reached before the cliff, 120 MB/s at most), the
+# rate after it within ±15 % of 60 MB/s, and stop within 15 s of the cache filling (720 /
 # (A − 60) s), saying so in a note — not at the 120 s cap.
 # $1: the tierwise binary.  exit 77 = skipped (see lib_lab.sh).
 set -u
