@@ -34,7 +34,8 @@ static bool recovered_at(const double *v, size_t n, size_t i, double bar)
 }
 
 /*
- * The first i >= 1 with v[i] < bar, mean(v[i..n)) < bar and no recovery
+ * The first i >= 1 with v[i] < bar, mean(v[i..n)) < bar, at least
+ * PROBE_CLIFF_RECOVER_SECS seconds from i on, and no recovery
  * (recovered_at) from i on; 0 when none.  Walks backwards so that each
  * suffix sum is built exactly once; a recovery rules out every earlier
  * second.
@@ -48,7 +49,7 @@ static size_t first_cliff(const double *v, size_t n, double bar)
 		tail += v[i];
 		if (recovered_at(v, n, i, bar))
 			break;
-		if (v[i] < bar && tail / (double)(n - i) < bar)
+		if (v[i] < bar && tail / (double)(n - i) < bar && n - i >= PROBE_CLIFF_RECOVER_SECS)
 			found = i;
 	}
 	return found;

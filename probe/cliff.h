@@ -9,13 +9,17 @@
  *            and mean(v[i..n)) < 0.7 * initial             (and stays down:
  *            and mean(v[j..j+3)) < 0.7 * initial            no 3 s from i on
  *                for every j >= i with j + 3 <= n           back at the bar)
+ *            and i + 3 <= n                                (3 s at least)
  *
  * A dip that recovers is not a cliff: neither when the rest's mean stays
  * above the bar, nor when the real cliff follows it soon enough to pull
  * that mean below (lab, a bursty disk on a busy host: 119 MB/s, two
  * seconds at 83, 118–134 for four, then 50–67 — the cliff is the second
- * after the 134, not the dip).  Second 0 cannot be a cliff: nothing was
- * written before.  A series of zeros has initial 0 and no cliff.
+ * after the 134, not the dip).  A fall in the last two seconds is not one
+ * either, until it has lasted 3 s (lab, a disk with no cache at all, 12 s
+ * at 88-211 MB/s: a last second at 56 was reported as a cliff at 1.4 GB).
+ * Second 0 cannot be a cliff: nothing was written before.  A series of
+ * zeros has initial 0 and no cliff.
  *
  * Results (decimal units, 1 MB/s for 1 s = 1 MB, 1000 MB = 1 GB):
  *   found, index = i (seconds from the start; 0 when not found)

@@ -38,6 +38,21 @@
 #define PROBE_ENGINE_MAX_QD 4096u	/* I/Os in flight per instance */
 #define PROBE_PSYNC_MAX_THREADS 64u
 #define PROBE_ENGINE_MSG 192		/* size of message buffers */
+/*
+ * How long getevents() waits for a batch of min completions before it
+ * hands out the ones that are there.  The job loop waits for half of what
+ * is in flight (job.c, reap_min), and a completion counts, in time and in
+ * latency, when it is reaped.  Without a bound, a slow device's
+ * completions were reaped 16 at a time: at 32 MB/s of 1 MiB writes at
+ * QD32 one reap every 0.5 s, so the sustained write's seconds read 16, 33
+ * or 50 MB (the lab's throttled disk, issue 27), and each I/O's latency
+ * could include up to half the queue's service time.  5 ms: a fast device
+ * fills its batch well within it (16 × 1 MiB at 3.2 GB/s and more; 16 ×
+ * 4 KiB at 3,200 IOPS and more), so it changes nothing there; a slower
+ * one is reaped at most 200 times a second more, and its completions count
+ * within 5 ms of the kernel's.
+ */
+#define PROBE_ENGINE_REAP_WAIT_NS 5000000ull
 
 enum probe_io_op {
 	PROBE_OP_READ = 0,
@@ -103,7 +118,11 @@ struct probe_engine_ops {
 	 * Wait until at least min I/Os have completed, then store up to max
 	 * completed I/Os in ev[0..n) with res set.  Returns n (min <= n <=
 	 * max, or fewer when fewer are in flight) or -errno (e.g. -EINTR is
-	 * retried inside; other errors leave the instance unusable).
+	 * retried inside; other errors leave the instance unusable).  A
+	 * batch is not waited for without end: once PROBE_ENGINE_REAP_WAIT_NS
+	 * have passed in the call and at least one I/O has completed, n may
+	 * be less than min (1 <= n), so that no completion waits in the queue
+	 * for much longer than that (see PROBE_ENGINE_REAP_WAIT_NS).
 	 */
 	int (*getevents)(void *priv, unsigned min, unsigned max,
 			 struct probe_io **ev);

@@ -100,14 +100,15 @@ static int null_getevents(void *priv, unsigned min, unsigned max,
 {
 	struct null_eng *n = priv;
 	uint64_t now = n->o.lat_ns ? tw_now_ns() : 0;
+	const uint64_t late = now + PROBE_ENGINE_REAP_WAIT_NS;
 	unsigned got = 0;
 
 	while (got < max && n->head != n->staged) {
 		uint64_t due = n->due[n->head & n->mask];
 
 		if (due > now) {
-			if (got >= min)
-				break;
+			if (got >= min || (got && due > late))
+				break;	/* enough, or the batch takes too long */
 			spin_until(due);
 			now = due;
 		}

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 struct pring {
@@ -110,6 +111,7 @@ static void psync_free(struct psync *s)
 static struct psync *psync_alloc(const struct probe_engine_params *p)
 {
 	struct psync *s = calloc(1, sizeof(*s));
+	pthread_condattr_t ca;
 	unsigned cap = 1;
 
 	if (!s)
@@ -121,7 +123,10 @@ static struct psync *psync_alloc(const struct probe_engine_params *p)
 	s->mask = cap - 1;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->work_cv, NULL);
-	pthread_cond_init(&s->done_cv, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);	/* getevents' timed wait */
+	pthread_cond_init(&s->done_cv, &ca);
+	pthread_condattr_destroy(&ca);
 	s->stage = calloc(cap, sizeof(*s->stage));
 	s->sub.v = calloc(cap, sizeof(*s->sub.v));
 	s->done.v = calloc(cap, sizeof(*s->done.v));
@@ -228,13 +233,24 @@ static int psync_getevents(void *priv, unsigned min, unsigned max,
 {
 	struct psync *s = priv;
 	unsigned n, busy = s->inflight - s->staged;
+	bool late = false;
 
 	if (min > busy)
 		min = busy;	/* never wait for I/Os that were not committed */
 	pthread_mutex_lock(&s->lock);
 	while (pring_len(&s->done) < min) {
+		struct timespec until;
+
+		if (late && pring_len(&s->done))
+			break;	/* the batch took too long: these go now */
 		s->want = min;
-		pthread_cond_wait(&s->done_cv, &s->lock);
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		until.tv_nsec += (long)PROBE_ENGINE_REAP_WAIT_NS;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		late = pthread_cond_timedwait(&s->done_cv, &s->lock, &until) == ETIMEDOUT;
 	}
 	s->want = 0;
 	for (n = 0; n < max && pring_len(&s->done); n++)

@@ -24,8 +24,11 @@
 #define BOOT_MIN_S 0.5		/* (at least) */
 #define BOOT_RAMP_S 0.1		/* its ramp: the writes ran through the QD1 part
 				 * before it, only the reads' queue fills */
-#define SUSTAINED_POINT_QUEUES 2	/* the rate after the cliff: judged in points
-					 * of two queues' worth at least */
+#define SUSTAINED_POINT_QUEUES 1	/* the rate after the cliff: judged in points
+					 * of a queue's worth at least (two until
+					 * getevents' batches had a time bound,
+					 * engine.h: the probe's own reaps came in
+					 * half queues then) */
 
 static int sweep_add(struct profile_device *d, unsigned qd, const struct probe_job_result *res)
 {

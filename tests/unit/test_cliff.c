@@ -173,6 +173,9 @@ static void test_short_series(void **state)
 	const double early[] = { 2000, 2000, 200, 200, 200, 200 };
 	const double one[] = { 2000 };
 	const double two[] = { 2000, 100 };
+	const double three[] = { 2000, 100, 100, 100 };
+	/* the lab's uncached disk, 12 s at a fixed time: a last-second fall */
+	const double last[] = { 100, 99, 142, 130, 88, 147, 91, 211, 160, 181, 56 };
 	struct probe_cliff c;
 
 	(void)state;
@@ -185,11 +188,18 @@ static void test_short_series(void **state)
 	assert_false(c.found);
 	near(c.initial_mbps, 2000.0, 1e-9);
 	near(c.gb_before, 2.0, 1e-9);
-	c = find(two, 2);
+	c = find(two, 2);	/* one second down: not yet a cliff */
+	assert_false(c.found);
+	near(c.initial_mbps, 1050.0, 1e-9);
+	near(c.gb_before, 2.1, 1e-9);
+	c = find(three, 4);	/* three: a cliff */
 	assert_true(c.found);
 	assert_int_equal(c.index, 1);
-	near(c.initial_mbps, 1050.0, 1e-9);
+	near(c.initial_mbps, 733.333333333, 1e-6);
 	near(c.after_mbps, 100.0, 1e-9);
+	c = find(last, 11);
+	assert_false(c.found);
+	near(c.gb_before, 1.405, 1e-9);
 }
 
 /* A slow first second is a ramp-up, not a cliff: nothing was written yet. */
