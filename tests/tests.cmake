@@ -130,11 +130,10 @@ tw_cli_test(lab_shared)
 set_tests_properties(cli.lab_shared PROPERTIES TIMEOUT 600 LABELS "lab;qemu")
 # slc-cache: --full's sustained write stops after the cache cliff (issue 27)
 tw_cli_test(lab_slc)
-# lab-long until its load sensitivity is fixed (session 14): on a busy 2-CPU
-# host the TCG guest's own write rate falls (120 -> 73 MB/s at 0.93 GB of a
-# 1.45 GB bucket), and the bucket model it checks no longer holds; it failed
-# 2 of 4 fresh-clone runs of scripts/test here (docs/bench-results.md)
-set_tests_properties(cli.lab_slc PROPERTIES TIMEOUT 600 LABELS "lab;lab-long;qemu")
+# back in the CI run since session 15: a 64 MB/s burst (was 120) that the
+# TCG guest reaches with half its speed to spare on a busy host (it fell
+# to 73 MB/s there, session 14), checked on the seconds the guest wrote
+set_tests_properties(cli.lab_slc PROPERTIES TIMEOUT 600 LABELS "lab;qemu")
 # enterprise: a multipath head, one drive's namespaces, ZNS, a fabrics disk
 # (issue 28); 185 s with the guest cached, 317 s when its root is rebuilt,
 # and its apply fails when the plan puts 4096- and 512-byte-block disks in
