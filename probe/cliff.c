@@ -82,8 +82,8 @@ int probe_cliff_find(const double *v, size_t n, struct probe_cliff *out)
 }
 
 /* The first second after the cliff that is judged: past the cliff's own,
- * and past the last recovery (recovered_at; one second at the bar is a
- * bunch of completions, not a recovery). */
+ * and past the last recovery (recovered_at; one second at the bar is not
+ * a recovery). */
 static size_t held_first(const double *v, size_t n, const struct probe_cliff *c)
 {
 	const double bar = PROBE_CLIFF_RATIO * c->initial_mbps;

@@ -32,12 +32,13 @@
  * each second while it runs): a cliff is found in v[0..n) by the rule
  * above, and the rate after it holds.  Judged are the seconds since the
  * rate last stood at the bar or above for 3 s on average (a recovery, as
- * above; one second at the bar is a bunch of completions on a throttled
- * disk: seconds of 50, 67 and 83 MB at 60 MB/s), the cliff's own second
- * excluded (it may still hold cached writes), in points of g whole seconds each (the
- * newest; g = 1, or as many as make a point of min_mb MB at their mean
- * rate: a slow device completes its queue in bunches, and a second that
- * holds less than a queue or two measures the bunching, not the rate).
+ * above; one second at the bar is not: seconds of 50, 67 and 83 MB at
+ * 60 MB/s were seen when the probe reaped slow devices half a queue at a
+ * time), the cliff's own second excluded (it may still hold cached
+ * writes), in points of g whole seconds each (the newest; g = 1, or as
+ * many as make a point of min_mb MB at their mean rate: a second that
+ * holds less than a queue measures how the completions fall, not the
+ * rate).
  * The rate holds when there are min_after points or more and their mean
  * rate is known within ± pct (95 % confidence, known.h's batch means).  A
  * dip that recovers is no cliff (the rule above), and the seconds before

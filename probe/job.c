@@ -855,10 +855,10 @@ static bool steady_now(const struct probe_job_result *res)
  * wanders more slowly than that narrows even less, so the projection errs
  * on the side of running on.  Not before every batch has a window of its
  * own (PROBE_KNOWN_BATCHES): fewer windows mean a slow device's stretched
- * ones (a throttled disk completing 1 MiB reads in 16 MiB bunches), whose
- * band is wide for want of samples, not because the rate swings — there
- * the cap brings the samples (seen in the lab's six-links server: 64 reads
- * in 1.3 s read 48 MB/s of a 40 MB/s disk).
+ * ones, whose band is wide for want of samples, not because the rate
+ * swings — there the cap brings the samples (seen in the lab's six-links
+ * server before getevents' wait was bounded, engine.h: 64 reads in 1.3 s,
+ * reaped 16 at a time, read 48 MB/s of a 40 MB/s disk).
  */
 static bool futile_now(const struct probe_job *job, const struct probe_job_result *res,
 		       const struct probe_known *k, uint64_t elapsed_ns)

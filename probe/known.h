@@ -10,9 +10,9 @@
  * is the 95 % confidence half-width of the mean rate, in % of it (batch
  * means: neighbouring windows are correlated, batches of several are
  * much less so).  With the windows' lengths w (probe_known_check_w), a
- * batch's mean is its rate over its time, Σ v·w ÷ Σ w: a device that
- * completes its I/Os in bunches (a throttled or hard disk, 16 MiB at a
- * time) fills windows of unequal length, whose plain mean would swing.  The rate is known when half_pct ≤ the target (the
+ * batch's mean is its rate over its time, Σ v·w ÷ Σ w: a device whose
+ * completions come in bunches (a slow disk's, reaped up to 5 ms late:
+ * engine.h) fills windows of unequal length, whose plain mean would swing.  The rate is known when half_pct ≤ the target (the
  * probe's: PROBE_KNOWN_PCT).  A zero mean (a stalled device) is never
  * known.
  */
