@@ -861,11 +861,12 @@ static bool steady_now(const struct probe_job_result *res)
  * reaped 16 at a time, read 48 MB/s of a 40 MB/s disk).
  */
 static bool futile_now(const struct probe_job *job, const struct probe_job_result *res,
-		       const struct probe_known *k, uint64_t elapsed_ns)
+		       const struct probe_known *k, uint64_t elapsed_ns, uint64_t ios)
 {
 	const double t = (double)elapsed_ns / NS;
 
 	if (!(job->futile_pct > 0) || t < job->futile_after_s || t >= job->max_s ||
+	    ios < job->futile_min_ios ||
 	    res->n_windows < PROBE_KNOWN_BATCHES || !isfinite(k->half_pct))
 		return false;
 	return probe_known_projected(k->half_pct, t, job->max_s) > job->futile_pct;
@@ -925,7 +926,7 @@ static uint64_t control(struct shared *sh, struct worker *w, double window,
 				res->known = true;
 				return cur.ns;
 			}
-			if (futile_now(job, res, &k, cur.ns - m_start)) {
+			if (futile_now(job, res, &k, cur.ns - m_start, cur.ios)) {
 				res->futile = true;
 				return cur.ns;
 			}

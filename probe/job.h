@@ -119,6 +119,8 @@ struct probe_job {
 	 * rest of the time buys nothing the user needs (res->futile).  Only
 	 * with a window per batch of the band (PROBE_KNOWN_BATCHES) or more. */
 	double futile_pct, futile_after_s;
+	uint64_t futile_min_ios;	/* and not before this many I/Os (0: no more
+					 * than min_ios asks) */
 	uint64_t min_ios;		/* and at least this many I/Os counted (a p99
 					 * with PROBE_KNOWN_TAIL samples above it) */
 	unsigned win_min_ios;		/* a window closes with at least this many

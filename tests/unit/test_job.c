@@ -611,6 +611,15 @@ static void test_stop_futile(void **state)
 	assert_true(res->seconds >= 1.2);
 	assert_true(res->known_pct > 3.0);
 	result_del(res);
+	/* futile_min_ios not reached: no give-up, the cap ends it */
+	job.futile_pct = 3.0;
+	job.futile_after_s = 0.3;
+	job.futile_min_ios = UINT64_MAX / 2;
+	res = run_ok(&job);
+	assert_false(res->futile);
+	assert_true(res->seconds >= 1.2);
+	result_del(res);
+	job.futile_min_ios = 0;
 	/* a bad futile_pct or futile_after_s is refused */
 	job.futile_pct = -1;
 	assert_int_equal(probe_job_run(&job, &(struct probe_job_result){ 0 }), -EINVAL);

@@ -343,8 +343,18 @@ static void test_quick_give_up(void **state)
 	assert_float_equal(job.futile_after_s, 1.0, 1e-9);
 	job_for(&r, &tests[PROBE_TEST_SEQ_READ], 32, &job);
 	assert_float_equal(job.futile_pct, 3.0, 1e-9);
+	/* seq_write gives up too, not before 1 GiB (or the span) is written */
 	job_for(&r, &tests[PROBE_TEST_SEQ_WRITE], 32, &job);
-	assert_float_equal(job.futile_pct, 0.0, 0);
+	assert_float_equal(job.futile_pct, 3.0, 1e-9);
+	assert_float_equal(job.futile_after_s, 1.0, 1e-9);
+	assert_int_equal(job.futile_min_ios, 1024);
+	assert_int_equal(job.min_ios, 0);
+	r.span = 256ULL << 20;
+	job_for(&r, &tests[PROBE_TEST_SEQ_WRITE], 32, &job);
+	assert_int_equal(job.futile_min_ios, 256);
+	r.span = t.span_bytes;
+	job_for(&r, &tests[PROBE_TEST_SEQ_READ], 32, &job);
+	assert_int_equal(job.futile_min_ios, 0);
 	job_for(&r, &tests[PROBE_TEST_READ_UNDER_WRITE], 1, &job);
 	assert_float_equal(job.futile_pct, 0.0, 0);
 	o.seconds = 2;
@@ -352,6 +362,44 @@ static void test_quick_give_up(void **state)
 	assert_float_equal(job.futile_pct, 0.0, 0);
 	assert_float_equal(job.min_s, 2.0, 1e-9);
 	assert_float_equal(job.max_s, 2.0, 1e-9);
+}
+
+/*
+ * A blank scratch file is filled before seq_write (fill_first): its first
+ * writes allocate blocks, the filesystem's cost.  Quick mode on a 2 GiB
+ * file: 1 GiB is filled (the rate is not known yet), the note says it came
+ * before seq_write, and seq_write and seq_read run over that part.
+ */
+static void test_scratch_fill_first(void **state)
+{
+	struct probe_target t = fake_target(true);
+	struct probe_options o = fast_options();
+	struct profile *p = profile_new();
+	const struct profile_device *d;
+	char err[256] = "";
+	size_t fills = 0;
+
+	(void)state;
+	t.kind = PROBE_TARGET_SCRATCH;
+	t.id = "scratch:/tmp";
+	t.blank = true;
+	t.span_bytes = 2ULL << 30;
+	o.seconds = 0;
+	o.tests = (1u << PROBE_TEST_SEQ_WRITE) | (1u << PROBE_TEST_SEQ_READ);
+	assert_int_equal(probe_run(&t, &o, p, err, sizeof(err)), 0);
+	d = &p->devices[0];
+	assert_true(d->io[PROFILE_SEQ_WRITE].present);
+	assert_true(d->io[PROFILE_SEQ_READ].present);
+	for (size_t i = 0; i < d->n_notes; i++) {
+		if (strncmp(d->notes[i], "fill: ", 6))
+			continue;
+		fills++;
+		assert_non_null(strstr(d->notes[i], "fill: wrote 1.00 of the 2.00 GiB span with "
+				       "incompressible data"));
+		assert_non_null(strstr(d->notes[i], "before seq_write and the read tests"));
+	}
+	assert_int_equal(fills, 1);
+	profile_free(p);
 }
 
 int main(void)
@@ -365,6 +413,7 @@ int main(void)
 		cmocka_unit_test(test_settle_before_qd1),
 		cmocka_unit_test(test_settle_first),
 		cmocka_unit_test(test_quick_give_up),
+		cmocka_unit_test(test_scratch_fill_first),
 	};
 	return cmocka_run_group_tests(cases, NULL, NULL);
 }
