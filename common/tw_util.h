@@ -23,6 +23,15 @@ static inline uint64_t tw_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/* Nanoseconds as a timespec: a CLOCK_MONOTONIC time from tw_now_ns() (for
+ * pthread_cond_timedwait on a condition variable of that clock) or a
+ * duration (nanosleep). */
+static inline struct timespec tw_ts_of_ns(uint64_t ns)
+{
+	return (struct timespec){ .tv_sec = (time_t)(ns / 1000000000u),
+				  .tv_nsec = (long)(ns % 1000000000u) };
+}
+
 /* CPU seconds on a CPU-time clock: CLOCK_PROCESS_CPUTIME_ID (every thread of
  * the process) or CLOCK_THREAD_CPUTIME_ID (the calling thread). */
 static inline double tw_cpu_clock_s(clockid_t id)

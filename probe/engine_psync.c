@@ -12,6 +12,7 @@
  * division once running.
  */
 #include "engine.h"
+#include "tw_util.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -239,17 +240,11 @@ static int psync_getevents(void *priv, unsigned min, unsigned max,
 		min = busy;	/* never wait for I/Os that were not committed */
 	pthread_mutex_lock(&s->lock);
 	while (pring_len(&s->done) < min) {
-		struct timespec until;
+		const struct timespec until = tw_ts_of_ns(tw_now_ns() + PROBE_ENGINE_REAP_WAIT_NS);
 
 		if (late && pring_len(&s->done))
 			break;	/* the batch took too long: these go now */
 		s->want = min;
-		clock_gettime(CLOCK_MONOTONIC, &until);
-		until.tv_nsec += (long)PROBE_ENGINE_REAP_WAIT_NS;
-		if (until.tv_nsec >= 1000000000L) {
-			until.tv_sec++;
-			until.tv_nsec -= 1000000000L;
-		}
 		late = pthread_cond_timedwait(&s->done_cv, &s->lock, &until) == ETIMEDOUT;
 	}
 	s->want = 0;

@@ -359,7 +359,6 @@ static void worker_teardown(struct worker *w)
 
 /* ---- worker: the hot loop -------------------------------------------- */
 
-static struct timespec to_ts(uint64_t ns);
 
 static void stamp_buffer(unsigned char *buf, uint32_t len, uint64_t v)
 {
@@ -540,7 +539,7 @@ static bool pace_idle(struct worker *w)
 	wait = w->due_ns - now;
 	if (wait > CANCEL_POLL_NS)
 		wait = CANCEL_POLL_NS;
-	ts = to_ts(wait);
+	ts = tw_ts_of_ns(wait);
 	nanosleep(&ts, NULL);
 	return true;
 }
@@ -755,12 +754,6 @@ static void release(struct shared *sh, bool abort)
 	pthread_mutex_unlock(&sh->lock);
 }
 
-static struct timespec to_ts(uint64_t ns)
-{
-	return (struct timespec){ .tv_sec = (time_t)(ns / 1000000000u),
-				  .tv_nsec = (long)(ns % 1000000000u) };
-}
-
 enum wake {
 	WAKE_DEADLINE,	/* the time came */
 	WAKE_EVENT,	/* an error or cancel */
@@ -792,7 +785,7 @@ static enum wake sleep_until(struct shared *sh, uint64_t deadline)
 	pthread_mutex_lock(&sh->lock);
 	while ((why = pending(sh)) == WAKE_DEADLINE &&
 	       (now = tw_now_ns()) < deadline) {
-		struct timespec ts = to_ts(deadline - now > CANCEL_POLL_NS
+		struct timespec ts = tw_ts_of_ns(deadline - now > CANCEL_POLL_NS
 						   ? now + CANCEL_POLL_NS
 						   : deadline);
 
@@ -1082,7 +1075,7 @@ static void wait_drain(struct shared *sh, struct worker *w, unsigned n,
 		}
 		if (now - quiet >= grace)
 			break;
-		ts = to_ts(now + CANCEL_POLL_NS);
+		ts = tw_ts_of_ns(now + CANCEL_POLL_NS);
 		pthread_cond_timedwait(&sh->ctl_cv, &sh->lock, &ts);
 		now = tw_now_ns();
 	}

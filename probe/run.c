@@ -677,13 +677,16 @@ static bool fill_done_by_seq_write(struct run *r, uint64_t want)
  * Nothing is written when seq_write already wrote that much
  * (fill_done_by_seq_write()).  At most FILL_QUICK_S (FILL_FULL_S with
  * --full): when that is not enough, the tests run over the part written.
- * Returns 0, -ECANCELED or -EIO (a note says why).
+ * first: the fill runs before seq_write (fill_first()), and its note says
+ * so.  Returns 0, -ECANCELED or -EIO (a note says why).
  */
-static int fill_span(struct run *r)
+static int fill_span(struct run *r, bool first)
 {
 	static const struct test_def def = { "fill", -1, PROBE_SEQ, 0, MIB, 32, false,
 					     0, 0, FILL_QUICK_S, 0, false };
 	const uint64_t span = r->span, want = fill_bytes(r);
+	const char *before = first ? "seq_write and the read tests" : "the read tests";
+	char why[192];
 	struct probe_job_result res;
 	struct probe_job job;
 	int ret;
@@ -697,26 +700,21 @@ static int fill_span(struct run *r)
 	job.known_pct = 0;
 	job.max_ios = want / MIB;
 	ret = run_job(r, &def, &job, &res);
-	if (ret == 0 && want < span && res.bytes >= job.max_ios * MIB &&
-	    !r->dev->io[PROFILE_SEQ_WRITE].present) {
+	if (first)
+		snprintf(why, sizeof(why), "a blank file's first writes also allocate its blocks (the "
+			 "filesystem's cost, not the disk's), and the reads need a span well past the "
+			 "drive's caches (1 GiB at least)");
+	else
+		snprintf(why, sizeof(why), "the reads need a span well past the drive's caches (%.0f s "
+			 "at its sequential write rate, 1 GiB at least), not all of it", FILL_QUICK_RATE_S);
+	if (ret == 0 && want < span && res.bytes >= job.max_ios * MIB) {
 		r->span = job.max_ios * MIB;
 		profile_device_add_notef(r->dev, "fill: wrote %.2f of the %.2f GiB span with incompressible "
-		     "data in %.1f s (%.0f MB/s) before seq_write and the read tests, which ran over that "
-		     "part: a blank file's first writes also allocate its blocks (the filesystem's cost, "
-		     "not the disk's), and the reads need a span well past the drive's caches (1 GiB at "
-		     "least); --full fills it all", r->span / 1073741824.0, span / 1073741824.0,
-		     res.seconds, res.mbps);
-	} else if (ret == 0 && want < span && res.bytes >= job.max_ios * MIB) {
-		r->span = job.max_ios * MIB;
-		profile_device_add_notef(r->dev, "fill: wrote %.2f of the %.2f GiB span with incompressible "
-		     "data in %.1f s (%.0f MB/s) before the read tests, which ran over that part: the "
-		     "reads need a span well past the drive's caches (%.0f s at its sequential write "
-		     "rate, 1 GiB at least), not all of it; --full fills it all", r->span / 1073741824.0,
-		     span / 1073741824.0, res.seconds, res.mbps, FILL_QUICK_RATE_S);
+		     "data in %.1f s (%.0f MB/s) before %s, which ran over that part: %s; --full fills it all",
+		     r->span / 1073741824.0, span / 1073741824.0, res.seconds, res.mbps, before, why);
 	} else if (ret == 0 && res.bytes >= job.max_ios * MIB) {
 		profile_device_add_notef(r->dev, "fill: wrote the whole span (%.2f GiB) with incompressible data "
-		     "in %.1f s (%.0f MB/s) before the read tests", span / 1073741824.0,
-		     res.seconds, res.mbps);
+		     "in %.1f s (%.0f MB/s) before %s", span / 1073741824.0, res.seconds, res.mbps, before);
 	} else if (ret == 0) {
 		r->span = res.bytes - res.bytes % r->t->align;
 		profile_device_add_notef(r->dev, "fill: wrote %.2f of %.2f GiB in the %.0f s allowed (%.0f MB/s); "
@@ -779,7 +777,7 @@ static int run_tests(struct run *r, unsigned mask)
 		 * on a blank scratch file before seq_write (fill_first()) */
 		if (fill && (tests[t].read_pct > 0 || fill_first(r, t)) && !r->stalled) {
 			fill = false;
-			if ((ret = fill_span(r)) == -ECANCELED)
+			if ((ret = fill_span(r, fill_first(r, t))) == -ECANCELED)
 				break;
 			ret = 0;	/* a failed fill is noted; the tests still run */
 			ran = true;
