@@ -38,9 +38,9 @@
 #define IORATE_QD 128u		/* iorate: most I/Os in flight */
 #define KNOWN_WINDOW_S 0.1	/* quick tests: windows this short … */
 #define KNOWN_WINDOW_IOS 32u	/* … with this many I/Os at least */
-#define FUTILE_PCT 3.0		/* quick tests: give up on ±2 % when the cap would
-				 * still leave the band wider than this … */
-#define FUTILE_AFTER_MIN_S 0.5	/* … for tests with caps of 3 × this or more */
+#define FUTILE_AFTER_MIN_S 0.5	/* quick tests give up on their ±2 % when the cap
+				 * would not bring it (job_for), for tests with
+				 * caps of 3 × this or more */
 #define SETTLE_S 0.2		/* idle before QD1 after another test (settle()) */
 #define SWEEP_RAMP_S 0.03	/* a sweep depth's ramp: the device is busy from
 				 * the depth before, only the queue refills */
@@ -170,8 +170,11 @@ void job_for(const struct run *r, const struct test_def *def, unsigned qd,
 				job->max_ios = job->min_ios;
 			else if (def->max_s >= 3 * FUTILE_AFTER_MIN_S && def->read_pct > 0) {
 				/* a swinging device: a third of the cap, then
-				 * stop once the cap would bring it no nearer
-				 * than ±FUTILE_PCT.  Not seq_write: a write's
+				 * stop once the cap would not bring the band
+				 * to ±PROBE_KNOWN_PCT (±3 % until session 16:
+				 * running on from ±4 % at 1 s to about ±2.3 %
+				 * at 3 s came no nearer to 20 s fio runs,
+				 * docs/bench-results.md).  Not seq_write: a write's
 				 * rate has a trend (first writes, caches) that
 				 * the projection does not know, and it writes
 				 * the span the reads need (no fill after it).
@@ -181,14 +184,14 @@ void job_for(const struct run *r, const struct test_def *def, unsigned qd,
 				 * did (docs/bench-results.md, session 13); not
 				 * before its 10,000 reads (min_ios): a disk of
 				 * 3,300 IOPS or less runs to its cap */
-				job->futile_pct = FUTILE_PCT;
+				job->futile_pct = PROBE_KNOWN_PCT;
 				job->futile_after_s = fmax(def->min_s, def->max_s / 3);
 			} else if (def == &tests[PROBE_TEST_SEQ_WRITE]) {
 				/* seq_write gives up too (since session 15),
 				 * but not before it wrote what the reads need
 				 * (fill_bytes' least: 1 GiB, or the span), so
 				 * that no fill follows it */
-				job->futile_pct = FUTILE_PCT;
+				job->futile_pct = PROBE_KNOWN_PCT;
 				job->futile_after_s = fmax(def->min_s, def->max_s / 3);
 				job->futile_min_ios = (r->span < FILL_QUICK_MIN ? r->span : FILL_QUICK_MIN) /
 						      def->bs;
