@@ -99,6 +99,7 @@ struct worker {
 	uint64_t zone_slot_ios;	/* and how many a slot's zones hold */
 	unsigned nfree, inflight;
 	void *mem;
+	uint64_t mem_len;	/* of a region of 2 MiB or more (0: a small one) */
 	struct iovec *iov;
 	unsigned nbufs, rbase, wbase;
 	/* offsets and ops */
@@ -221,6 +222,72 @@ static uint64_t round_up(uint64_t v, uint64_t a)
 	return (v + a - 1) / a * a;
 }
 
+#define HUGE_SZ (2u << 20)
+
+void probe_bufcache_init(struct probe_bufcache *c)
+{
+	memset(c, 0, sizeof(*c));
+	pthread_mutex_init(&c->lock, NULL);
+}
+
+void probe_bufcache_destroy(struct probe_bufcache *c)
+{
+	for (unsigned i = 0; i < PROBE_BUFCACHE_N; i++) {
+		free(c->mem[i]);
+		c->mem[i] = NULL;
+		c->len[i] = 0;
+	}
+	pthread_mutex_destroy(&c->lock);
+}
+
+/* The smallest region of c that holds len bytes, taken out of c: its
+ * address, its length in *got; NULL when none does. */
+static void *cache_take(struct probe_bufcache *c, uint64_t len, uint64_t *got)
+{
+	void *m = NULL;
+	unsigned best = PROBE_BUFCACHE_N;
+
+	pthread_mutex_lock(&c->lock);
+	for (unsigned i = 0; i < PROBE_BUFCACHE_N; i++)
+		if (c->mem[i] && c->len[i] >= len &&
+		    (best == PROBE_BUFCACHE_N || c->len[i] < c->len[best]))
+			best = i;
+	if (best < PROBE_BUFCACHE_N) {
+		m = c->mem[best];
+		*got = c->len[best];
+		c->mem[best] = NULL;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return m;
+}
+
+/* Give region m of len bytes to c: into a free entry, else in place of
+ * the smallest one when that is smaller (which is freed), else m is
+ * freed. */
+static void cache_give(struct probe_bufcache *c, void *m, uint64_t len)
+{
+	unsigned slot = PROBE_BUFCACHE_N;
+
+	pthread_mutex_lock(&c->lock);
+	for (unsigned i = 0; i < PROBE_BUFCACHE_N; i++) {
+		if (!c->mem[i]) {
+			slot = i;
+			break;
+		}
+		if (c->len[i] < len && (slot == PROBE_BUFCACHE_N || c->len[i] < c->len[slot]))
+			slot = i;
+	}
+	if (slot < PROBE_BUFCACHE_N) {
+		void *old = c->mem[slot];
+
+		c->mem[slot] = m;
+		c->len[slot] = len;
+		m = old;
+	}
+	pthread_mutex_unlock(&c->lock);
+	free(m);
+}
+
 /*
  * Backing memory of n bytes of I/O buffers in w->mem.  Regions of 2 MiB
  * and more are 2 MiB aligned and asked for transparent huge pages, so that
@@ -228,18 +295,38 @@ static uint64_t round_up(uint64_t v, uint64_t a)
  * 4 KiB page: on a virtio disk, 1 MiB reads into scattered pages ran at a
  * fifth of the rate of the same reads into huge pages (fio matches with
  * iomem=mmaphuge).  Where THP is off the advice fails or does nothing,
- * and 4 KiB pages are used.  Returns 0 or -ENOMEM.
+ * and 4 KiB pages are used.  Such a region comes from the job's bufcache
+ * when it holds one large enough (free_region gives it back).  Returns 0
+ * or -ENOMEM.
  */
 static int alloc_region(struct worker *w, uint64_t n)
 {
-	const uint64_t huge = 2u << 20;
+	struct probe_bufcache *c = w->sh->job->bufcache;
+	const uint64_t len = round_up(n, HUGE_SZ);
 
-	if (n < huge)
+	w->mem_len = 0;
+	if (n < HUGE_SZ)
 		return posix_memalign(&w->mem, 4096, n) ? -ENOMEM : 0;
-	if (posix_memalign(&w->mem, huge, round_up(n, huge)))
+	if (c && (w->mem = cache_take(c, len, &w->mem_len)))
+		return 0;
+	if (posix_memalign(&w->mem, HUGE_SZ, len))
 		return -ENOMEM;
-	(void)madvise(w->mem, round_up(n, huge), MADV_HUGEPAGE);
+	w->mem_len = len;
+	(void)madvise(w->mem, len, MADV_HUGEPAGE);
 	return 0;
+}
+
+/* Free w->mem, or give it to the job's bufcache. */
+static void free_region(struct worker *w)
+{
+	struct probe_bufcache *c = w->sh->job->bufcache;
+
+	if (c && w->mem && w->mem_len)
+		cache_give(c, w->mem, w->mem_len);
+	else
+		free(w->mem);
+	w->mem = NULL;
+	w->mem_len = 0;
 }
 
 /* One allocation for every buffer; write buffers filled with random bytes. */
@@ -344,14 +431,14 @@ static int worker_setup(struct worker *w)
 static void worker_teardown(struct worker *w)
 {
 	probe_engine_close(&w->eng);	/* waits for I/Os in flight */
-	free(w->mem);
+	free_region(w);
 	free(w->iov);
 	free(w->io);
 	free(w->ev);
 	free(w->free_slots);
 	free(w->zone_n);
 	w->zone_n = NULL;
-	w->mem = w->iov = NULL;
+	w->iov = NULL;
 	w->io = NULL;
 	w->ev = NULL;
 	w->free_slots = NULL;

@@ -38,6 +38,7 @@
 #ifndef PROBE_JOB_H
 #define PROBE_JOB_H
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -93,6 +94,30 @@ uint64_t probe_zone_offset(const struct probe_zone_map *m, uint32_t bs, unsigned
 /* How many I/Os of bs bytes m holds: n × cap / bs. */
 uint64_t probe_zone_ios(const struct probe_zone_map *m, uint32_t bs);
 
+/*
+ * probe_bufcache — I/O buffer regions of 2 MiB and more kept between the
+ * jobs of one run (a device's tests one after another), so that a job
+ * finds its buffers already faulted in.  A region freed and mapped again
+ * costs a fault per huge page; where a guest reports its free memory to
+ * the host (virtio balloon page reporting), those pages come back from the
+ * host one by one: 32 MiB took 0.5 s on this project's VM, and again for
+ * each test that mapped its buffers afresh.  Jobs may run side by side on
+ * one cache (it locks); a job without one allocates and frees its own.
+ */
+#define PROBE_BUFCACHE_N 4u	/* regions kept at most (the largest stay) */
+
+struct probe_bufcache {
+	pthread_mutex_t lock;
+	void *mem[PROBE_BUFCACHE_N];	/* NULL: a free entry */
+	uint64_t len[PROBE_BUFCACHE_N];
+};
+
+/* Start c empty. */
+void probe_bufcache_init(struct probe_bufcache *c);
+
+/* Free every region c keeps; c is empty again afterwards. */
+void probe_bufcache_destroy(struct probe_bufcache *c);
+
 struct probe_job {
 	int fd;				/* caller's; O_DIRECT for devices */
 	uint64_t offset, length;	/* the span; offset aligned */
@@ -139,6 +164,8 @@ struct probe_job {
 	probe_window_fn on_window;	/* NULL or called after each window */
 	void *arg;			/* for on_window and stop_when */
 	volatile sig_atomic_t *cancel;	/* NULL or checked every batch */
+	struct probe_bufcache *bufcache;	/* NULL, or where the buffers come
+						 * from and go back to */
 };
 
 struct probe_job_result {

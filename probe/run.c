@@ -147,6 +147,7 @@ void job_for(const struct run *r, const struct test_def *def, unsigned qd,
 	job->on_window = on_window;
 	job->arg = (void *)r;
 	job->cancel = o->cancel;
+	job->bufcache = r->bufcache;
 	if (o->seconds > 0) {
 		job->min_s = job->max_s = o->seconds;
 	} else if (o->full) {
@@ -887,7 +888,8 @@ int probe_run(const struct probe_target *t, const struct probe_options *o,
 	      struct profile *prof, char *err, size_t errlen)
 {
 	struct profile_device *d = profile_add_device(prof, t->id);
-	struct run r = { .t = t, .o = o, .dev = d, .span = t->span_bytes };
+	struct probe_bufcache bufs;
+	struct run r = { .t = t, .o = o, .dev = d, .span = t->span_bytes, .bufcache = &bufs };
 	double start = (tw_now_ns() / 1e9);
 	int ret;
 
@@ -903,7 +905,9 @@ int probe_run(const struct probe_target *t, const struct probe_options *o,
 			snprintf(err, errlen, "out of memory");
 		return ret;
 	}
+	probe_bufcache_init(&bufs);
 	ret = run_tests(&r, o->tests ? o->tests : o->full ? PROBE_TESTS_FULL : PROBE_TESTS_DEFAULT);
+	probe_bufcache_destroy(&bufs);
 	probe_series_free(&r.ser);
 	if (ret != -ENOMEM && t->dev && probe_nvme_recheck(o->sysroot, t->dev, d) == -ENOMEM)
 		ret = -ENOMEM;	/* paths that changed meanwhile: notes */

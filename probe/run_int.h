@@ -57,6 +57,7 @@ struct run {
 	bool faulty;			/* TIERWISE_FAULT applies: use fault */
 	struct probe_fault_opts fault;
 	int failures;
+	struct probe_bufcache *bufcache;	/* the jobs' buffers, kept between them */
 };
 
 /* The test table (run.c), indexed by enum probe_test. */

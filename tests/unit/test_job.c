@@ -97,6 +97,83 @@ static void test_bytes_are_ios_times_bs(void **state)
 	result_del(res);
 }
 
+/* The regions cache has, smallest first: n entries (returns n). */
+static unsigned cached(const struct probe_bufcache *c, uint64_t *len, void **mem)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < PROBE_BUFCACHE_N; i++)
+		if (c->mem[i]) {
+			unsigned k = n++;
+
+			while (k && len[k - 1] > c->len[i]) {	/* insertion sort */
+				len[k] = len[k - 1];
+				mem[k] = mem[k - 1];
+				k--;
+			}
+			len[k] = c->len[i];
+			mem[k] = c->mem[i];
+		}
+	return n;
+}
+
+/* A job's buffers come from its bufcache and go back to it: the next job
+ * that needs no more reuses the region (faulted in once), a larger one
+ * gets a region of its own, small buffers are not kept, the largest stay
+ * when the cache is full, and destroy frees them. */
+static void test_bufcache(void **state)
+{
+	struct probe_bufcache c;
+	struct probe_job job = null_job(NULL);
+	uint64_t len[PROBE_BUFCACHE_N];
+	void *mem[PROBE_BUFCACHE_N], *first;
+
+	(void)state;
+	probe_bufcache_init(&c);
+	job.bufcache = &c;
+	job.bs = MiB;
+	job.max_ios = 100;
+	job.qd = 4;			/* 4 MiB of read buffers */
+	result_del(run_ok(&job));
+	assert_int_equal(cached(&c, len, mem), 1);
+	assert_int_equal(len[0], 4 * MiB);
+	first = mem[0];
+	job.qd = 2;			/* fits in the 4 MiB region: reused */
+	job.read_pct = 0;		/* write buffers, filled afresh */
+	result_del(run_ok(&job));
+	assert_int_equal(cached(&c, len, mem), 1);
+	assert_ptr_equal(mem[0], first);
+	job.read_pct = 70;		/* 2 × 4 = 8 MiB: a region of its own */
+	job.qd = 4;
+	result_del(run_ok(&job));
+	assert_int_equal(cached(&c, len, mem), 2);
+	assert_int_equal(len[0], 4 * MiB);
+	assert_int_equal(len[1], 8 * MiB);
+	job.bs = 4 * KiB;		/* 32 KiB: not kept */
+	result_del(run_ok(&job));
+	assert_int_equal(cached(&c, len, mem), 2);
+	/* Two threads at once take the two regions; full, the smallest goes. */
+	job.bs = MiB;
+	job.read_pct = 100;
+	job.threads = 2;
+	job.qd = 3;			/* 3 MiB each: the 4 and the 8 MiB regions */
+	result_del(run_ok(&job));
+	assert_int_equal(cached(&c, len, mem), 2);
+	assert_int_equal(len[0], 4 * MiB);
+	assert_int_equal(len[1], 8 * MiB);
+	job.threads = 1;
+	for (unsigned i = 0; i < PROBE_BUFCACHE_N; i++) {	/* 10, 12, … MiB */
+		job.qd = 10 + 2 * i;
+		result_del(run_ok(&job));
+	}
+	assert_int_equal(cached(&c, len, mem), PROBE_BUFCACHE_N);
+	for (unsigned i = 0; i < PROBE_BUFCACHE_N; i++)	/* 4 and 8 were replaced */
+		assert_int_equal(len[i], (10 + 2 * i) * MiB);
+	probe_bufcache_destroy(&c);
+	for (unsigned i = 0; i < PROBE_BUFCACHE_N; i++)
+		assert_null(c.mem[i]);
+}
+
 static void test_mixed_split(void **state)
 {
 	struct probe_job job = null_job(NULL);
@@ -1230,6 +1307,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bytes_are_ios_times_bs),
+		cmocka_unit_test(test_bufcache),
 		cmocka_unit_test(test_mixed_split),
 		cmocka_unit_test(test_seq_contiguous_and_wrapping),
 		cmocka_unit_test(test_zone_sequential),
