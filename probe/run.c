@@ -118,6 +118,21 @@ static void on_window(void *arg, const struct probe_window *w)
 	}
 }
 
+/*
+ * Whether a quick test's p99 is one of its figures, so that it runs until
+ * the p99 has PROBE_KNOWN_TAIL samples above it: QD1 random reads (the
+ * vector-DB policy's tail; the reads under writes, whose figure is their
+ * p99) and the sweep's depths (it stops at the latency target).  Not
+ * rand_read_qd32 and mixed_70_30: their figure is their IOPS, and a disk
+ * slower than 3,300 IOPS would run to its cap for a tail no policy reads
+ * (since session 16; tail_note says on how many samples their p99 rests).
+ */
+static bool tail_judged(const struct test_def *def, unsigned qd)
+{
+	return def->pattern == PROBE_RAND &&
+	       (qd == 1 || def->p99_only || def == &tests[PROBE_TEST_QD_SWEEP]);
+}
+
 /* The job for test def at depth qd, timed by the options. */
 void job_for(const struct run *r, const struct test_def *def, unsigned qd,
 	     struct probe_job *job)
@@ -155,8 +170,8 @@ void job_for(const struct run *r, const struct test_def *def, unsigned qd,
 	} else {
 		/* quick: until the figure is known (known.h), min_s past the
 		 * ramp at least, max_s at most; short windows, each of a few
-		 * I/Os at least; a random-read test also until its p99 has
-		 * PROBE_KNOWN_TAIL samples above it */
+		 * I/Os at least; a random test whose p99 is judged also until
+		 * that p99 has PROBE_KNOWN_TAIL samples above it (tail_judged) */
 		job->min_s = def->min_s;
 		job->max_s = def->max_s;
 		if (def->min_s < def->max_s) {
@@ -166,7 +181,7 @@ void job_for(const struct run *r, const struct test_def *def, unsigned qd,
 			 * that a 20 MB/s disk still gets the four windows of a
 			 * band within its cap */
 			job->win_min_ios = def->bs > 64 * KIB ? KNOWN_WINDOW_IOS / 4 : KNOWN_WINDOW_IOS;
-			job->min_ios = def->pattern == PROBE_RAND ? PROBE_KNOWN_TAIL * 100u : 0;
+			job->min_ios = tail_judged(def, qd) ? PROBE_KNOWN_TAIL * 100u : 0;
 			if (def->p99_only)
 				job->max_ios = job->min_ios;
 			else if (def->max_s >= 3 * FUTILE_AFTER_MIN_S && def->read_pct > 0) {
@@ -418,6 +433,23 @@ static void band_note(struct run *r, const struct test_def *def, const struct pr
 				 res->ios < job->min_ios ? ", fewer than a p99 needs" : "");
 }
 
+/* A quick random test that did not wait for its tail (tail_judged) and
+ * stopped with fewer than PROBE_KNOWN_TAIL samples above its p99: on how
+ * many that p99 rests, in a note. */
+static void tail_note(struct run *r, const struct test_def *def, const struct probe_job *job,
+		      const struct probe_job_result *res)
+{
+	const double p99 = r->dev->io[def->slot].lat.v[PROFILE_LAT_P99];
+
+	if (def->pattern != PROBE_RAND || !(job->known_pct > 0) || job->min_ios ||
+	    res->ios / 100 >= PROBE_KNOWN_TAIL || res->cancelled)
+		return;
+	profile_device_add_notef(r->dev, "%s: its p99 (%.0f µs) rests on %llu samples above it "
+				 "(%u make a sure tail): the test ends on its IOPS, %llu I/Os in "
+				 "%.1f s", def->name, p99, (unsigned long long)res->ios / 100,
+				 PROBE_KNOWN_TAIL, (unsigned long long)res->ios, res->seconds);
+}
+
 static int io_test(struct run *r, enum probe_test t)
 {
 	const struct test_def *def = &tests[t];
@@ -438,6 +470,7 @@ static int io_test(struct run *r, enum probe_test t)
 	if (ret == 0 && res.ios) {
 		fill_io(&r->dev->io[def->slot], def, &job, &res);
 		band_note(r, def, &job, &res);
+		tail_note(r, def, &job, &res);
 		if (def->threaded && !r->o->threads &&
 		    busy >= (r->o->busy_cores > 0 ? r->o->busy_cores : 0.9) &&
 		    sysconf(_SC_NPROCESSORS_ONLN) > 1)

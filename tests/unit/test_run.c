@@ -1,5 +1,6 @@
 /* The test runner with the null engine: the loop → profile conversion. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -359,11 +360,64 @@ static void test_quick_give_up(void **state)
 	assert_int_equal(job.futile_min_ios, 0);
 	job_for(&r, &tests[PROBE_TEST_READ_UNDER_WRITE], 1, &job);
 	assert_float_equal(job.futile_pct, 0.0, 0);
+	assert_int_equal(job.min_ios, 10000);
+	/* a tail only where the p99 is judged (since session 16) */
+	job_for(&r, &tests[PROBE_TEST_RAND_READ_QD32], 32, &job);
+	assert_int_equal(job.min_ios, 0);
+	job_for(&r, &tests[PROBE_TEST_MIXED_70_30], 32, &job);
+	assert_int_equal(job.min_ios, 0);
+	job_for(&r, &tests[PROBE_TEST_QD_SWEEP], 8, &job);
+	assert_int_equal(job.min_ios, 10000);
+	job_for(&r, &tests[PROBE_TEST_QD_SWEEP], 1, &job);
+	assert_int_equal(job.min_ios, 10000);
 	o.seconds = 2;
 	job_for(&r, &tests[PROBE_TEST_RAND_READ_QD1], 1, &job);
 	assert_float_equal(job.futile_pct, 0.0, 0);
 	assert_float_equal(job.min_s, 2.0, 1e-9);
 	assert_float_equal(job.max_s, 2.0, 1e-9);
+}
+
+/*
+ * QD32 on a slow device (the fault engine holds every read 10 ms: about
+ * 3,200 IOPS at QD32) ends once its IOPS is known, well before the 10,000
+ * reads a sure p99 needs and its 3 s cap, and a note says on how many
+ * samples its p99 rests.
+ */
+static void test_qd32_no_tail(void **state)
+{
+	struct probe_target t = fake_target(false);
+	struct probe_options o = fast_options();
+	struct profile *p = profile_new();
+	const struct profile_io *io;
+	const struct profile_device *d;
+	char err[256] = "";
+	size_t hit = 0;
+
+	(void)state;
+	assert_non_null(p);
+	o.tests = 1u << PROBE_TEST_RAND_READ_QD32;
+	o.seconds = 0;
+	o.ramp_s = 0.05;
+	o.fault = "slow:delay=10:count=100000000";
+	t.fd = open("/dev/null", O_RDONLY | O_CLOEXEC);	/* the fault engine wants one;
+							 * its inner null engine reads nothing */
+	assert_true(t.fd >= 0);
+	assert_int_equal(probe_run(&t, &o, p, err, sizeof(err)), 0);
+	close(t.fd);
+	d = &p->devices[0];
+	io = &d->io[PROFILE_RAND_READ_QD32];
+	assert_true(io->present);
+	assert_true(io->iops > 2000 && io->iops < 3300);
+	assert_true(io->ios < 10000);
+	assert_true(io->seconds >= 0.3 && io->seconds < 2.0);
+	assert_true(io->steady);	/* known to ±2 % */
+	for (size_t i = 0; i < d->n_notes; i++)
+		if (strstr(d->notes[i], "rand_read_qd32: its p99 (") &&
+		    strstr(d->notes[i], "samples above it (100 make a sure tail): the test ends "
+			   "on its IOPS"))
+			hit++;
+	assert_int_equal(hit, 1);
+	profile_free(p);
 }
 
 /*
@@ -415,6 +469,7 @@ int main(void)
 		cmocka_unit_test(test_settle_before_qd1),
 		cmocka_unit_test(test_settle_first),
 		cmocka_unit_test(test_quick_give_up),
+		cmocka_unit_test(test_qd32_no_tail),
 		cmocka_unit_test(test_scratch_fill_first),
 	};
 	return cmocka_run_group_tests(cases, NULL, NULL);
