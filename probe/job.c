@@ -316,15 +316,23 @@ static int alloc_region(struct worker *w, uint64_t n)
 	return 0;
 }
 
-/* Free w->mem, or give it to the job's bufcache. */
+/* Free w->mem, or give it to the job's bufcache.  A worker left behind
+ * (join_workers) never touches the cache, which may be gone with its
+ * caller: the test and the give are one step under sh->lock, under which
+ * join_workers marks it left, so a give that began ends before the job
+ * returns. */
 static void free_region(struct worker *w)
 {
-	struct probe_bufcache *c = w->sh->job->bufcache;
+	struct shared *sh = w->sh;
+	struct probe_bufcache *c = sh->job->bufcache;
 
-	if (c && w->mem && w->mem_len)
+	pthread_mutex_lock(&sh->lock);
+	if (c && w->mem && w->mem_len && !w->left) {
 		cache_give(c, w->mem, w->mem_len);
-	else
-		free(w->mem);
+		w->mem = NULL;
+	}
+	pthread_mutex_unlock(&sh->lock);
+	free(w->mem);
 	w->mem = NULL;
 	w->mem_len = 0;
 }

@@ -344,6 +344,39 @@ static void test_slow_stall_bounded(void **state)
 	close(fd);
 }
 
+/*
+ * A worker left behind by a stall never gives its buffers to the job's
+ * bufcache, which its caller may have freed by then (job.h): 1 MiB reads
+ * into an 8 MiB region, the 21st held 7 s, a 1 s test; once the job has
+ * failed and the worker has ended by itself, the cache is still empty.
+ */
+static void test_stall_left_worker_skips_cache(void **state)
+{
+	struct probe_fault_opts o = null_fault(PROBE_FAULT_SLOW, 20, 0);
+	int fd = devnull();
+	int fds0 = count_fds();
+	struct probe_bufcache c;
+	struct probe_job job = fault_job(fd, &o);
+	struct probe_job_result res;
+
+	(void)state;
+	probe_bufcache_init(&c);
+	job.bufcache = &c;
+	job.bs = MiB;
+	o.delay_ns = 7000000000u;
+	job.max_s = 1.0;
+	assert_int_equal(probe_job_run(&job, &res), -ETIMEDOUT);
+	probe_job_result_free(&res);
+	assert_int_equal(count_fds(), fds0 + 1);	/* the worker still runs */
+	for (int i = 0; i < 60 && count_fds() != fds0; i++)
+		usleep(100000);
+	assert_int_equal(count_fds(), fds0);	/* it ended and cleaned up */
+	for (unsigned i = 0; i < PROBE_BUFCACHE_N; i++)
+		assert_null(c.mem[i]);
+	probe_bufcache_destroy(&c);
+	close(fd);
+}
+
 /* Cancel while every completion is slow: ends within the grace too. */
 static void test_slow_cancel(void **state)
 {
@@ -421,6 +454,7 @@ int main(void)
 		cmocka_unit_test(test_slow_measured),
 		cmocka_unit_test(test_slow_drain_not_stall),
 		cmocka_unit_test(test_slow_stall_bounded),
+		cmocka_unit_test(test_stall_left_worker_skips_cache),
 		cmocka_unit_test(test_slow_cancel),
 		cmocka_unit_test(test_real_engines),
 	};

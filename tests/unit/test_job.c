@@ -152,7 +152,7 @@ static void test_bufcache(void **state)
 	job.bs = 4 * KiB;		/* 32 KiB: not kept */
 	result_del(run_ok(&job));
 	assert_int_equal(cached(&c, len, mem), 2);
-	/* Two threads at once take the two regions; full, the smallest goes. */
+	/* Two threads at once take the two regions and give them back. */
 	job.bs = MiB;
 	job.read_pct = 100;
 	job.threads = 2;
@@ -162,6 +162,7 @@ static void test_bufcache(void **state)
 	assert_int_equal(len[0], 4 * MiB);
 	assert_int_equal(len[1], 8 * MiB);
 	job.threads = 1;
+	/* Full, a larger region takes the smallest one's place. */
 	for (unsigned i = 0; i < PROBE_BUFCACHE_N; i++) {	/* 10, 12, … MiB */
 		job.qd = 10 + 2 * i;
 		result_del(run_ok(&job));
