@@ -184,33 +184,27 @@ void job_for(const struct run *r, const struct test_def *def, unsigned qd,
 			job->min_ios = tail_judged(def, qd) ? PROBE_KNOWN_TAIL * 100u : 0;
 			if (def->p99_only)
 				job->max_ios = job->min_ios;
-			else if (def->max_s >= 3 * FUTILE_AFTER_MIN_S && def->read_pct > 0) {
+			else if (def->max_s >= 3 * FUTILE_AFTER_MIN_S &&
+				 (def->read_pct > 0 || def == &tests[PROBE_TEST_SEQ_WRITE])) {
 				/* a swinging device: a third of the cap, then
 				 * stop once the cap would not bring the band
 				 * to ±PROBE_KNOWN_PCT (±3 % until session 16:
 				 * running on from ±4 % at 1 s to about ±2.3 %
 				 * at 3 s came no nearer to 20 s fio runs,
-				 * docs/bench-results.md).  Not seq_write: a write's
-				 * rate has a trend (first writes, caches) that
-				 * the projection does not know, and it writes
-				 * the span the reads need (no fill after it).
-				 * QD1 too since session 13: after the settle
-				 * and the wait in a call of its own, QD1 stopped
-				 * at 1 s read as close to 20 s fio runs as 3 s
-				 * did (docs/bench-results.md, session 13); not
-				 * before its 10,000 reads (min_ios): a disk of
-				 * 3,300 IOPS or less runs to its cap */
+				 * docs/bench-results.md).  QD1 too since
+				 * session 13: after the settle and the wait in
+				 * a call of its own, QD1 stopped at 1 s read as
+				 * close to 20 s fio runs as 3 s did; not before
+				 * its 10,000 reads (min_ios): a disk of 3,300
+				 * IOPS or less runs to its cap.  seq_write too
+				 * since session 15, but not before it wrote
+				 * what the reads need (fill_bytes' least: 1 GiB,
+				 * or the span), so that no fill follows it */
 				job->futile_pct = PROBE_KNOWN_PCT;
 				job->futile_after_s = fmax(def->min_s, def->max_s / 3);
-			} else if (def == &tests[PROBE_TEST_SEQ_WRITE]) {
-				/* seq_write gives up too (since session 15),
-				 * but not before it wrote what the reads need
-				 * (fill_bytes' least: 1 GiB, or the span), so
-				 * that no fill follows it */
-				job->futile_pct = PROBE_KNOWN_PCT;
-				job->futile_after_s = fmax(def->min_s, def->max_s / 3);
-				job->futile_min_ios = (r->span < FILL_QUICK_MIN ? r->span : FILL_QUICK_MIN) /
-						      def->bs;
+				if (def == &tests[PROBE_TEST_SEQ_WRITE])
+					job->futile_min_ios = (r->span < FILL_QUICK_MIN ? r->span
+										: FILL_QUICK_MIN) / def->bs;
 			}
 		}
 	}

@@ -27,6 +27,16 @@ static struct probe_target fake_target(bool writable)
 	return t;
 }
 
+/* How many of d's notes contain a (and b, when not NULL). */
+static size_t notes_with(const struct profile_device *d, const char *a, const char *b)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->n_notes; i++)
+		n += strstr(d->notes[i], a) && (!b || strstr(d->notes[i], b));
+	return n;
+}
+
 static struct probe_options fast_options(void)
 {
 	struct probe_options o = { .tests = PROBE_TESTS_ALL, .seconds = 0.25, .ramp_s = 0,
@@ -166,7 +176,6 @@ static void test_readonly_skips_writes(void **state)
 	struct profile *p = profile_new();
 	const struct profile_device *d;
 	char err[256] = "";
-	int skipped = 0;
 
 	(void)state;
 	o.tests = PROBE_TESTS_DEFAULT;
@@ -177,9 +186,7 @@ static void test_readonly_skips_writes(void **state)
 	assert_false(d->io[PROFILE_MIXED_70_30].present);
 	assert_false(d->sustained.present);
 	assert_true(d->io[PROFILE_SEQ_READ].present);
-	for (size_t i = 0; i < d->n_notes; i++)
-		skipped += strstr(d->notes[i], "skipped: read-only target") != NULL;
-	assert_int_equal(skipped, 3);	/* seq_write, mixed_70_30, read_under_write */
+	assert_int_equal(notes_with(d, "skipped: read-only target", NULL), 3);	/* seq_write, mixed_70_30, read_under_write */
 	assert_false(d->under_write.present);
 	profile_free(p);
 }
@@ -241,7 +248,6 @@ static void test_auto_threads(void **state)
 	struct profile *p = profile_new();
 	const struct profile_device *d;
 	char err[256] = "";
-	bool noted = false;
 
 	(void)state;
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
@@ -251,9 +257,7 @@ static void test_auto_threads(void **state)
 	o.tests = 1u << PROBE_TEST_RAND_READ_QD32;
 	assert_int_equal(probe_run(&t, &o, p, err, sizeof(err)), 0);
 	d = &p->devices[0];
-	for (size_t i = 0; i < d->n_notes; i++)
-		noted |= strstr(d->notes[i], "rand_read_qd32: one ring kept the CPU busy") != NULL;
-	assert_true(noted);
+	assert_true(notes_with(d, "rand_read_qd32: one ring kept the CPU busy", NULL) > 0);
 	assert_int_equal(d->io[PROFILE_RAND_READ_QD32].qd, 32);	/* the same total depth */
 	assert_true(d->io[PROFILE_RAND_READ_QD32].threads >= 1);
 	profile_free(p);
@@ -391,7 +395,6 @@ static void test_qd32_no_tail(void **state)
 	const struct profile_io *io;
 	const struct profile_device *d;
 	char err[256] = "";
-	size_t hit = 0;
 
 	(void)state;
 	assert_non_null(p);
@@ -411,12 +414,8 @@ static void test_qd32_no_tail(void **state)
 	assert_true(io->ios < 10000);
 	assert_true(io->seconds >= 0.3 && io->seconds < 2.0);
 	assert_true(io->steady);	/* known to ±2 % */
-	for (size_t i = 0; i < d->n_notes; i++)
-		if (strstr(d->notes[i], "rand_read_qd32: its p99 (") &&
-		    strstr(d->notes[i], "samples above it (100 make a sure tail): the test ends "
-			   "on its IOPS"))
-			hit++;
-	assert_int_equal(hit, 1);
+	assert_int_equal(notes_with(d, "rand_read_qd32: its p99 (", "samples above it (100 make "
+				    "a sure tail): the test ends on its IOPS"), 1);
 	profile_free(p);
 }
 
@@ -433,7 +432,6 @@ static void test_scratch_fill_first(void **state)
 	struct profile *p = profile_new();
 	const struct profile_device *d;
 	char err[256] = "";
-	size_t fills = 0;
 
 	(void)state;
 	t.kind = PROBE_TARGET_SCRATCH;
@@ -446,15 +444,9 @@ static void test_scratch_fill_first(void **state)
 	d = &p->devices[0];
 	assert_true(d->io[PROFILE_SEQ_WRITE].present);
 	assert_true(d->io[PROFILE_SEQ_READ].present);
-	for (size_t i = 0; i < d->n_notes; i++) {
-		if (strncmp(d->notes[i], "fill: ", 6))
-			continue;
-		fills++;
-		assert_non_null(strstr(d->notes[i], "fill: wrote 1.00 of the 2.00 GiB span with "
-				       "incompressible data"));
-		assert_non_null(strstr(d->notes[i], "before seq_write and the read tests"));
-	}
-	assert_int_equal(fills, 1);
+	assert_int_equal(notes_with(d, "fill: ", NULL), 1);
+	assert_int_equal(notes_with(d, "fill: wrote 1.00 of the 2.00 GiB span with incompressible "
+				    "data", "before seq_write and the read tests"), 1);
 	profile_free(p);
 }
 
