@@ -264,7 +264,11 @@ static int uring_getevents(void *priv, unsigned min, unsigned max,
 	while (!ret && io_uring_cq_ready(&u->ring) < min) {
 		if (late && io_uring_cq_ready(&u->ring))
 			break;	/* the batch took too long: these go now */
-		if (u->ring.features & IORING_FEAT_EXT_ARG) {
+		/* A wait for one needs no bound (its first completion ends
+		 * it), and a bound costs a timer armed and cancelled per wait:
+		 * at QD1 on a loop device, pinned, 8 alternating 1 s runs read
+		 * a p50 of 4.45-4.90 us without it, 4.58-5.02 with it. */
+		if (min > 1 && (u->ring.features & IORING_FEAT_EXT_ARG)) {
 			/* back with fewer than min: the time is up (-ETIME, or
 			 * 0 when a CQE is there, as kernels since 5.19 do) or
 			 * a signal */
