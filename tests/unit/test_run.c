@@ -450,6 +450,57 @@ static void test_scratch_fill_first(void **state)
 	profile_free(p);
 }
 
+/*
+ * read_under_write's second part, OCP BOOT-BENCH-1's reads: quick, until
+ * their IOPS are known (not the QD1 part's 10,000 reads, which ended them
+ * in one or two windows, with no band, until session 17), and the note
+ * says how sure the figure is.
+ */
+static void test_boot_until_known(void **state)
+{
+	struct probe_target t = fake_target(true);
+	struct probe_options o = fast_options();
+	struct run r = { .t = &t, .o = &o, .span = t.span_bytes };
+	struct profile *p = profile_new();
+	struct probe_job qd1, job;
+	const struct profile_device *d;
+	char err[256] = "";
+
+	(void)state;
+	o.seconds = 0;
+	o.ramp_s = -1;
+	job_for(&r, &tests[PROBE_TEST_READ_UNDER_WRITE], 1, &qd1);
+	assert_int_equal(qd1.max_ios, 10000);
+	boot_job(&r, &qd1, &job);
+	assert_int_equal(job.bs, 32768);
+	assert_int_equal(job.qd, 32);
+	assert_int_equal(job.max_ios, 0);
+	assert_int_equal(job.min_ios, 0);
+	assert_float_equal(job.known_pct, PROBE_KNOWN_PCT, 1e-9);
+	assert_float_equal(job.futile_pct, PROBE_KNOWN_PCT, 1e-9);
+	assert_float_equal(job.futile_after_s, 0.5, 1e-9);
+	assert_float_equal(job.min_s, 0.5, 1e-9);
+	assert_float_equal(job.max_s, 1.5, 1e-9);
+	o.seconds = 2;	/* fixed: the QD1 part's time, no stop rule */
+	job_for(&r, &tests[PROBE_TEST_READ_UNDER_WRITE], 1, &qd1);
+	boot_job(&r, &qd1, &job);
+	assert_float_equal(job.min_s, 2.0, 1e-9);
+	assert_float_equal(job.max_s, 2.0, 1e-9);
+	assert_float_equal(job.futile_pct, 0.0, 0);
+
+	/* the whole test on the null engine: the band in the note */
+	o.seconds = 0;
+	o.ramp_s = 0;
+	o.tests = 1u << PROBE_TEST_READ_UNDER_WRITE;
+	assert_non_null(p);
+	assert_int_equal(probe_run(&t, &o, p, err, sizeof(err)), 0);
+	d = &p->devices[0];
+	assert_true(d->under_write.boot_iops > 0);
+	assert_int_equal(notes_with(d, "(OCP BOOT-BENCH-1): ", "% (95 % confidence"), 1);
+	assert_int_equal(notes_with(d, "(OCP BOOT-BENCH-1): ", "too few windows"), 0);
+	profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest cases[] = {
@@ -463,6 +514,7 @@ int main(void)
 		cmocka_unit_test(test_quick_give_up),
 		cmocka_unit_test(test_qd32_no_tail),
 		cmocka_unit_test(test_scratch_fill_first),
+		cmocka_unit_test(test_boot_until_known),
 	};
 	return cmocka_run_group_tests(cases, NULL, NULL);
 }
