@@ -228,30 +228,44 @@ void probe_bufcache_init(struct probe_bufcache *c)
 {
 	memset(c, 0, sizeof(*c));
 	pthread_mutex_init(&c->lock, NULL);
+	pthread_cond_init(&c->cv, NULL);
 }
 
 void probe_bufcache_destroy(struct probe_bufcache *c)
 {
+	if (c->pf_started)
+		pthread_join(c->pf, NULL);
+	c->pf_started = c->pf_busy = false;
 	for (unsigned i = 0; i < PROBE_BUFCACHE_N; i++) {
 		free(c->mem[i]);
 		c->mem[i] = NULL;
 		c->len[i] = 0;
 	}
+	pthread_cond_destroy(&c->cv);
 	pthread_mutex_destroy(&c->lock);
 }
 
 /* The smallest region of c that holds len bytes, taken out of c: its
- * address, its length in *got; NULL when none does. */
+ * address, its length in *got; NULL when none does.  When none does but
+ * the region being prefaulted would, and is less than twice len, waits for
+ * it (a smaller job maps its own meanwhile). */
 static void *cache_take(struct probe_bufcache *c, uint64_t len, uint64_t *got)
 {
 	void *m = NULL;
-	unsigned best = PROBE_BUFCACHE_N;
+	unsigned best;
 
 	pthread_mutex_lock(&c->lock);
-	for (unsigned i = 0; i < PROBE_BUFCACHE_N; i++)
-		if (c->mem[i] && c->len[i] >= len &&
-		    (best == PROBE_BUFCACHE_N || c->len[i] < c->len[best]))
-			best = i;
+	for (;;) {
+		best = PROBE_BUFCACHE_N;
+		for (unsigned i = 0; i < PROBE_BUFCACHE_N; i++)
+			if (c->mem[i] && c->len[i] >= len &&
+			    (best == PROBE_BUFCACHE_N || c->len[i] < c->len[best]))
+				best = i;
+		if (best < PROBE_BUFCACHE_N || !c->pf_busy || c->pf_len < len ||
+		    c->pf_len / 2 >= len)
+			break;
+		pthread_cond_wait(&c->cv, &c->lock);
+	}
 	if (best < PROBE_BUFCACHE_N) {
 		m = c->mem[best];
 		*got = c->len[best];
@@ -286,6 +300,47 @@ static void cache_give(struct probe_bufcache *c, void *m, uint64_t len)
 	}
 	pthread_mutex_unlock(&c->lock);
 	free(m);
+}
+
+/* probe_bufcache_prefault's thread: the region faulted in, into the cache. */
+static void *prefault_main(void *arg)
+{
+	struct probe_bufcache *c = arg;
+	void *m = NULL;
+
+	if (!posix_memalign(&m, HUGE_SZ, c->pf_len)) {
+		(void)madvise(m, c->pf_len, MADV_HUGEPAGE);
+		memset(m, 0xff, c->pf_len);
+		cache_give(c, m, c->pf_len);
+	}
+	pthread_mutex_lock(&c->lock);
+	c->pf_busy = false;
+	pthread_cond_broadcast(&c->cv);
+	pthread_mutex_unlock(&c->lock);
+	return NULL;
+}
+
+int probe_bufcache_prefault(struct probe_bufcache *c, uint64_t len)
+{
+	int ret;
+
+	if (len < HUGE_SZ)
+		return -EINVAL;
+	pthread_mutex_lock(&c->lock);
+	if (c->pf_started) {
+		pthread_mutex_unlock(&c->lock);
+		return -EBUSY;
+	}
+	c->pf_len = round_up(len, HUGE_SZ);
+	c->pf_started = c->pf_busy = true;
+	pthread_mutex_unlock(&c->lock);
+	ret = -pthread_create(&c->pf, NULL, prefault_main, c);
+	if (ret) {
+		pthread_mutex_lock(&c->lock);
+		c->pf_started = c->pf_busy = false;
+		pthread_mutex_unlock(&c->lock);
+	}
+	return ret;
 }
 
 /*

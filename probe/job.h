@@ -111,14 +111,29 @@ uint64_t probe_zone_ios(const struct probe_zone_map *m, uint32_t bs);
 
 struct probe_bufcache {
 	pthread_mutex_t lock;
+	pthread_cond_t cv;		/* the prefault ended */
 	void *mem[PROBE_BUFCACHE_N];	/* NULL: a free entry */
 	uint64_t len[PROBE_BUFCACHE_N];
+	pthread_t pf;			/* probe_bufcache_prefault's thread */
+	bool pf_started, pf_busy;	/* started (joined by destroy); not done */
+	uint64_t pf_len;		/* the region it faults in */
 };
 
 /* Start c empty. */
 void probe_bufcache_init(struct probe_bufcache *c);
 
-/* Free every region c keeps; c is empty again afterwards. */
+/*
+ * Fault a region of len bytes (rounded up to 2 MiB) in, on a thread of its
+ * own, and keep it in c: a later job that needs it finds it ready (or waits
+ * for it, when it fits and is less than twice what the job needs, rather
+ * than map one of its own), while the job before runs on something smaller.  One per cache.  Returns 0,
+ * -EBUSY (one was started), -EINVAL (len under 2 MiB) or a pthread_create
+ * error.
+ */
+int probe_bufcache_prefault(struct probe_bufcache *c, uint64_t len);
+
+/* Wait for the prefault, if any, then free every region c keeps; c is
+ * empty again afterwards. */
 void probe_bufcache_destroy(struct probe_bufcache *c);
 
 struct probe_job {

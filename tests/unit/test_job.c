@@ -175,6 +175,43 @@ static void test_bufcache(void **state)
 		assert_null(c.mem[i]);
 }
 
+/* probe_bufcache_prefault: the region faulted in beside a smaller job
+ * (which maps its own), taken by the next job it fits (waiting for it when
+ * it is not in yet, rather than mapping a second one); one per cache. */
+static void test_bufcache_prefault(void **state)
+{
+	struct probe_bufcache c;
+	struct probe_job job = null_job(NULL);
+	uint64_t len[PROBE_BUFCACHE_N];
+	void *mem[PROBE_BUFCACHE_N];
+
+	(void)state;
+	probe_bufcache_init(&c);
+	assert_int_equal(probe_bufcache_prefault(&c, MiB), -EINVAL);
+	assert_int_equal(probe_bufcache_prefault(&c, 7 * MiB), 0);	/* 8 MiB */
+	assert_int_equal(probe_bufcache_prefault(&c, 8 * MiB), -EBUSY);
+	job.bufcache = &c;
+	job.bs = MiB;
+	job.max_ios = 50;
+	job.read_pct = 0;
+	job.qd = 2;			/* 2 MiB: its own region, no wait */
+	result_del(run_ok(&job));
+	job.qd = 8;			/* 8 MiB: the prefaulted one */
+	result_del(run_ok(&job));
+	assert_int_equal(cached(&c, len, mem), 2);
+	assert_int_equal(len[0], 2 * MiB);
+	assert_int_equal(len[1], 8 * MiB);
+	assert_false(c.pf_busy);
+	probe_bufcache_destroy(&c);
+	assert_int_equal(cached(&c, len, mem), 0);
+
+	/* destroy waits for a prefault no job took */
+	probe_bufcache_init(&c);
+	assert_int_equal(probe_bufcache_prefault(&c, 4 * MiB), 0);
+	probe_bufcache_destroy(&c);
+	assert_int_equal(cached(&c, len, mem), 0);
+}
+
 static void test_mixed_split(void **state)
 {
 	struct probe_job job = null_job(NULL);
@@ -1309,6 +1346,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bytes_are_ios_times_bs),
 		cmocka_unit_test(test_bufcache),
+		cmocka_unit_test(test_bufcache_prefault),
 		cmocka_unit_test(test_mixed_split),
 		cmocka_unit_test(test_seq_contiguous_and_wrapping),
 		cmocka_unit_test(test_zone_sequential),
