@@ -22,6 +22,9 @@
 #define BOOT_QD 32u		/* OCP BOOT-BENCH-1: 32 KiB random reads */
 #define BOOT_QUICK_S 1.5	/* at depth under the same writes (at most) */
 #define BOOT_MIN_S 0.5		/* (at least) */
+#define BOOT_WINDOW_S 0.05	/* quick: its windows, so that by BOOT_MIN_S it
+				 * has the PROBE_KNOWN_BATCHES a give-up wants
+				 * (0.1 s windows gave up at 1 s, not 0.5) */
 #define BOOT_RAMP_S 0.1		/* its ramp: the writes ran through the QD1 part
 				 * before it, only the reads' queue fills */
 #define SUSTAINED_POINT_QUEUES 1	/* the rate after the cliff: judged in points
@@ -313,7 +316,7 @@ static struct probe_uw_opts uw_opts(const struct run *r)
  * BOOT_BS and BOOT_QD.  Quick: until their IOPS are known to
  * ±PROBE_KNOWN_PCT, BOOT_MIN_S at least and BOOT_QUICK_S at most, giving up
  * at BOOT_MIN_S when the cap would not bring the band there, as the other
- * quick tests that read do; not the QD1 part's 10,000 reads, which are for
+ * quick tests that read do (windows of BOOT_WINDOW_S, ten by then); not the QD1 part's 10,000 reads, which are for
  * a p99 (until session 17 that count ended them, after 0.12-0.29 s in one
  * or two windows: no band, and 34,800-51,400 IOPS in three runs on one
  * scratch file).
@@ -330,6 +333,7 @@ void boot_job(const struct run *r, const struct probe_job *qd1, struct probe_job
 	if (r->o->ramp_s < 0)
 		job->ramp_s = BOOT_RAMP_S;
 	job->min_ios = job->max_ios = 0;
+	job->window_s = BOOT_WINDOW_S;
 	job->futile_pct = job->known_pct;
 	job->futile_after_s = BOOT_MIN_S;
 	job->futile_min_ios = 0;

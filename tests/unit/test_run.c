@@ -479,6 +479,8 @@ static void test_boot_until_known(void **state)
 	assert_float_equal(job.known_pct, PROBE_KNOWN_PCT, 1e-9);
 	assert_float_equal(job.futile_pct, PROBE_KNOWN_PCT, 1e-9);
 	assert_float_equal(job.futile_after_s, 0.5, 1e-9);
+	/* ten windows by then, as a give-up wants (PROBE_KNOWN_BATCHES) */
+	assert_float_equal(job.window_s * PROBE_KNOWN_BATCHES, job.futile_after_s, 1e-9);
 	assert_float_equal(job.min_s, 0.5, 1e-9);
 	assert_float_equal(job.max_s, 1.5, 1e-9);
 	o.seconds = 2;	/* fixed: the QD1 part's time, no stop rule */
