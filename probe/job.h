@@ -126,9 +126,9 @@ void probe_bufcache_init(struct probe_bufcache *c);
  * Fault a region of len bytes (rounded up to 2 MiB) in, on a thread of its
  * own, and keep it in c: a later job that needs it finds it ready (or waits
  * for it, when it fits and is less than twice what the job needs, rather
- * than map one of its own), while the job before runs on something smaller.  One per cache.  Returns 0,
- * -EBUSY (one was started), -EINVAL (len under 2 MiB) or a pthread_create
- * error.
+ * than map one of its own), while the job before runs on something
+ * smaller.  One per cache.  Returns 0, -EBUSY (one was started), -EINVAL
+ * (len under 2 MiB) or a pthread_create error.
  */
 int probe_bufcache_prefault(struct probe_bufcache *c, uint64_t len);
 

@@ -713,8 +713,8 @@ static bool fill_done_by_seq_write(struct run *r, uint64_t want)
 /*
  * Write the span with incompressible data (sequential 1 MiB at QD32, the
  * seq_write shape; at QD FILL_FIRST_QD when first, while the buffers of
- * the QD32 tests are faulted in beside it) before the first test that reads, so that reads come
- * from the media, not from never-written blocks.  Quick mode fills only what
+ * the QD32 tests are faulted in beside it) before the first test that
+ * reads, so that reads come from the media, not from never-written blocks.  Quick mode fills only what
  * the reads need (fill_bytes(): 2 s at the seq_write rate, 1 GiB at least)
  * and the tests run over that; --full and --seconds fill the whole span.
  * Nothing is written when seq_write already wrote that much

@@ -316,10 +316,10 @@ static struct probe_uw_opts uw_opts(const struct run *r)
  * BOOT_BS and BOOT_QD.  Quick: until their IOPS are known to
  * ±PROBE_KNOWN_PCT, BOOT_MIN_S at least and BOOT_QUICK_S at most, giving up
  * at BOOT_MIN_S when the cap would not bring the band there, as the other
- * quick tests that read do (windows of BOOT_WINDOW_S, ten by then); not the QD1 part's 10,000 reads, which are for
- * a p99 (until session 17 that count ended them, after 0.12-0.29 s in one
- * or two windows: no band, and 34,800-51,400 IOPS in three runs on one
- * scratch file).
+ * quick tests that read do (windows of BOOT_WINDOW_S, ten by then); not
+ * the QD1 part's 10,000 reads, which are for a p99 (until session 17 that
+ * count ended them, after 0.12-0.29 s in one or two windows: no band, and
+ * 34,800-51,400 IOPS in three runs on one scratch file).
  */
 void boot_job(const struct run *r, const struct probe_job *qd1, struct probe_job *job)
 {
