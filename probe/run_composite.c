@@ -102,6 +102,39 @@ static bool sweep_done(struct run *r, double target)
 	return false;
 }
 
+/* The sweep's depths that stopped at their cap before their p99 had
+ * PROBE_KNOWN_TAIL samples above it (quick mode: min_ios). */
+struct sweep_thin {
+	unsigned n;
+	unsigned qd[8];			/* QD 1 … SWEEP_MAX_QD */
+	unsigned long long above[8];	/* samples above the p99: I/Os / 100 */
+};
+
+static void thin_add(struct sweep_thin *t, unsigned qd, uint64_t ios)
+{
+	if (t->n >= sizeof(t->qd) / sizeof(t->qd[0]))
+		return;
+	t->qd[t->n] = qd;
+	t->above[t->n++] = (unsigned long long)ios / 100;
+}
+
+/* One note: on how few samples the p99 of the depths in t rests. */
+static void thin_note(struct run *r, const struct sweep_thin *t)
+{
+	char list[192] = "";
+	size_t len = 0;
+
+	if (!t->n)
+		return;
+	for (unsigned i = 0; i < t->n && len < sizeof(list); i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%sQD %u: %llu",
+					i ? ", " : "", t->qd[i], t->above[i]);
+	profile_device_add_notef(r->dev, "qd_sweep: the p99 of %u depth%s rests on fewer than "
+				 "the %u samples above it that make a sure tail (%s): each depth "
+				 "stops at its %.1f s cap", t->n, t->n == 1 ? "" : "s",
+				 PROBE_KNOWN_TAIL, list, tests[PROBE_TEST_QD_SWEEP].max_s);
+}
+
 /*
  * Random 4 KiB reads at QD 1, 2, 4 … 128 (QD 1 and 32 taken from this run's
  * rand_read tests when they ran; each other depth until its figure is
@@ -113,6 +146,7 @@ int sweep_test(struct run *r)
 	const struct test_def *def = &tests[PROBE_TEST_QD_SWEEP];
 	double target = r->o->latency_target_us > 0 ? r->o->latency_target_us : 1000;
 	struct profile_lat_target *lt = &r->dev->lat_target;
+	struct sweep_thin thin = { .n = 0 };
 	int ret = 0;
 
 	lt->present = true;
@@ -130,6 +164,8 @@ int sweep_test(struct run *r)
 			ret = run_job(r, def, &job, &res);
 			if (ret == 0 && res.ios && sweep_add(r->dev, qd, &res) < 0)
 				ret = -ENOMEM;
+			if (ret == 0 && res.ios && res.ios < job.min_ios && !res.cancelled)
+				thin_add(&thin, qd, res.ios);
 		}
 		if (reused || (ret == 0 && res.ios)) {
 			const struct profile_sweep *pt = &r->dev->sweep[r->dev->n_sweep - 1];
@@ -145,6 +181,7 @@ int sweep_test(struct run *r)
 		if (ret == 0 && sweep_done(r, target))
 			break;
 	}
+	thin_note(r, &thin);
 	return ret;
 }
 
@@ -344,7 +381,7 @@ static void boot_band(const struct probe_job *job, const struct probe_job_result
 		      char *buf, size_t len)
 {
 	if (!isfinite(res->known_pct))
-		snprintf(buf, len, "too few windows for a band");
+		snprintf(buf, len, "(too few windows for a band)");
 	else if (job->known_pct > 0 && !res->known)
 		snprintf(buf, len, "±%.1f %% (95 %% confidence; not known to ±%.0f %% in %.1f s)",
 			 res->known_pct, job->known_pct, res->seconds);

@@ -503,6 +503,40 @@ static void test_boot_until_known(void **state)
 	profile_free(p);
 }
 
+/*
+ * A slow device's sweep (the fault engine holds every read 5 ms: 200 IOPS
+ * a queue slot, 25,600 at QD 128): each depth stops at its 0.2 s cap long before the 10,000
+ * reads a sure p99 needs, and one note says on how many samples each
+ * depth's p99 rests.
+ */
+static void test_sweep_thin_tails(void **state)
+{
+	struct probe_target t = fake_target(false);
+	struct probe_options o = fast_options();
+	struct profile *p = profile_new();
+	const struct profile_device *d;
+	char err[256] = "";
+
+	(void)state;
+	assert_non_null(p);
+	o.tests = 1u << PROBE_TEST_QD_SWEEP;
+	o.seconds = 0;
+	o.ramp_s = 0.02;
+	o.latency_target_us = 1e6;	/* no stop on the target */
+	o.fault = "slow:delay=5:count=100000000";
+	t.fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	assert_true(t.fd >= 0);
+	assert_int_equal(probe_run(&t, &o, p, err, sizeof(err)), 0);
+	close(t.fd);
+	d = &p->devices[0];
+	assert_int_equal(d->n_sweep, 8);
+	assert_int_equal(notes_with(d, "qd_sweep: the p99 of 8 depths rests on fewer than the 100 "
+				    "samples above it that make a sure tail (QD 1: 0, QD 2: ",
+				    "stops at its 0.2 s cap"), 1);
+	assert_int_equal(notes_with(d, "qd_sweep: the p99 of", "QD 128: "), 1);
+	profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest cases[] = {
@@ -517,6 +551,7 @@ int main(void)
 		cmocka_unit_test(test_qd32_no_tail),
 		cmocka_unit_test(test_scratch_fill_first),
 		cmocka_unit_test(test_boot_until_known),
+		cmocka_unit_test(test_sweep_thin_tails),
 	};
 	return cmocka_run_group_tests(cases, NULL, NULL);
 }
