@@ -55,6 +55,10 @@
 #define SETTLE_S 0.2		/* idle before QD1 after another test (settle()) */
 #define SWEEP_RAMP_S 0.03	/* a sweep depth's ramp: the device is busy from
 				 * the depth before, only the queue refills */
+#define AFTER_FILL_RAMP_S SWEEP_RAMP_S	/* seq_write's right after the fill of a
+				 * scratch file (fill_first), which wrote the
+				 * same file sequentially in 1 MiB I/Os until
+				 * then: only the queue refills (8 to 32) */
 
 /* One row per test (run_int.h): its shape and its quick-mode time limits;
  * the composite tests (run_composite.c) read their rows from here too. */
@@ -168,6 +172,8 @@ void job_for(const struct run *r, const struct test_def *def, unsigned qd,
 		job->engine_opts = &r->fault;
 	}
 	job->ramp_s = o->ramp_s >= 0 ? o->ramp_s : def->ramp_s;
+	if (def == &tests[PROBE_TEST_SEQ_WRITE] && r->filled_first && o->ramp_s < 0)
+		job->ramp_s = AFTER_FILL_RAMP_S;
 	job->window_s = PROBE_JOB_DEFAULT_WINDOW;
 	job->seed = 0x7469657277697365ULL ^ (uint64_t)qd;	/* "tierwise" */
 	job->on_window = on_window;
@@ -825,6 +831,7 @@ static int run_tests(struct run *r, unsigned mask)
 			fill = false;
 			if ((ret = fill_span(r, fill_first(r, t))) == -ECANCELED)
 				break;
+			r->filled_first = ret == 0 && fill_first(r, t);
 			ret = 0;	/* a failed fill is noted; the tests still run */
 			ran = true;
 		}

@@ -52,6 +52,8 @@ struct run {
 					 * fill need not write again */
 	uint64_t zero_samples, zero_reads;	/* this test, all its jobs */
 	bool stalled;			/* a test stalled: skip the rest */
+	bool filled_first;		/* the fill ran right before seq_write
+					 * (fill_first): its ramp is short */
 	struct probe_zone_map zone;	/* zone.bytes: the write running now is
 					 * zone-sequential (zoned.h) */
 	bool faulty;			/* TIERWISE_FAULT applies: use fault */

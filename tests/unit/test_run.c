@@ -362,6 +362,16 @@ static void test_quick_give_up(void **state)
 	r.span = t.span_bytes;
 	job_for(&r, &tests[PROBE_TEST_SEQ_READ], 32, &job);
 	assert_int_equal(job.futile_min_ios, 0);
+	/* seq_write's ramp: short right after a scratch file's fill, which
+	 * wrote the same file in the same shape until then */
+	job_for(&r, &tests[PROBE_TEST_SEQ_WRITE], 32, &job);
+	assert_float_equal(job.ramp_s, 0.25, 1e-9);
+	r.filled_first = true;
+	job_for(&r, &tests[PROBE_TEST_SEQ_WRITE], 32, &job);
+	assert_float_equal(job.ramp_s, 0.03, 1e-9);
+	job_for(&r, &tests[PROBE_TEST_SEQ_READ], 32, &job);
+	assert_float_equal(job.ramp_s, 0.25, 1e-9);
+	r.filled_first = false;
 	job_for(&r, &tests[PROBE_TEST_READ_UNDER_WRITE], 1, &job);
 	assert_float_equal(job.futile_pct, 0.0, 0);
 	assert_int_equal(job.min_ios, 10000);
