@@ -275,14 +275,13 @@ static void *cache_take(struct probe_bufcache *c, uint64_t len, uint64_t *got)
 	return m;
 }
 
-/* Give region m of len bytes to c: into a free entry, else in place of
- * the smallest one when that is smaller (which is freed), else m is
- * freed. */
-static void cache_give(struct probe_bufcache *c, void *m, uint64_t len)
+/* Give region m of len bytes to c, its lock held: into a free entry, else
+ * in place of the smallest one when that is smaller; returns what is left
+ * over for the caller to free (the region replaced, or m), or NULL. */
+static void *cache_put(struct probe_bufcache *c, void *m, uint64_t len)
 {
 	unsigned slot = PROBE_BUFCACHE_N;
 
-	pthread_mutex_lock(&c->lock);
 	for (unsigned i = 0; i < PROBE_BUFCACHE_N; i++) {
 		if (!c->mem[i]) {
 			slot = i;
@@ -298,6 +297,14 @@ static void cache_give(struct probe_bufcache *c, void *m, uint64_t len)
 		c->len[slot] = len;
 		m = old;
 	}
+	return m;
+}
+
+/* Give region m of len bytes to c (cache_put), freeing what is left over. */
+static void cache_give(struct probe_bufcache *c, void *m, uint64_t len)
+{
+	pthread_mutex_lock(&c->lock);
+	m = cache_put(c, m, len);
 	pthread_mutex_unlock(&c->lock);
 	free(m);
 }
@@ -308,15 +315,19 @@ static void *prefault_main(void *arg)
 	struct probe_bufcache *c = arg;
 	void *m = NULL;
 
-	if (!posix_memalign(&m, HUGE_SZ, c->pf_len)) {
+	if (posix_memalign(&m, HUGE_SZ, c->pf_len))
+		m = NULL;
+	if (m) {
 		(void)madvise(m, c->pf_len, MADV_HUGEPAGE);
 		memset(m, 0xff, c->pf_len);
-		cache_give(c, m, c->pf_len);
 	}
-	pthread_mutex_lock(&c->lock);
+	pthread_mutex_lock(&c->lock);	/* in, and done, in one step */
+	if (m)
+		m = cache_put(c, m, c->pf_len);
 	c->pf_busy = false;
 	pthread_cond_broadcast(&c->cv);
 	pthread_mutex_unlock(&c->lock);
+	free(m);
 	return NULL;
 }
 

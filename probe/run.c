@@ -743,9 +743,9 @@ static int fill_span(struct run *r, bool first)
 	if (fill_done_by_seq_write(r, want))
 		return 0;
 	job_for(r, &def, def.qd, &job);
-	if (first && r->bufcache &&
+	if (first && r->bufcache && !r->o->full && !(r->o->seconds > 0) &&
 	    probe_bufcache_prefault(r->bufcache, (uint64_t)tests[PROBE_TEST_SEQ_WRITE].qd * MIB) == 0)
-		job.qd = FILL_FIRST_QD;
+		job.qd = FILL_FIRST_QD;	/* quick: a fill of seconds, not minutes */
 	job.ramp_s = 0;
 	job.min_s = job.max_s = r->o->full ? FILL_FULL_S : FILL_QUICK_S;
 	job.stop_on_steady = false;
