@@ -44,6 +44,23 @@ static struct probe_options fast_options(void)
 	return o;
 }
 
+/* probe_run of t through the fault engine o->fault asks for (it wants a file
+ * descriptor; its inner null engine reads nothing from /dev/null); asserts
+ * success, returns p's first device. */
+static const struct profile_device *run_faulty(struct probe_target *t,
+						const struct probe_options *o,
+						struct profile *p)
+{
+	char err[256] = "";
+
+	t->fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	assert_true(t->fd >= 0);
+	assert_int_equal(probe_run(t, o, p, err, sizeof(err)), 0);
+	close(t->fd);
+	t->fd = -1;
+	return &p->devices[0];
+}
+
 static void test_writable_all_tests(void **state)
 {
 	struct probe_target t = fake_target(true);
@@ -404,7 +421,6 @@ static void test_qd32_no_tail(void **state)
 	struct profile *p = profile_new();
 	const struct profile_io *io;
 	const struct profile_device *d;
-	char err[256] = "";
 
 	(void)state;
 	assert_non_null(p);
@@ -412,12 +428,7 @@ static void test_qd32_no_tail(void **state)
 	o.seconds = 0;
 	o.ramp_s = 0.05;
 	o.fault = "slow:delay=10:count=100000000";
-	t.fd = open("/dev/null", O_RDONLY | O_CLOEXEC);	/* the fault engine wants one;
-							 * its inner null engine reads nothing */
-	assert_true(t.fd >= 0);
-	assert_int_equal(probe_run(&t, &o, p, err, sizeof(err)), 0);
-	close(t.fd);
-	d = &p->devices[0];
+	d = run_faulty(&t, &o, p);
 	io = &d->io[PROFILE_RAND_READ_QD32];
 	assert_true(io->present);
 	assert_true(io->iops > 2000 && io->iops < 3300);
@@ -515,9 +526,9 @@ static void test_boot_until_known(void **state)
 
 /*
  * A slow device's sweep (the fault engine holds every read 5 ms: 200 IOPS
- * a queue slot, 25,600 at QD 128): each depth stops at its 0.2 s cap long before the 10,000
- * reads a sure p99 needs, and one note says on how many samples each
- * depth's p99 rests.
+ * a queue slot, 25,600 at QD 128): each depth stops at its 0.2 s cap long
+ * before the 10,000 reads a sure p99 needs, and one note says on how many
+ * samples each depth's p99 rests.
  */
 static void test_sweep_thin_tails(void **state)
 {
@@ -525,7 +536,6 @@ static void test_sweep_thin_tails(void **state)
 	struct probe_options o = fast_options();
 	struct profile *p = profile_new();
 	const struct profile_device *d;
-	char err[256] = "";
 
 	(void)state;
 	assert_non_null(p);
@@ -534,11 +544,7 @@ static void test_sweep_thin_tails(void **state)
 	o.ramp_s = 0.02;
 	o.latency_target_us = 1e6;	/* no stop on the target */
 	o.fault = "slow:delay=5:count=100000000";
-	t.fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	assert_true(t.fd >= 0);
-	assert_int_equal(probe_run(&t, &o, p, err, sizeof(err)), 0);
-	close(t.fd);
-	d = &p->devices[0];
+	d = run_faulty(&t, &o, p);
 	assert_int_equal(d->n_sweep, 8);
 	assert_int_equal(notes_with(d, "qd_sweep: the p99 of 8 depths rests on fewer than the 100 "
 				    "samples above it that make a sure tail (QD 1: 0, QD 2: ",
