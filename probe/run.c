@@ -44,8 +44,9 @@
 				 * on this VM and 8 MiB 0.10-0.16 s; with both at
 				 * once the 32 were in by 0.36-0.46 s.  Eight
 				 * 1 MiB writes keep a drive writing at its rate
-				 * (fio on this VM's disk: 3,234 MB/s at QD8,
-				 * 3,041-3,167 at QD32) */
+				 * (fio on this VM's disk, a laid-out file:
+				 * 3,234 MB/s at QD8, 3,041-3,167 at QD32; 2,391
+				 * at QD8 on its first, allocating write) */
 #define IORATE_QD 128u		/* iorate: most I/Os in flight */
 #define KNOWN_WINDOW_S 0.1	/* quick tests: windows this short … */
 #define KNOWN_WINDOW_IOS 32u	/* … with this many I/Os at least */
