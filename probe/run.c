@@ -408,6 +408,14 @@ static int more_threads(struct run *r, const struct test_def *def, double busy,
 	return ret == -ECANCELED ? ret : 0;
 }
 
+void band_text(const struct probe_job_result *res, char *buf, size_t len)
+{
+	if (isfinite(res->known_pct))
+		snprintf(buf, len, "±%.1f %%", res->known_pct);
+	else
+		snprintf(buf, len, "too few windows for a band");
+}
+
 /*
  * A quick test that reached its cap before its figure was known (a slow
  * disk never narrows its band): how sure the figure is, in a note.
@@ -415,12 +423,11 @@ static int more_threads(struct run *r, const struct test_def *def, double busy,
 static void band_note(struct run *r, const struct test_def *def, const struct probe_job *job,
 		      const struct probe_job_result *res)
 {
-	char band[32] = "too few windows for a band";
+	char band[32];
 
 	if (!(job->known_pct > 0) || res->known || res->cancelled)
 		return;
-	if (isfinite(res->known_pct))
-		snprintf(band, sizeof(band), "±%.1f %%", res->known_pct);
+	band_text(res, band, sizeof(band));
 	if (job->zone.bytes && res->ios >= job->max_ios) {
 		profile_device_add_notef(r->dev, "%s: stopped when its %llu zones were written, "
 					 "before its figure was known to ±%.0f %%: %s (95 %% "
@@ -721,8 +728,9 @@ static bool fill_done_by_seq_write(struct run *r, uint64_t want)
  * Write the span with incompressible data (sequential 1 MiB at QD32, the
  * seq_write shape; at QD FILL_FIRST_QD when first, while the buffers of
  * the QD32 tests are faulted in beside it) before the first test that
- * reads, so that reads come from the media, not from never-written blocks.  Quick mode fills only what
- * the reads need (fill_bytes(): 2 s at the seq_write rate, 1 GiB at least)
+ * reads, so that reads come from the media, not from never-written
+ * blocks.  Quick mode fills only what the reads need (fill_bytes(): 2 s
+ * at the seq_write rate, 1 GiB at least)
  * and the tests run over that; --full and --seconds fill the whole span.
  * Nothing is written when seq_write already wrote that much
  * (fill_done_by_seq_write()).  At most FILL_QUICK_S (FILL_FULL_S with

@@ -17,6 +17,8 @@
 #include "underwrite.h"
 
 #define SWEEP_MAX_QD 128u
+#define SWEEP_DEPTHS 8u		/* QD 1, 2, 4 … SWEEP_MAX_QD */
+_Static_assert(1u << (SWEEP_DEPTHS - 1) == SWEEP_MAX_QD, "one depth per power of two");
 #define IORATE_FULL_S 5.0	/* iorate: seconds per step with --full */
 #define BOOT_BS (32u * KIB)	/* read_under_write's second part, after */
 #define BOOT_QD 32u		/* OCP BOOT-BENCH-1: 32 KiB random reads */
@@ -106,8 +108,8 @@ static bool sweep_done(struct run *r, double target)
  * PROBE_KNOWN_TAIL samples above it (quick mode: min_ios). */
 struct sweep_thin {
 	unsigned n;
-	unsigned qd[8];			/* QD 1 … SWEEP_MAX_QD */
-	unsigned long long above[8];	/* samples above the p99: I/Os / 100 */
+	unsigned qd[SWEEP_DEPTHS];
+	unsigned long long above[SWEEP_DEPTHS];	/* samples above the p99: I/Os / 100 */
 };
 
 static void thin_add(struct sweep_thin *t, unsigned qd, uint64_t ios)
@@ -349,52 +351,47 @@ static struct probe_uw_opts uw_opts(const struct run *r)
 }
 
 /*
- * The job of OCP BOOT-BENCH-1's reads (run_int.h): the QD1 part's (qd1), at
- * BOOT_BS and BOOT_QD.  Quick: until their IOPS are known to
+ * The job of OCP BOOT-BENCH-1's reads (run_int.h), from a row of its own
+ * (job_for): BOOT_BS at BOOT_QD.  Quick: until their IOPS are known to
  * ±PROBE_KNOWN_PCT, BOOT_MIN_S at least and BOOT_QUICK_S at most, giving up
  * at BOOT_MIN_S when the cap would not bring the band there, as the other
  * quick tests that read do (windows of BOOT_WINDOW_S, ten by then); not
- * the QD1 part's 10,000 reads, which are for a p99 (until session 17 that
- * count ended them, after 0.12-0.29 s in one or two windows: no band, and
- * 34,800-51,400 IOPS in three runs on one scratch file).
+ * the QD1 part's 10,000 reads, which are for a p99 (until session 17 the
+ * boot reads copied the QD1 part's job, and that count ended them after
+ * 0.12-0.29 s in one or two windows: no band, and 34,800-51,400 IOPS in
+ * three runs on one scratch file).  Fixed (--seconds, --full): the QD1
+ * part's time, BOOT_RAMP_S ramp.
  */
-void boot_job(const struct run *r, const struct probe_job *qd1, struct probe_job *job)
+void boot_job(const struct run *r, struct probe_job *job)
 {
-	*job = *qd1;
-	job->bs = BOOT_BS < r->t->align ? r->t->align : BOOT_BS;
-	job->qd = BOOT_QD;
-	if (r->o->seconds || r->o->full)
-		return;
-	job->min_s = BOOT_MIN_S;
-	job->max_s = BOOT_QUICK_S;
-	if (r->o->ramp_s < 0)
-		job->ramp_s = BOOT_RAMP_S;
-	job->min_ios = job->max_ios = 0;
-	job->window_s = BOOT_WINDOW_S;
-	job->futile_pct = job->known_pct;
-	job->futile_after_s = BOOT_MIN_S;
-	job->futile_min_ios = 0;
+	static const struct test_def boot = { "read_under_write", -1, PROBE_RAND, 100, BOOT_BS, BOOT_QD,
+					      false, BOOT_RAMP_S, BOOT_MIN_S, BOOT_QUICK_S,
+					      BOOT_WINDOW_S, false };
+
+	job_for(r, &boot, boot.qd, job);
 }
 
 /* "±3.1 % (95 % confidence)", or why there is no band. */
 static void boot_band(const struct probe_job *job, const struct probe_job_result *res,
 		      char *buf, size_t len)
 {
+	char band[32];
+
+	band_text(res, band, sizeof(band));
 	if (!isfinite(res->known_pct))
-		snprintf(buf, len, "(too few windows for a band)");
+		snprintf(buf, len, "(%s)", band);
 	else if (job->known_pct > 0 && !res->known)
-		snprintf(buf, len, "±%.1f %% (95 %% confidence; not known to ±%.0f %% in %.1f s)",
-			 res->known_pct, job->known_pct, res->seconds);
+		snprintf(buf, len, "%s (95 %% confidence; not known to ±%.0f %% in %.1f s)",
+			 band, job->known_pct, res->seconds);
 	else
-		snprintf(buf, len, "±%.1f %% (95 %% confidence)", res->known_pct);
+		snprintf(buf, len, "%s (95 %% confidence)", band);
 }
 
 /*
  * OCP BOOT-BENCH-1's reads (32 KiB random at QD32) under the same
  * background writes: read IOPS for the boot policy.
  */
-static int uw_boot(struct run *r, const struct test_def *def, const struct probe_job *qd1,
-		   const struct probe_uw_opts *uo)
+static int uw_boot(struct run *r, const struct test_def *def, const struct probe_uw_opts *uo)
 {
 	struct profile_under_write *uw = &r->dev->under_write;
 	struct probe_uw_result res;
@@ -402,7 +399,7 @@ static int uw_boot(struct run *r, const struct test_def *def, const struct probe
 	char band[96];
 	int ret;
 
-	boot_job(r, qd1, &job);
+	boot_job(r, &job);
 	if (job.length < job.bs)
 		return 0;
 	r->budget_s = job.max_s;
@@ -453,7 +450,7 @@ int uw_test(struct run *r)
 	}
 	probe_job_result_free(&res.read);
 	if (ret == 0 && !r->stalled)
-		ret = uw_boot(r, def, &job, &uo);
+		ret = uw_boot(r, def, &uo);
 	return ret;
 }
 

@@ -103,9 +103,14 @@ int iorate_test(struct run *r);
 /* read_under_write: QD1 reads, then OCP BOOT-BENCH-1's, under a background
  * writer into r->dev->under_write.  Returns 0, -ECANCELED or -EIO. */
 int uw_test(struct run *r);
-/* The job of read_under_write's second part, OCP BOOT-BENCH-1's reads, from
- * its QD1 part's job qd1 (run_composite.c). */
-void boot_job(const struct run *r, const struct probe_job *qd1, struct probe_job *job);
+/* The job of read_under_write's second part, OCP BOOT-BENCH-1's reads
+ * (run_composite.c). */
+void boot_job(const struct run *r, struct probe_job *job);
+
+/* How sure a result's headline figure is, into buf: "±2.4 %" (the 95 %
+ * confidence half-width its windows reached), or "too few windows for a
+ * band" (run.c; for the notes of the tests that stop when it is known). */
+void band_text(const struct probe_job_result *res, char *buf, size_t len);
 
 /* The sustained write's time in seconds, from r's options: fixed when
  * given (--sustained-seconds), else a cap (quick 30, --full 120). */

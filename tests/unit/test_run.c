@@ -492,7 +492,7 @@ static void test_boot_until_known(void **state)
 	o.ramp_s = -1;
 	job_for(&r, &tests[PROBE_TEST_READ_UNDER_WRITE], 1, &qd1);
 	assert_int_equal(qd1.max_ios, 10000);
-	boot_job(&r, &qd1, &job);
+	boot_job(&r, &job);
 	assert_int_equal(job.bs, 32768);
 	assert_int_equal(job.qd, 32);
 	assert_int_equal(job.max_ios, 0);
@@ -504,9 +504,10 @@ static void test_boot_until_known(void **state)
 	assert_float_equal(job.window_s * PROBE_KNOWN_BATCHES, job.futile_after_s, 1e-9);
 	assert_float_equal(job.min_s, 0.5, 1e-9);
 	assert_float_equal(job.max_s, 1.5, 1e-9);
+	assert_float_equal(job.ramp_s, 0.1, 1e-9);	/* the writes ran through QD1 */
 	o.seconds = 2;	/* fixed: the QD1 part's time, no stop rule */
 	job_for(&r, &tests[PROBE_TEST_READ_UNDER_WRITE], 1, &qd1);
-	boot_job(&r, &qd1, &job);
+	boot_job(&r, &job);
 	assert_float_equal(job.min_s, 2.0, 1e-9);
 	assert_float_equal(job.max_s, 2.0, 1e-9);
 	assert_float_equal(job.futile_pct, 0.0, 0);
