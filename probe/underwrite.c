@@ -26,7 +26,11 @@
 struct uw_state {
 	const struct probe_job *reader;
 	const struct probe_uw_opts *o;
-	volatile sig_atomic_t stop;
+	volatile sig_atomic_t stop;	/* set under mu, cv broadcast (stop_all) */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;		/* the trimmer's tick: a timed wait that
+					 * stop ends at once (a 100 ms nanosleep
+					 * kept each join waiting up to a tick) */
 	/* writer */
 	struct probe_job wjob;
 	struct probe_job_result wres;
@@ -103,12 +107,36 @@ static void trim_one(struct uw_state *s, bool blk, void *buf, struct probe_rng *
 		s->rewrite_err = n < 0 ? -errno : -EIO;
 }
 
+/* Wait until CLOCK_MONOTONIC time deadline_ns (tw_now_ns()) or stop:
+ * whether the deadline came first. */
+static bool tick_wait(struct uw_state *s, uint64_t deadline_ns)
+{
+	const struct timespec ts = tw_ts_of_ns(deadline_ns);
+	bool stopped;
+
+	pthread_mutex_lock(&s->mu);
+	while (!s->stop && pthread_cond_timedwait(&s->cv, &s->mu, &ts) != ETIMEDOUT)
+		;
+	stopped = s->stop;
+	pthread_mutex_unlock(&s->mu);
+	return !stopped;
+}
+
+/* Stop the writer and the trimmer, waking the trimmer from its tick. */
+static void stop_all(struct uw_state *s)
+{
+	pthread_mutex_lock(&s->mu);
+	s->stop = 1;
+	pthread_cond_broadcast(&s->cv);
+	pthread_mutex_unlock(&s->mu);
+}
+
 static void *trimmer_main(void *arg)
 {
 	struct uw_state *s = arg;
 	const double per_tick = s->o->trim_mibps * MIB * TRIM_TICK_NS / 1e9;
 	const uint64_t t0 = tw_now_ns();
-	struct timespec tick = { 0, TRIM_TICK_NS };
+	uint64_t next = t0;
 	struct probe_rng rng;
 	struct stat st;
 	double owed = 0;
@@ -121,7 +149,9 @@ static void *trimmer_main(void *arg)
 	probe_rng_seed(&rng, s->reader->seed ^ 0x7472696d00000000ULL);	/* "trim" */
 	probe_rng_fill(&rng, buf, s->o->write_bs);
 	while (!s->stop && !s->rewrite_err) {
-		nanosleep(&tick, NULL);
+		next += TRIM_TICK_NS;
+		if (!tick_wait(s, next))
+			break;
 		for (owed += per_tick; owed >= s->o->write_bs && !s->stop && !s->rewrite_err;
 		     owed -= s->o->write_bs)
 			trim_one(s, S_ISBLK(st.st_mode), buf, &rng);
@@ -167,6 +197,7 @@ int probe_uw_run(const struct probe_job *reader, const struct probe_uw_opts *o,
 		 struct probe_uw_result *res)
 {
 	struct uw_state s = { .reader = reader, .o = o };
+	pthread_condattr_t ca;
 	pthread_t wt, tt;
 	bool trims;
 	int ret;
@@ -176,13 +207,18 @@ int probe_uw_run(const struct probe_job *reader, const struct probe_uw_opts *o,
 	if (validate(reader, o))
 		return -EINVAL;
 	writer_job(&s);
+	pthread_mutex_init(&s.mu, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);	/* tick_wait's deadlines */
+	pthread_cond_init(&s.cv, &ca);
+	pthread_condattr_destroy(&ca);
 	if ((ret = -pthread_create(&wt, NULL, writer_main, &s)))
-		return ret;
+		goto out;
 	trims = o->trim_mibps > 0 && reader->fd >= 0;
 	if (trims && pthread_create(&tt, NULL, trimmer_main, &s))
 		trims = false;
 	ret = probe_job_run(reader, &res->read);
-	s.stop = 1;
+	stop_all(&s);
 	if (trims)
 		pthread_join(tt, NULL);
 	pthread_join(wt, NULL);
@@ -190,5 +226,8 @@ int probe_uw_run(const struct probe_job *reader, const struct probe_uw_opts *o,
 	if (o->trim_mibps > 0 && reader->fd < 0)
 		snprintf(res->trim_why, sizeof(res->trim_why), "no file descriptor (null engine)");
 	probe_job_result_free(&s.wres);
+out:
+	pthread_cond_destroy(&s.cv);
+	pthread_mutex_destroy(&s.mu);
 	return ret;
 }
