@@ -31,6 +31,8 @@
 #include "engine.h"
 #include "job.h"
 #include "rng.h"
+#include "tw_util.h"
+#include "underwrite.h"
 
 #define KiB 1024u
 #define MiB (1024u * 1024u)
@@ -1353,6 +1355,40 @@ static void test_stall_s(void **state)
 	assert_float_equal(probe_job_stall_s(32, 0.01), 120.0, 1e-9);
 }
 
+/*
+ * Reads under writes (underwrite.h) stop when the reader stops: the
+ * trimmer's 100 ms tick is a wait that the stop ends.  Until session 18 it
+ * slept out its tick, so a reader of 0.11 s returned after 0.2 s at the
+ * least (the second tick); the reader here runs on the null engine over a
+ * real file (the trimmer punches and rewrites ranges of it), past one tick.
+ */
+static void test_uw_stops_with_reader(void **state)
+{
+	const struct probe_uw_opts o = { .write_mibps = 15, .trim_mibps = 5, .write_bs = 128 * KiB };
+	struct probe_null_opts no = { .lat_ns = 20000 };
+	struct probe_job job = null_job(&no);
+	struct probe_uw_result res;
+	struct tmpfile t;
+	uint64_t t0;
+	double took;
+
+	(void)state;
+	tmp_open(&t, 16 * MiB);
+	job.fd = t.fd;
+	job.length = 16 * MiB;
+	job.qd = 1;
+	job.min_s = job.max_s = 0.11;
+	t0 = tw_now_ns();
+	assert_int_equal(probe_uw_run(&job, &o, &res), 0);
+	took = (double)(tw_now_ns() - t0) / 1e9;
+	assert_int_equal(res.write_err, 0);
+	assert_true(res.read.ios > 0);
+	assert_true(took >= 0.11);
+	assert_true(took < 0.19);	/* not held to the next tick (0.2 s) */
+	probe_job_result_free(&res.read);
+	tmp_close(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1385,6 +1421,7 @@ int main(void)
 		cmocka_unit_test(test_fallback_seccomp),
 		cmocka_unit_test(test_stall_s),
 		cmocka_unit_test(test_busy_cores_own_threads),
+		cmocka_unit_test(test_uw_stops_with_reader),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
