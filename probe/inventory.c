@@ -424,6 +424,7 @@ static void dev_free(struct probe_dev *d)
 	free(d->backing_file);
 	free(d->cls_why);
 	free(d->local_cpulist);
+	free(d->irq_cpulist);
 	free(d->pci_port);
 	inv_strv_free(&d->pcie.upstream);
 	sig_free(&d->sig);

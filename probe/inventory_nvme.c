@@ -233,8 +233,9 @@ static int set_fabric(struct probe_dev *d, const char *transport, const char *ad
 	d->pcie.width = d->pcie.max_width = -1;
 	d->pcie.numa_node = d->numa_node = -1;
 	free(d->local_cpulist);
+	free(d->irq_cpulist);
 	free(d->pci_port);
-	d->local_cpulist = d->pci_port = NULL;
+	d->local_cpulist = d->irq_cpulist = d->pci_port = NULL;
 	return 0;
 }
 
@@ -261,8 +262,6 @@ static bool is_head(const char *real)
 	return strstr(real, "/devices/virtual/nvme-subsystem/") != NULL;
 }
 
-#define CPUS_MAX 8192
-
 /*
  * d->local_cpulist of a head: the CPUs local to any live optimized path
  * (ranges, ascending), when two or more such paths name their CPUs; else it
@@ -270,8 +269,8 @@ static bool is_head(const char *real)
  */
 static int head_local_cpus(struct probe_dev *d)
 {
-	bool *on = calloc(CPUS_MAX, sizeof(*on));
-	size_t n = 0, at = 0, len = 16 * CPUS_MAX / 8;
+	bool *on = calloc(PROBE_CPUS_MAX, sizeof(*on));
+	size_t n = 0;
 	char *out;
 
 	if (!on)
@@ -279,26 +278,17 @@ static int head_local_cpus(struct probe_dev *d)
 	for (size_t i = 0; i < d->n_paths; i++) {
 		const struct probe_nvme_path *p = &d->paths[i];
 
-		if (!probe_nvme_path_degraded(p) && p->local_cpulist && probe_cpulist_mark(p->local_cpulist, on, CPUS_MAX))
+		if (!probe_nvme_path_degraded(p) && p->local_cpulist && probe_cpulist_mark(p->local_cpulist, on, PROBE_CPUS_MAX))
 			n++;
 	}
-	if (n < 2 || !(out = malloc(len))) {
+	if (n < 2) {
 		free(on);
-		return n < 2 ? 0 : -ENOMEM;
+		return 0;
 	}
-	out[0] = '\0';
-	for (size_t c = 0; c < CPUS_MAX && at < len; c++) {
-		size_t e = c;
-
-		if (!on[c])
-			continue;
-		while (e + 1 < CPUS_MAX && on[e + 1])
-			e++;
-		at += (size_t)snprintf(out + at, len - at, e > c ? "%s%zu-%zu" : "%s%zu",
-				       at ? "," : "", c, e);
-		c = e;
-	}
+	out = probe_cpulist_format(on, PROBE_CPUS_MAX);
 	free(on);
+	if (!out)
+		return -ENOMEM;
 	free(d->local_cpulist);
 	d->local_cpulist = out;
 	return 0;

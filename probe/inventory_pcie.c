@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cpulist.h"
 #include "inventory_priv.h"
 #include "sysroot.h"
 #include "tw_util.h"
@@ -142,14 +143,57 @@ static int read_link_at(const struct scan *sc, struct probe_pcie *pc, const char
 }
 
 /*
+ * The CPUs that take the interrupts of PCI function dir: the effective
+ * affinity (smp_affinity where the kernel has none) of each of its MSI/MSI-X
+ * vectors (msi_irqs/), or of its one legacy interrupt (irq), as a list;
+ * NULL when none is known.  *err = -ENOMEM when out of memory.
+ */
+static char *irq_cpus(const struct scan *sc, const char *dir, int *err)
+{
+	bool *on = calloc(PROBE_CPUS_MAX, sizeof(*on));
+	char **irqs = NULL, *list, *out = NULL;
+	size_t n = 0, known = 0;
+	uint64_t legacy;
+
+	if (!on || probe_sys_list(sc->root, &irqs, &n, "%s/msi_irqs", dir) < 0) {
+		free(on);
+		*err = -ENOMEM;
+		return NULL;
+	}
+	for (size_t i = 0; i <= n; i++) {
+		const char *irq = i < n ? irqs[i] : NULL;
+		char num[24];
+
+		if (!irq) {	/* no MSI: the legacy line */
+			if (n || probe_sys_u64(sc->root, &legacy, "%s/irq", dir) || !legacy)
+				break;
+			snprintf(num, sizeof(num), "%llu", (unsigned long long)legacy);
+			irq = num;
+		}
+		list = probe_sys_str(sc->root, "proc/irq/%s/effective_affinity_list", irq);
+		if (!list)
+			list = probe_sys_str(sc->root, "proc/irq/%s/smp_affinity_list", irq);
+		if (list && probe_cpulist_mark(list, on, PROBE_CPUS_MAX))
+			known++;
+		free(list);
+	}
+	probe_sys_names_free(irqs, n);
+	if (known && !(out = probe_cpulist_format(on, PROBE_CPUS_MAX)))
+		*err = -ENOMEM;
+	free(on);
+	return out;
+}
+
+/*
  * Fills d->pcie when the device's function (see find_function) has link
- * attributes, and d->numa_node, d->local_cpulist and d->pci_port from it
- * either way.  Returns 0 or -ENOMEM.
+ * attributes, and d->numa_node, d->local_cpulist, d->irq_cpulist and
+ * d->pci_port from it either way.  Returns 0 or -ENOMEM.
  */
 int inv_read_pcie(const struct scan *sc, struct probe_dev *d, const char *real)
 {
 	const char *fn, *top;
 	char dir[PATH_MAX];
+	int err = 0;
 
 	pcie_unknown(&d->pcie);
 	d->numa_node = -1;
@@ -159,6 +203,9 @@ int inv_read_pcie(const struct scan *sc, struct probe_dev *d, const char *real)
 		return -ENOMEM;
 	d->numa_node = inv_read_numa(sc, dir);
 	d->local_cpulist = probe_sys_str(sc->root, "%s/local_cpulist", dir);
+	d->irq_cpulist = irq_cpus(sc, dir, &err);
+	if (err)
+		return err;
 	return read_link_at(sc, &d->pcie, real, fn, dir);
 }
 

@@ -867,19 +867,27 @@ void probe_job_result_free(struct probe_job_result *res)
 /* Start the workers.  Returns how many started (all, or fewer on error). */
 static unsigned start_workers(struct shared *sh, struct worker *w, int *err)
 {
+	const cpu_set_t *cpus = sh->job->cpus;
+	pthread_attr_t attr;
 	unsigned i;
 
-	*err = 0;
+	if ((*err = -pthread_attr_init(&attr)))
+		return 0;
+	if (cpus && (*err = -pthread_attr_setaffinity_np(&attr, sizeof(*cpus), cpus))) {
+		pthread_attr_destroy(&attr);
+		return 0;
+	}
 	for (i = 0; i < sh->threads; i++) {
 		w[i].sh = sh;
 		w[i].id = i;
 		atomic_fetch_add(&sh->refs, 1);	/* the worker's, dropped as it ends */
-		*err = -pthread_create(&w[i].tid, NULL, worker_main, &w[i]);
+		*err = -pthread_create(&w[i].tid, &attr, worker_main, &w[i]);
 		if (*err) {
 			atomic_fetch_sub(&sh->refs, 1);
 			break;
 		}
 	}
+	pthread_attr_destroy(&attr);
 	return i;
 }
 

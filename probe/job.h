@@ -39,6 +39,7 @@
 #define PROBE_JOB_H
 
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -184,6 +185,9 @@ struct probe_job {
 	volatile sig_atomic_t *cancel;	/* NULL or checked every batch */
 	struct probe_bufcache *bufcache;	/* NULL, or where the buffers come
 						 * from and go back to */
+	const cpu_set_t *cpus;		/* NULL (the caller's CPUs), or the CPUs
+					 * the job's threads run on; some of the
+					 * caller's, or the job fails (-EINVAL) */
 };
 
 struct probe_job_result {

@@ -141,6 +141,11 @@ struct probe_dev {
 				 * a multipath head: the CPUs local to any of
 				 * its live optimized paths (the numa iopolicy
 				 * sends each CPU's I/O down its local one) */
+	char *irq_cpulist;	/* the CPUs that take its completion interrupts
+				 * (the effective affinity of its PCI function's
+				 * vectors, "1"), NULL = unknown: the probe runs
+				 * its QD1 reads there when that is some of the
+				 * CPUs only (run.c) */
 	char *pci_port;		/* the topmost PCI function in its path (the
 				 * root port, or the controller on the root
 				 * complex); NULL for virtual devices */

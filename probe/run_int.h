@@ -60,6 +60,11 @@ struct run {
 	struct probe_fault_opts fault;
 	int failures;
 	struct probe_bufcache *bufcache;	/* the jobs' buffers, kept between them */
+	bool qd1_pinned;		/* the QD1 reads run on qd1_cpus: the
+					 * CPUs of the caller's that take the
+					 * device's completion interrupts, when
+					 * those are some of them only (qd1_pin) */
+	cpu_set_t qd1_cpus;
 };
 
 /* The test table (run.c), indexed by enum probe_test. */

@@ -61,20 +61,6 @@ void probe_sched_note(const struct probe_sched_opts *so, const char *fmt, ...)
 	so->note(so->note_arg, msg);
 }
 
-/* "0-3,8,10-11" into *s (only CPUs in allowed).  False when nothing is left. */
-static bool parse_cpulist(const char *list, const cpu_set_t *allowed, cpu_set_t *s)
-{
-	bool on[CPU_SETSIZE] = { false };
-
-	CPU_ZERO(s);
-	if (!probe_cpulist_mark(list, on, CPU_SETSIZE))
-		return false;
-	for (size_t c = 0; c < CPU_SETSIZE; c++)
-		if (on[c] && CPU_ISSET(c, allowed))
-			CPU_SET(c, s);
-	return CPU_COUNT(s) > 0;
-}
-
 const char *probe_sched_port(const struct probe_task *t)
 {
 	return t->t.dev && t->t.dev->pci_port ? t->t.dev->pci_port : t->t.id;
@@ -98,7 +84,7 @@ static void pin(const struct sched *s, const struct probe_task *t)
 	cpu_set_t set;
 
 	if (t->t.dev && t->t.dev->local_cpulist &&
-	    parse_cpulist(t->t.dev->local_cpulist, &s->all, &set))
+	    probe_cpulist_set(t->t.dev->local_cpulist, &s->all, &set))
 		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 	else
 		pthread_setaffinity_np(pthread_self(), sizeof(s->all), &s->all);

@@ -72,6 +72,7 @@ static void writer_job(struct uw_state *s)
 	w->on_window = NULL;
 	w->arg = NULL;
 	w->cancel = &s->stop;
+	w->cpus = NULL;		/* not on the reader's CPUs (run.c qd1_pin) */
 }
 
 /* Discard [off, off + len) of fd: a block device or a regular file. */

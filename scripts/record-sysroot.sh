@@ -36,7 +36,8 @@
 #                    above, its hwmon, its device link (the PCI function)
 #                    and /sys/class/nvme/nvmeY (the symlink)
 #   PCI functions:   in the path of each device and controller: numa_node
-#                    local_cpulist current_link_{speed,width}
+#                    local_cpulist current_link_{speed,width} irq, msi_irqs/N
+#                    and /proc/irq/N/{effective,smp}_affinity_list
 #                    max_link_{speed,width}
 #   /proc/self/mountinfo, /proc/swaps
 #   /dev/NAME, /dev/NAMEpN: the first --dev-bytes bytes, opened read-only
@@ -156,7 +157,8 @@ DEVICE_ATTRS=(model serial firmware_rev transport vendor rev type name fwrev vpd
 PART_ATTRS=(partition dev size start ro)
 HWMON_ATTRS=(name temp1_input temp1_max temp1_crit)
 PCI_ATTRS=(numa_node local_cpulist current_link_speed current_link_width max_link_speed
-    max_link_width)
+    max_link_width irq)
+IRQ_ATTRS=(effective_affinity_list smp_affinity_list)
 
 # copy_link REL: the symlink $SYS/REL recreated as the kernel spells it, and
 # the directory it points to.  Prints the target relative to $SYS.
@@ -179,7 +181,26 @@ record_pci() {
         [[ $c =~ ^[0-9a-f]{4}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-9a-f]$ && -z ${PCI_DONE[$at]:-} ]] || continue
         PCI_DONE[$at]=1
         copy_attr "$SYS/$at" "$DEST/sys/$at" "${PCI_ATTRS[@]}"
+        record_irqs "$at"
     done
+}
+
+# record_irqs REL: PCI function REL's MSI vectors (msi_irqs/N) and where
+# each one's interrupts go (/proc/irq/N/*affinity_list); the legacy irq's too.
+record_irqs() {
+    local f n
+    for f in "$SYS/$1"/msi_irqs/[0-9]*; do
+        [[ -f $f ]] || continue
+        n=$(basename "$f")
+        mkdir -p "$DEST/sys/$1/msi_irqs"
+        cat -- "$f" >"$DEST/sys/$1/msi_irqs/$n"
+        mkdir -p "$DEST/proc/irq/$n"
+        copy_attr "$SRC/proc/irq/$n" "$DEST/proc/irq/$n" "${IRQ_ATTRS[@]}"
+    done
+    n=$(cat -- "$SYS/$1/irq" 2>/dev/null) || return 0
+    [[ $n =~ ^[1-9][0-9]*$ && -d $SRC/proc/irq/$n ]] || return 0
+    mkdir -p "$DEST/proc/irq/$n"
+    copy_attr "$SRC/proc/irq/$n" "$DEST/proc/irq/$n" "${IRQ_ATTRS[@]}"
 }
 
 # record_hwmon REL: the temperature sensors of directory REL: hwmonN/

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "cpulist.h"
 #include "probe.h"
 #include "tw_diag.h"
 
@@ -177,6 +178,7 @@ static void test_pcie_links(void **state)
 	assert_string_equal(d->pcie.upstream.v[0], "0000:00:01.4");
 	assert_int_equal(d->pcie.numa_node, 0);
 	assert_string_equal(d->local_cpulist, "0-31");
+	assert_null(d->irq_cpulist);	/* no vectors recorded: unknown */
 	assert_true(probe_pcie_degraded(&d->pcie));
 	assert_int_equal(probe_pcie_to_link(&d->pcie, &l), 0);
 	assert_true(profile_link_degraded(&l));
@@ -200,6 +202,10 @@ static void test_pcie_links(void **state)
 	d = dev(inv, "vda");
 	assert_false(d->pcie.present);
 	assert_string_equal(d->local_cpulist, "0-1");
+	/* its two MSI-X vectors (config, the one request queue) may go to
+	 * either vCPU; the kernel sends both to vCPU 1 */
+	assert_string_equal(d->irq_cpulist, "1");
+	assert_null(dev(inv, "zram0")->irq_cpulist);	/* no PCI function */
 	probe_inventory_free(inv);
 	inv = scan("board");	/* behind a platform PCIe host: one bridge */
 	d = dev(inv, "nvme0n1");
@@ -807,9 +813,43 @@ static void test_class_names(void **state)
 	assert_null(probe_class_name(PROBE_CLASS_COUNT));
 }
 
+/* The kernel's CPU list format, read and written back; only allowed CPUs
+ * kept. */
+static void test_cpulist(void **state)
+{
+	bool on[200] = { false };
+	cpu_set_t allowed, s;
+	char *list;
+
+	(void)state;
+	assert_true(probe_cpulist_mark("0-3,8,10-11\n", on, 200));
+	assert_true(probe_cpulist_mark("190-250", on, 200));	/* past n: ignored */
+	assert_false(probe_cpulist_mark("0-3;5", on, 200));
+	list = probe_cpulist_format(on, 200);
+	assert_string_equal(list, "0-3,8,10-11,190-199");
+	free(list);
+	memset(on, 0, sizeof(on));
+	list = probe_cpulist_format(on, 200);
+	assert_string_equal(list, "");
+	free(list);
+	on[7] = true;
+	list = probe_cpulist_format(on, 200);
+	assert_string_equal(list, "7");
+	free(list);
+	CPU_ZERO(&allowed);
+	CPU_SET(1, &allowed);
+	CPU_SET(2, &allowed);
+	assert_true(probe_cpulist_set("0-1", &allowed, &s));
+	assert_int_equal(CPU_COUNT(&s), 1);
+	assert_true(CPU_ISSET(1, &s));
+	assert_false(probe_cpulist_set("3-5", &allowed, &s));
+	assert_false(probe_cpulist_set("x", &allowed, &s));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cpulist),
 		cmocka_unit_test(test_server_nvme),
 		cmocka_unit_test(test_server_raid_lvm_sata),
 		cmocka_unit_test(test_laptop_swap),

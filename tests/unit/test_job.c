@@ -17,6 +17,7 @@
 #include <linux/seccomp.h>
 #include <math.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1355,6 +1356,55 @@ static void test_stall_s(void **state)
 	assert_float_equal(probe_job_stall_s(32, 0.01), 120.0, 1e-9);
 }
 
+/* on_queue: the CPUs the job's I/Os were queued from (a bit each). */
+static void on_queue_cpu(void *arg, const struct probe_io *io)
+{
+	atomic_ulong *seen = arg;
+	int c = sched_getcpu();
+
+	(void)io;
+	if (c >= 0 && c < 64)
+		atomic_fetch_or(seen, 1ul << c);
+}
+
+/*
+ * job.cpus: the job's threads run there (run.c pins QD1 reads to the CPUs
+ * that take the device's interrupts); without it, where the caller may.
+ * Each CPU the caller may use, in turn: every I/O is queued from it.
+ */
+static void test_job_cpus(void **state)
+{
+	atomic_ulong seen;
+	struct probe_null_opts o = { .lat_ns = 20000, .on_queue = on_queue_cpu, .arg = &seen };
+	struct probe_job job = null_job(&o);
+	cpu_set_t allowed, one;
+	struct probe_job_result res;
+	unsigned tried = 0;
+
+	(void)state;
+	assert_int_equal(pthread_getaffinity_np(pthread_self(), sizeof(allowed), &allowed), 0);
+	job.max_s = 0.05;
+	job.threads = 2;
+	for (int c = 0; c < 64; c++) {
+		if (!CPU_ISSET(c, &allowed))
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(c, &one);
+		job.cpus = &one;
+		atomic_store(&seen, 0);
+		assert_int_equal(probe_job_run(&job, &res), 0);
+		assert_true(res.ios > 0);
+		assert_int_equal(atomic_load(&seen), 1ul << c);
+		probe_job_result_free(&res);
+		tried++;
+	}
+	assert_true(tried > 0);
+	CPU_ZERO(&one);	/* none of the caller's: the job fails, nothing runs */
+	job.cpus = &one;
+	assert_true(probe_job_run(&job, &res) < 0);
+	probe_job_result_free(&res);
+}
+
 /*
  * Reads under writes (underwrite.h) stop when the reader stops: the
  * trimmer's 100 ms tick is a wait that the stop ends.  Until session 18 it
@@ -1422,6 +1472,7 @@ int main(void)
 		cmocka_unit_test(test_stall_s),
 		cmocka_unit_test(test_busy_cores_own_threads),
 		cmocka_unit_test(test_uw_stops_with_reader),
+		cmocka_unit_test(test_job_cpus),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

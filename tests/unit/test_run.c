@@ -2,6 +2,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -472,6 +474,62 @@ static void test_scratch_fill_first(void **state)
 }
 
 /*
+ * QD1 reads run on the CPUs that take the device's completion interrupts
+ * (probe_dev.irq_cpulist), when those are some of the caller's CPUs only;
+ * the other tests, and a device whose interrupts reach every CPU, are left
+ * where the caller runs.  The note says where.
+ */
+static void test_qd1_on_irq_cpus(void **state)
+{
+	struct probe_dev dev = { .name = "vdz", .irq_cpulist = NULL };
+	struct probe_target t = fake_target(true);
+	struct probe_options o = fast_options();
+	struct probe_job job;
+	cpu_set_t allowed;
+	char first[16], all[64];
+	int c0 = -1, n = 0;
+
+	(void)state;
+	assert_int_equal(pthread_getaffinity_np(pthread_self(), sizeof(allowed), &allowed), 0);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &allowed) && !n++)
+			c0 = c;
+	if (n < 2) {
+		print_message("test_qd1_on_irq_cpus: skipped, one CPU allowed\n");
+		skip();
+	}
+	t.dev = &dev;
+	o.tests = 1u << PROBE_TEST_RAND_READ_QD1 | 1u << PROBE_TEST_RAND_READ_QD32;
+	snprintf(first, sizeof(first), "%d", c0);
+	snprintf(all, sizeof(all), "0-%d", CPU_SETSIZE - 1);
+	for (int round = 0; round < 2; round++) {
+		struct profile *p = profile_new();
+		struct run r = { .t = &t, .o = &o, .span = t.span_bytes };
+		const struct profile_device *d;
+		char err[256] = "";
+
+		dev.irq_cpulist = round ? all : first;
+		assert_non_null(p);
+		assert_int_equal(probe_run(&t, &o, p, err, sizeof(err)), 0);
+		d = &p->devices[0];
+		assert_true(d->io[PROFILE_RAND_READ_QD1].present);
+		assert_int_equal(notes_with(d, "QD1 reads run on CPU ", "vdz's completion interrupts"),
+				 round ? 0 : 1);
+		profile_free(p);
+		/* the jobs: QD1 random reads pinned, nothing else */
+		r.qd1_pinned = !round;
+		CPU_ZERO(&r.qd1_cpus);
+		CPU_SET(c0, &r.qd1_cpus);
+		job_for(&r, &tests[PROBE_TEST_RAND_READ_QD1], 1, &job);
+		assert_true(round ? job.cpus == NULL : job.cpus == &r.qd1_cpus);
+		job_for(&r, &tests[PROBE_TEST_RAND_READ_QD32], 32, &job);
+		assert_null(job.cpus);
+		job_for(&r, &tests[PROBE_TEST_SEQ_READ], 1, &job);
+		assert_null(job.cpus);
+	}
+}
+
+/*
  * read_under_write's second part, OCP BOOT-BENCH-1's reads: quick, until
  * their IOPS are known (not the QD1 part's 10,000 reads, which ended them
  * in one or two windows, with no band, until session 17), and the note
@@ -568,6 +626,7 @@ int main(void)
 		cmocka_unit_test(test_qd32_no_tail),
 		cmocka_unit_test(test_scratch_fill_first),
 		cmocka_unit_test(test_boot_until_known),
+		cmocka_unit_test(test_qd1_on_irq_cpus),
 		cmocka_unit_test(test_sweep_thin_tails),
 	};
 	return cmocka_run_group_tests(cases, NULL, NULL);
