@@ -25,28 +25,50 @@ bool probe_cpulist_mark(const char *list, bool *on, size_t n)
 	return true;
 }
 
-char *probe_cpulist_format(const bool *on, size_t n)
+/* Is CPU c of a set in it (the two kinds of set the lists come from). */
+static bool in_bools(const void *set, size_t c)
+{
+	return ((const bool *)set)[c];
+}
+
+static bool in_cpuset(const void *set, size_t c)
+{
+	return CPU_ISSET(c, (const cpu_set_t *)set);
+}
+
+/* The CPUs c < n that in(set, c) holds, as a list (probe_cpulist_format). */
+static char *format_by(bool (*in)(const void *, size_t), const void *set, size_t n)
 {
 	size_t at = 0, len = 1;
 	char *out;
 
 	for (size_t c = 0; c < n; c++)	/* "NNNNN-NNNNN," at most per range */
-		len += on[c] && (c == 0 || !on[c - 1]) ? 2 * 20 + 2 : 0;
+		len += in(set, c) && (c == 0 || !in(set, c - 1)) ? 2 * 20 + 2 : 0;
 	if (!(out = malloc(len)))
 		return NULL;
 	out[0] = '\0';
 	for (size_t c = 0; c < n; c++) {
 		size_t e = c;
 
-		if (!on[c])
+		if (!in(set, c))
 			continue;
-		while (e + 1 < n && on[e + 1])
+		while (e + 1 < n && in(set, e + 1))
 			e++;
 		at += (size_t)snprintf(out + at, len - at, e > c ? "%s%zu-%zu" : "%s%zu",
 				       at ? "," : "", c, e);
 		c = e;
 	}
 	return out;
+}
+
+char *probe_cpulist_format(const bool *on, size_t n)
+{
+	return format_by(in_bools, on, n);
+}
+
+char *probe_cpuset_format(const cpu_set_t *s)
+{
+	return format_by(in_cpuset, s, CPU_SETSIZE);
 }
 
 bool probe_cpulist_set(const char *list, const cpu_set_t *allowed, cpu_set_t *s)

@@ -22,6 +22,9 @@ bool probe_cpulist_mark(const char *list, bool *on, size_t n);
  */
 char *probe_cpulist_format(const bool *on, size_t n);
 
+/* The same for the CPUs of s. */
+char *probe_cpuset_format(const cpu_set_t *s);
+
 /*
  * The CPUs of list that are in allowed, into *s.  Returns false when list
  * does not parse or none of its CPUs is allowed.

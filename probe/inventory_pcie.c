@@ -142,16 +142,31 @@ static int read_link_at(const struct scan *sc, struct probe_pcie *pc, const char
 	return 0;
 }
 
+/* Mark in on[PROBE_CPUS_MAX] the CPUs that take interrupt irq (a number):
+ * its effective affinity, or smp_affinity where the kernel has none.
+ * false when neither is known. */
+static bool mark_irq(const struct scan *sc, const char *irq, bool *on)
+{
+	char *list = probe_sys_str(sc->root, "proc/irq/%s/effective_affinity_list", irq);
+	bool ok;
+
+	if (!list)
+		list = probe_sys_str(sc->root, "proc/irq/%s/smp_affinity_list", irq);
+	ok = list && probe_cpulist_mark(list, on, PROBE_CPUS_MAX);
+	free(list);
+	return ok;
+}
+
 /*
- * The CPUs that take the interrupts of PCI function dir: the effective
- * affinity (smp_affinity where the kernel has none) of each of its MSI/MSI-X
- * vectors (msi_irqs/), or of its one legacy interrupt (irq), as a list;
- * NULL when none is known.  *err = -ENOMEM when out of memory.
+ * The CPUs that take the interrupts of PCI function dir (mark_irq): those
+ * of each of its MSI/MSI-X vectors (msi_irqs/), or of its one legacy
+ * interrupt (irq), as a list; NULL when none is known.  *err = -ENOMEM
+ * when out of memory.
  */
 static char *irq_cpus(const struct scan *sc, const char *dir, int *err)
 {
 	bool *on = calloc(PROBE_CPUS_MAX, sizeof(*on));
-	char **irqs = NULL, *list, *out = NULL;
+	char **irqs = NULL, *out = NULL;
 	size_t n = 0, known = 0;
 	uint64_t legacy;
 
@@ -160,24 +175,15 @@ static char *irq_cpus(const struct scan *sc, const char *dir, int *err)
 		*err = -ENOMEM;
 		return NULL;
 	}
-	for (size_t i = 0; i <= n; i++) {
-		const char *irq = i < n ? irqs[i] : NULL;
-		char num[24];
-
-		if (!irq) {	/* no MSI: the legacy line */
-			if (n || probe_sys_u64(sc->root, &legacy, "%s/irq", dir) || !legacy)
-				break;
-			snprintf(num, sizeof(num), "%llu", (unsigned long long)legacy);
-			irq = num;
-		}
-		list = probe_sys_str(sc->root, "proc/irq/%s/effective_affinity_list", irq);
-		if (!list)
-			list = probe_sys_str(sc->root, "proc/irq/%s/smp_affinity_list", irq);
-		if (list && probe_cpulist_mark(list, on, PROBE_CPUS_MAX))
-			known++;
-		free(list);
-	}
+	for (size_t i = 0; i < n; i++)
+		known += mark_irq(sc, irqs[i], on);
 	probe_sys_names_free(irqs, n);
+	if (!n && probe_sys_u64(sc->root, &legacy, "%s/irq", dir) == 0 && legacy) {
+		char num[24];	/* no MSI: the legacy line */
+
+		snprintf(num, sizeof(num), "%llu", (unsigned long long)legacy);
+		known += mark_irq(sc, num, on);
+	}
 	if (known && !(out = probe_cpulist_format(on, PROBE_CPUS_MAX)))
 		*err = -ENOMEM;
 	free(on);

@@ -1079,6 +1079,10 @@ static uint64_t control(struct shared *sh, struct worker *w, double window,
 			res->stopped_steady = true;
 			return cur.ns;
 		}
+		if (job->stop_when && job->stop_when(job->arg, res->win_mbps, res->win_s, res->n_windows)) {
+			res->stopped_when = true;
+			return cur.ns;
+		}
 		if (job->known_pct > 0 && cur.ios >= job->min_ios) {
 			/* one band per closed window, for both rules */
 			struct probe_known k;
@@ -1092,10 +1096,6 @@ static uint64_t control(struct shared *sh, struct worker *w, double window,
 				res->futile = true;
 				return cur.ns;
 			}
-		}
-		if (job->stop_when && job->stop_when(job->arg, res->win_mbps, res->n_windows)) {
-			res->stopped_when = true;
-			return cur.ns;
 		}
 	}
 }

@@ -171,9 +171,11 @@ struct probe_job {
 					 * I/Os (or at 10 × window_s): slow devices
 					 * get longer windows; 0 = any */
 	/* NULL, or asked on the controller thread each time a window closes
-	 * past min_s, with arg and the MB/s of the windows so far
-	 * (win_mbps[0..n)): true ends the job (res->stopped_when). */
-	bool (*stop_when)(void *arg, const double *win_mbps, size_t n);
+	 * past min_s, with arg, the MB/s of the windows so far
+	 * (win_mbps[0..n)) and their lengths in s (win_s[0..n)): true ends
+	 * the job (res->stopped_when; asked before the known_pct rules, so
+	 * that the caller's reason is the one recorded when both hold). */
+	bool (*stop_when)(void *arg, const double *win_mbps, const double *win_s, size_t n);
 	/* Zone-sequential writes (a host-managed zoned device; zone.bytes 0 =
 	 * none): see struct probe_zone_map.  Needs pattern PROBE_SEQ, one
 	 * thread, qd = zone.par, ramp_s 0 and max_ios at most

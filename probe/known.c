@@ -62,6 +62,14 @@ bool probe_known(const double *v, size_t n, double pct)
 	return probe_known_w(v, NULL, n, pct);
 }
 
+bool probe_known_below_w(const double *v, const double *w, size_t n, double mark)
+{
+	struct probe_known k;
+
+	return mark > 0 && probe_known_check_w(v, w, n, &k) == 0 && isfinite(k.half_pct) &&
+	       k.mean * (1.0 + k.half_pct / 100.0) < mark;
+}
+
 double probe_known_projected(double half_pct, double t, double t_cap)
 {
 	return half_pct * sqrt(t / t_cap);

@@ -49,6 +49,12 @@ bool probe_known(const double *v, size_t n, double pct);
 int probe_known_check_w(const double *v, const double *w, size_t n, struct probe_known *out);
 bool probe_known_w(const double *v, const double *w, size_t n, double pct);
 
+/* Does the band of v[0..n) (lengths w, or NULL) lie wholly below mark:
+ * its upper edge, mean × (1 + half_pct / 100), under it?  false when the
+ * band cannot be had (probe_known_check_w() fails) or mark is not > 0.
+ * What a trial that must beat mark can stop on: it cannot, at 97.5 %. */
+bool probe_known_below_w(const double *v, const double *w, size_t n, double mark);
+
 /* The band half_pct reached after t s, projected to t_cap s as batch means
  * narrow: half_pct × √(t / t_cap) (fixed batch count, independent batches). */
 double probe_known_projected(double half_pct, double t, double t_cap);

@@ -472,10 +472,11 @@ static double sustained_point_mb(const struct run *r)
 /* The sustained write's stop rule (cliff.h): past the cliff, and the rate
  * after it held for PROBE_CLIFF_HELD_POINTS points within
  * ±PROBE_CLIFF_HELD_PCT. */
-static bool sustained_stop(void *arg, const double *win_mbps, size_t n)
+static bool sustained_stop(void *arg, const double *win_mbps, const double *win_s, size_t n)
 {
 	struct probe_cliff_held h;
 
+	(void)win_s;	/* the 1 Hz series' points, each a second long */
 	return probe_cliff_held(win_mbps, n, PROBE_CLIFF_HELD_POINTS, PROBE_CLIFF_HELD_PCT,
 				sustained_point_mb(arg), &h) == 0 && h.held;
 }

@@ -60,11 +60,16 @@ struct run {
 	struct probe_fault_opts fault;
 	int failures;
 	struct probe_bufcache *bufcache;	/* the jobs' buffers, kept between them */
-	bool qd1_pinned;		/* the QD1 reads run on qd1_cpus: the
+	cpu_set_t qd1_cpus;		/* empty, or where the QD1 reads run: the
 					 * CPUs of the caller's that take the
 					 * device's completion interrupts, when
 					 * those are some of them only (qd1_pin) */
-	cpu_set_t qd1_cpus;
+	double trial_mark_mbps;		/* > 0: the rate the trial of more rings
+					 * must pass (more_threads) */
+	unsigned rings;			/* what the trial of more rings chose
+					 * (more_threads; 0: none ran): the later
+					 * threaded tests run on as many (io_test) */
+	const char *rings_by;		/* the test whose trial that was */
 };
 
 /* The test table (run.c), indexed by enum probe_test. */
@@ -93,6 +98,21 @@ int job_outcome(struct run *r, const struct test_def *def, int ret,
  * or -EIO. */
 int run_job(struct run *r, const struct test_def *def, const struct probe_job *job,
 	    struct probe_job_result *res);
+
+#define MORE_THREADS_GAIN 0.05	/* more rings are kept when they read this much more */
+
+/*
+ * one, the first run of test def (a threaded test), kept `busy` cores
+ * busy: try more rings (like fio's numjobs; one per CPU, four at most), the same
+ * depth in total, and keep their figure in r->dev when it beats one's
+ * IOPS by MORE_THREADS_GAIN; a note says what was kept.  Quick mode: the
+ * trial ends as soon as its 95 % band lies wholly below that mark, else
+ * by the test's own rules (its figure may become the test's).  r->rings
+ * records the choice (1 or the trial's count) for the threaded tests
+ * after it.  Returns 0 or -ECANCELED.
+ */
+int more_threads(struct run *r, const struct test_def *def, double busy,
+		 const struct probe_job_result *one);
 
 /* ---- run_composite.c ---- */
 

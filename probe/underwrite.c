@@ -20,7 +20,6 @@
 #include "tw_util.h"
 
 #define MIB (1024.0 * 1024.0)
-#define TRIM_TICK_NS 100000000u	/* the trimmer wakes every 100 ms */
 #define WRITER_TAIL_S 30.0	/* the writer's time beyond the reader's */
 
 struct uw_state {
@@ -135,7 +134,9 @@ static void stop_all(struct uw_state *s)
 static void *trimmer_main(void *arg)
 {
 	struct uw_state *s = arg;
-	const double per_tick = s->o->trim_mibps * MIB * TRIM_TICK_NS / 1e9;
+	const double tick_s = s->o->tick_s > 0 ? s->o->tick_s : PROBE_UW_TICK_S;
+	const uint64_t tick_ns = (uint64_t)(tick_s * 1e9);
+	const double per_tick = s->o->trim_mibps * MIB * tick_s;
 	const uint64_t t0 = tw_now_ns();
 	uint64_t next = t0;
 	struct probe_rng rng;
@@ -152,8 +153,8 @@ static void *trimmer_main(void *arg)
 	while (!s->stop && !s->rewrite_err) {
 		/* a tick after the last one's deadline; one that ran late (a
 		 * slow disk's rewrites) is not made up by ticks back to back */
-		next += TRIM_TICK_NS;
-		if (next + TRIM_TICK_NS < tw_now_ns())
+		next += tick_ns;
+		if (next + tick_ns < tw_now_ns())
 			next = tw_now_ns();
 		if (!tick_wait(s, next))
 			break;
@@ -169,7 +170,7 @@ static void *trimmer_main(void *arg)
 static int validate(const struct probe_job *r, const struct probe_uw_opts *o)
 {
 	if (!(o->write_mibps > 0) || !isfinite(o->write_mibps) || !(o->trim_mibps >= 0) ||
-	    !isfinite(o->trim_mibps))
+	    !isfinite(o->trim_mibps) || !(o->tick_s >= 0) || o->tick_s > 60)
 		return -EINVAL;
 	if (!o->write_bs || !r->align || o->write_bs % r->align || r->length < o->write_bs)
 		return -EINVAL;

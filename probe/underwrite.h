@@ -5,7 +5,7 @@
  *
  *   a writer   paces random writes of write_bs at write_mibps (open loop,
  *              job.h rate_iops, QD1: the OCP writes are synchronous), and
- *   a trimmer  every TRIM_TICK discards ranges of write_bs at trim_mibps and
+ *   a trimmer  every tick (PROBE_UW_TICK_S) discards ranges of write_bs at trim_mibps and
  *              writes each one again at once (OCP's "writes with trims"):
  *              BLKDISCARD on a block device, fallocate(PUNCH_HOLE) on a
  *              file.  Where discard is refused the ranges are still
@@ -24,11 +24,13 @@
 #define PROBE_UW_WRITE_MIBPS 15.0	/* OCP: 15 MiB/s of 128 KiB writes */
 #define PROBE_UW_TRIM_MIBPS 5.0		/* and 5 MiB/s of writes with trims */
 #define PROBE_UW_WRITE_BS (128u * 1024u)
+#define PROBE_UW_TICK_S 0.1		/* the trimmer wakes every 100 ms */
 
 struct probe_uw_opts {
 	double write_mibps;	/* > 0 */
 	double trim_mibps;	/* >= 0; 0 = no trim stream */
 	uint32_t write_bs;	/* a multiple of the reader's align */
+	double tick_s;		/* the trimmer's tick, 0..60 s; 0 = PROBE_UW_TICK_S */
 };
 
 struct probe_uw_result {

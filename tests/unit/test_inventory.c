@@ -819,7 +819,7 @@ static void test_cpulist(void **state)
 {
 	bool on[200] = { false };
 	cpu_set_t allowed, s;
-	char *list;
+	char *list, want[32];
 
 	(void)state;
 	assert_true(probe_cpulist_mark("0-3,8,10-11\n", on, 200));
@@ -842,6 +842,20 @@ static void test_cpulist(void **state)
 	assert_true(probe_cpulist_set("0-1", &allowed, &s));
 	assert_int_equal(CPU_COUNT(&s), 1);
 	assert_true(CPU_ISSET(1, &s));
+	list = probe_cpuset_format(&allowed);
+	assert_string_equal(list, "1-2");
+	free(list);
+	s = allowed;
+	CPU_SET(5, &s);
+	CPU_SET(CPU_SETSIZE - 1, &s);
+	list = probe_cpuset_format(&s);
+	snprintf(want, sizeof(want), "1-2,5,%d", CPU_SETSIZE - 1);	/* the last CPU a set holds */
+	assert_string_equal(list, want);
+	free(list);
+	CPU_ZERO(&s);
+	list = probe_cpuset_format(&s);
+	assert_string_equal(list, "");
+	free(list);
 	assert_false(probe_cpulist_set("3-5", &allowed, &s));
 	assert_false(probe_cpulist_set("x", &allowed, &s));
 }

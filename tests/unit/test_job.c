@@ -764,11 +764,13 @@ struct stop_count {
 	size_t calls, last_n, at;
 };
 
-static bool stop_at(void *arg, const double *win_mbps, size_t n)
+static bool stop_at(void *arg, const double *win_mbps, const double *win_s, size_t n)
 {
 	struct stop_count *c = arg;
 
 	assert_non_null(win_mbps);
+	assert_non_null(win_s);
+	assert_true(win_s[n - 1] >= 0.1 * 0.99 && win_s[n - 1] < 2.0);
 	assert_true(win_mbps[n - 1] > 0);
 	c->calls++;
 	c->last_n = n;
@@ -1407,14 +1409,16 @@ static void test_job_cpus(void **state)
 
 /*
  * Reads under writes (underwrite.h) stop when the reader stops: the
- * trimmer's 100 ms tick is a wait that the stop ends.  Until session 18 it
- * slept out its tick, so a reader of 0.11 s returned after 0.2 s at the
- * least (the second tick); the reader here runs on the null engine over a
- * real file (the trimmer punches and rewrites ranges of it), past one tick.
+ * trimmer's tick is a wait that the stop ends.  Until session 18 it slept
+ * out its tick (100 ms), so each call returned up to a tick after its
+ * reader; here the tick is 3 s, and a reader of 0.11 s on the null engine
+ * over a real file (the trimmer punches and rewrites ranges of it) must
+ * come back long before the first tick would have ended.
  */
 static void test_uw_stops_with_reader(void **state)
 {
-	const struct probe_uw_opts o = { .write_mibps = 15, .trim_mibps = 5, .write_bs = 128 * KiB };
+	const struct probe_uw_opts o = { .write_mibps = 15, .trim_mibps = 5, .write_bs = 128 * KiB,
+					 .tick_s = 3.0 };
 	struct probe_null_opts no = { .lat_ns = 20000 };
 	struct probe_job job = null_job(&no);
 	struct probe_uw_result res;
@@ -1434,7 +1438,14 @@ static void test_uw_stops_with_reader(void **state)
 	assert_int_equal(res.write_err, 0);
 	assert_true(res.read.ios > 0);
 	assert_true(took >= 0.11);
-	assert_true(took < 0.19);	/* not held to the next tick (0.2 s) */
+	assert_true(took < 1.5);	/* not held to the tick (3 s) */
+	probe_job_result_free(&res.read);
+	/* a tick past a minute, or negative, is refused */
+	assert_int_equal(probe_uw_run(&job, &(struct probe_uw_opts){ .write_mibps = 15,
+			 .write_bs = 128 * KiB, .tick_s = 61 }, &res), -EINVAL);
+	probe_job_result_free(&res.read);
+	assert_int_equal(probe_uw_run(&job, &(struct probe_uw_opts){ .write_mibps = 15,
+			 .write_bs = 128 * KiB, .tick_s = -1 }, &res), -EINVAL);
 	probe_job_result_free(&res.read);
 	tmp_close(&t);
 }

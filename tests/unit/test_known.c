@@ -116,6 +116,30 @@ static void test_weighted_bunches(void **state)
 	assert_false(probe_known_w(v, w, 40, 2.0));
 }
 
+/* Whether a band lies wholly below a mark (what the trial of more rings
+ * stops on): the upper edge, mean × (1 + half_pct / 100), against it. */
+static void test_below(void **state)
+{
+	const double v[] = { 99, 101, 99, 101, 99, 101, 99, 101, 99, 101 };	/* 100 ±0.754 % */
+	const double noisy[] = { 80, 120, 85, 115, 90, 110, 120, 80, 100, 95, 105, 118 };
+	const double w[] = { 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1 };
+	struct probe_known k;
+
+	(void)state;
+	assert_true(probe_known_below_w(v, NULL, N(v), 100.76));
+	assert_false(probe_known_below_w(v, NULL, N(v), 100.75));	/* the edge: 100.754 */
+	assert_true(probe_known_below_w(v, w, N(v), 105.0));	/* equal lengths: the same */
+	assert_false(probe_known_below_w(v, NULL, N(v), 0));
+	assert_false(probe_known_below_w(v, NULL, N(v), NAN));
+	assert_false(probe_known_below_w(v, NULL, 3, 1e9));	/* too few windows */
+	/* a wide band: below a mark far enough above it, not below one near */
+	assert_int_equal(probe_known_check(noisy, N(noisy), &k), 0);
+	assert_true(k.half_pct > 5.0);
+	assert_true(probe_known_below_w(noisy, NULL, N(noisy), k.mean * (1 + k.half_pct / 100) * 1.001));
+	assert_false(probe_known_below_w(noisy, NULL, N(noisy), k.mean * 1.05));
+	assert_false(probe_known_below_w((const double[]){ 0, 0, 0, 0 }, NULL, 4, 1.0));	/* stalled */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -124,6 +148,7 @@ int main(void)
 		cmocka_unit_test(test_not_known),
 		cmocka_unit_test(test_edges),
 		cmocka_unit_test(test_weighted_bunches),
+		cmocka_unit_test(test_below),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -259,7 +259,8 @@ static void test_zoned_skips_writes(void **state)
 }
 
 /* threads = 0: a ring that keeps the CPU busy gets a second try with more
- * rings, and a note says what was kept. */
+ * rings, and a note says what was kept; mixed_70_30 after it runs on the
+ * rings that trial chose, with no trial of its own. */
 static void test_auto_threads(void **state)
 {
 	struct probe_target t = fake_target(false);
@@ -273,12 +274,72 @@ static void test_auto_threads(void **state)
 		skip();
 	o.threads = 0;
 	o.busy_cores = 0.01;	/* any CPU use counts: no timing in this test */
-	o.tests = 1u << PROBE_TEST_RAND_READ_QD32;
+	o.tests = 1u << PROBE_TEST_RAND_READ_QD32 | 1u << PROBE_TEST_MIXED_70_30;
+	t.writable = true;
 	assert_int_equal(probe_run(&t, &o, p, err, sizeof(err)), 0);
 	d = &p->devices[0];
 	assert_true(notes_with(d, "rand_read_qd32: one ring kept the CPU busy", NULL) > 0);
 	assert_int_equal(d->io[PROFILE_RAND_READ_QD32].qd, 32);	/* the same total depth */
 	assert_true(d->io[PROFILE_RAND_READ_QD32].threads >= 1);
+	assert_int_equal(notes_with(d, "mixed_70_30: one ring kept the CPU busy", NULL), 0);
+	assert_int_equal(notes_with(d, "mixed_70_30: on ", "as the trial of rand_read_qd32 chose"), 1);
+	assert_int_equal(d->io[PROFILE_MIXED_70_30].threads, d->io[PROFILE_RAND_READ_QD32].threads);
+	assert_int_equal(d->io[PROFILE_MIXED_70_30].qd, 32);
+	profile_free(p);
+}
+
+/*
+ * The trial of more rings (more_threads) ends as soon as its band lies
+ * below the 5 % gain it must bring: against one ring said to read 10^12
+ * IOPS, at its first band (four 0.1 s windows, past its 0.3 s least),
+ * not at the ±2 % it would otherwise run to; nothing is kept.  Against one
+ * ring of 1 IOPS its figure is kept, as the test's.
+ */
+static void test_trial_ends_below_mark(void **state)
+{
+	struct probe_target t = fake_target(false);
+	struct probe_options o = fast_options();
+	const struct test_def *def = &tests[PROBE_TEST_RAND_READ_QD32];
+	struct probe_job_result one = { .iops = 1e12 };
+	struct profile *p = profile_new();
+	struct run r = { .t = &t, .o = &o, .span = t.span_bytes };
+	const char *note = NULL, *in;
+	double secs = 0;
+
+	(void)state;
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2) {
+		print_message("test_trial_ends_below_mark: skipped, one CPU\n");
+		skip();
+	}
+	assert_non_null(p);
+	o.seconds = 0;
+	o.threads = 0;
+	r.dev = profile_add_device(p, "null0");
+	assert_non_null(r.dev);
+	one.mbps = one.iops * 4096 / 1e6;
+	assert_int_equal(more_threads(&r, def, 1.0, &one), 0);
+	assert_float_equal(r.trial_mark_mbps, 0, 0);	/* the trial's alone */
+	assert_false(r.dev->io[PROFILE_RAND_READ_QD32].present);
+	assert_int_equal(r.rings, 1);
+	for (size_t i = 0; i < r.dev->n_notes; i++)
+		if (strstr(r.dev->notes[i], "rand_read_qd32: one ring kept the CPU busy (1.00 cores)"))
+			note = r.dev->notes[i];
+	assert_non_null(note);
+	assert_non_null(strstr(note, "its 95 % band below the 5 % gain it needed; one ring kept)"));
+	in = strstr(note, " in ");
+	assert_non_null(in);
+	assert_int_equal(sscanf(in, " in %lf s", &secs), 1);
+	assert_true(secs >= 0.3 && secs < 1.0);	/* the give-up would be at 1 s */
+
+	one.iops = 1;
+	one.mbps = one.iops * 4096 / 1e6;
+	assert_int_equal(more_threads(&r, def, 1.0, &one), 0);
+	assert_true(r.dev->io[PROFILE_RAND_READ_QD32].present);
+	assert_int_equal(r.dev->io[PROFILE_RAND_READ_QD32].qd, 32);	/* the same total depth */
+	assert_true(r.dev->io[PROFILE_RAND_READ_QD32].threads >= 2);
+	assert_int_equal(notes_with(r.dev, "IOPS (kept)", NULL), 1);
+	assert_int_equal(r.rings, r.dev->io[PROFILE_RAND_READ_QD32].threads);	/* for mixed_70_30 */
+	assert_string_equal(r.rings_by, "rand_read_qd32");
 	profile_free(p);
 }
 
@@ -517,9 +578,9 @@ static void test_qd1_on_irq_cpus(void **state)
 				 round ? 0 : 1);
 		profile_free(p);
 		/* the jobs: QD1 random reads pinned, nothing else */
-		r.qd1_pinned = !round;
 		CPU_ZERO(&r.qd1_cpus);
-		CPU_SET(c0, &r.qd1_cpus);
+		if (!round)
+			CPU_SET(c0, &r.qd1_cpus);
 		job_for(&r, &tests[PROBE_TEST_RAND_READ_QD1], 1, &job);
 		assert_true(round ? job.cpus == NULL : job.cpus == &r.qd1_cpus);
 		job_for(&r, &tests[PROBE_TEST_RAND_READ_QD32], 32, &job);
@@ -627,6 +688,7 @@ int main(void)
 		cmocka_unit_test(test_scratch_fill_first),
 		cmocka_unit_test(test_boot_until_known),
 		cmocka_unit_test(test_qd1_on_irq_cpus),
+		cmocka_unit_test(test_trial_ends_below_mark),
 		cmocka_unit_test(test_sweep_thin_tails),
 	};
 	return cmocka_run_group_tests(cases, NULL, NULL);
