@@ -52,7 +52,10 @@ bool probe_known_w(const double *v, const double *w, size_t n, double pct);
 /* Does the band of v[0..n) (lengths w, or NULL) lie wholly below mark:
  * its upper edge, mean × (1 + half_pct / 100), under it?  false when the
  * band cannot be had (probe_known_check_w() fails) or mark is not > 0.
- * What a trial that must beat mark can stop on: it cannot, at 97.5 %. */
+ * What a trial that must beat mark can stop on.  Each look is a one-sided
+ * 97.5 % bound; a trial that looks at every window, against a mark that is
+ * itself an estimate, stops wrongly more often than 2.5 % of the time, most
+ * of all when its true rate is just above the mark. */
 bool probe_known_below_w(const double *v, const double *w, size_t n, double mark);
 
 /* The band half_pct reached after t s, projected to t_cap s as batch means

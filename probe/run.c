@@ -402,7 +402,8 @@ int more_threads(struct run *r, const struct test_def *def, double busy,
 		 const struct probe_job_result *one)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	unsigned n = cpus > 4 ? 4 : (unsigned)cpus;
+	unsigned n = cpus >= 4 ? 4 : cpus >= 2 ? 2 : 1;	/* a share of the depth each:
+								 * 3 rings of 10 would be 30 */
 	struct profile_io *io = &r->dev->io[def->slot];
 	struct probe_job_result res;
 	struct probe_job job;
@@ -508,22 +509,26 @@ static int io_test(struct run *r, enum probe_test t)
 	struct probe_job_result res;
 	struct probe_job job;
 	double busy;
+	bool carried;
 	int ret;
 
 	job_for(r, def, def->qd, &job);
-	if (def->threaded && r->rings && job.threads == 1 && !r->o->threads) {
+	carried = def->threaded && r->rings && job.threads == 1 && !r->o->threads;
+	if (carried) {
 		/* the rings an earlier test's trial chose (more_threads): the
 		 * same block size and depth, the same CPU cost per I/O */
 		job.threads = r->rings;
 		job.qd = def->qd / r->rings;
-		if (r->rings > 1)
-			profile_device_add_notef(r->dev, "%s: on %u rings, %u deep each, as the trial of "
-			     "%s chose", def->name, r->rings, job.qd, r->rings_by);
-		else
-			profile_device_add_notef(r->dev, "%s: on one ring, %u deep, as the trial of %s "
-			     "chose (more rings were no better)", def->name, job.qd, r->rings_by);
 	}
 	ret = run_job(r, def, &job, &res);
+	if (carried && ret == 0 && res.ios) {
+		if (r->rings > 1)
+			profile_device_add_notef(r->dev, "%s: on %u rings, %u deep each, as the trial of "
+						 "%s chose", def->name, r->rings, job.qd, r->rings_by);
+		else
+			profile_device_add_notef(r->dev, "%s: on one ring, %u deep: more rings read no "
+						 "better in %s", def->name, job.qd, r->rings_by);
+	}
 	busy = res.busy_cores;	/* this job's threads only, not its neighbours' */
 	if (ret == 0 && t == PROBE_TEST_SEQ_WRITE && job.threads == 1) {
 		/* one thread writes on from 0, wrapping at the span's end */
@@ -535,7 +540,7 @@ static int io_test(struct run *r, enum probe_test t)
 		fill_io(&r->dev->io[def->slot], def, &job, &res);
 		band_note(r, def, &job, &res);
 		tail_note(r, def, &job, &res);
-		if (def->threaded && !r->o->threads && !r->rings &&
+		if (def->threaded && !r->o->threads && !carried &&
 		    busy >= (r->o->busy_cores > 0 ? r->o->busy_cores : 0.9) &&
 		    sysconf(_SC_NPROCESSORS_ONLN) > 1)
 			ret = more_threads(r, def, busy, &res);

@@ -170,7 +170,7 @@ static void *trimmer_main(void *arg)
 static int validate(const struct probe_job *r, const struct probe_uw_opts *o)
 {
 	if (!(o->write_mibps > 0) || !isfinite(o->write_mibps) || !(o->trim_mibps >= 0) ||
-	    !isfinite(o->trim_mibps) || !(o->tick_s >= 0) || o->tick_s > 60)
+	    !isfinite(o->trim_mibps) || !(o->tick_s == 0 || (o->tick_s >= 1e-3 && o->tick_s <= 60)))
 		return -EINVAL;
 	if (!o->write_bs || !r->align || o->write_bs % r->align || r->length < o->write_bs)
 		return -EINVAL;

@@ -30,7 +30,7 @@ struct probe_uw_opts {
 	double write_mibps;	/* > 0 */
 	double trim_mibps;	/* >= 0; 0 = no trim stream */
 	uint32_t write_bs;	/* a multiple of the reader's align */
-	double tick_s;		/* the trimmer's tick, 0..60 s; 0 = PROBE_UW_TICK_S */
+	double tick_s;		/* the trimmer's tick, 1 ms..60 s; 0 = PROBE_UW_TICK_S */
 };
 
 struct probe_uw_result {

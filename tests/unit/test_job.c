@@ -804,6 +804,17 @@ static void test_stop_when(void **state)
 	assert_true(res->seconds >= 0.5);
 	assert_true(c.calls + 1 >= res->n_windows && c.calls <= res->n_windows);	/* not the one at the cap */
 	result_del(res);
+	/* asked before the known rule: at a window where both hold (the null
+	 * engine's steady rate is known to ±50 % at its fourth window), the
+	 * caller's reason is the one recorded */
+	c = (struct stop_count){ .at = 4 };
+	job.max_s = 10;
+	job.known_pct = 50;
+	res = run_ok(&job);
+	assert_true(res->stopped_when);
+	assert_false(res->known);
+	assert_int_equal(res->n_windows, 4);
+	result_del(res);
 }
 
 /* CPU time of the calling thread (the controller runs in it), in s. */
@@ -1409,7 +1420,7 @@ static void test_job_cpus(void **state)
 
 /*
  * Reads under writes (underwrite.h) stop when the reader stops: the
- * trimmer's tick is a wait that the stop ends.  Until session 18 it slept
+ * trimmer's tick (1 ms to 60 s) is a wait that the stop ends.  Until session 18 it slept
  * out its tick (100 ms), so each call returned up to a tick after its
  * reader; here the tick is 3 s, and a reader of 0.11 s on the null engine
  * over a real file (the trimmer punches and rewrites ranges of it) must
@@ -1446,6 +1457,18 @@ static void test_uw_stops_with_reader(void **state)
 	probe_job_result_free(&res.read);
 	assert_int_equal(probe_uw_run(&job, &(struct probe_uw_opts){ .write_mibps = 15,
 			 .write_bs = 128 * KiB, .tick_s = -1 }, &res), -EINVAL);
+	probe_job_result_free(&res.read);
+	assert_int_equal(probe_uw_run(&job, &(struct probe_uw_opts){ .write_mibps = 15,
+			 .write_bs = 128 * KiB, .tick_s = 1e-4 }, &res), -EINVAL);	/* would spin */
+	probe_job_result_free(&res.read);
+	assert_int_equal(probe_uw_run(&job, &(struct probe_uw_opts){ .write_mibps = 15,
+			 .write_bs = 128 * KiB, .tick_s = NAN }, &res), -EINVAL);
+	probe_job_result_free(&res.read);
+	/* a minute's tick, the longest: the stop still ends it at once */
+	t0 = tw_now_ns();
+	assert_int_equal(probe_uw_run(&job, &(struct probe_uw_opts){ .write_mibps = 15,
+			 .trim_mibps = 5, .write_bs = 128 * KiB, .tick_s = 60 }, &res), 0);
+	assert_true((double)(tw_now_ns() - t0) / 1e9 < 1.5);
 	probe_job_result_free(&res.read);
 	tmp_close(&t);
 }

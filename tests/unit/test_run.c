@@ -282,7 +282,9 @@ static void test_auto_threads(void **state)
 	assert_int_equal(d->io[PROFILE_RAND_READ_QD32].qd, 32);	/* the same total depth */
 	assert_true(d->io[PROFILE_RAND_READ_QD32].threads >= 1);
 	assert_int_equal(notes_with(d, "mixed_70_30: one ring kept the CPU busy", NULL), 0);
-	assert_int_equal(notes_with(d, "mixed_70_30: on ", "as the trial of rand_read_qd32 chose"), 1);
+	assert_int_equal(notes_with(d, "mixed_70_30: on ", "rand_read_qd32"), 1);
+	assert_int_equal(notes_with(d, "mixed_70_30: on one ring, 32 deep: more rings read no better in "
+				    "rand_read_qd32", NULL), d->io[PROFILE_RAND_READ_QD32].threads == 1);
 	assert_int_equal(d->io[PROFILE_MIXED_70_30].threads, d->io[PROFILE_RAND_READ_QD32].threads);
 	assert_int_equal(d->io[PROFILE_MIXED_70_30].qd, 32);
 	profile_free(p);
