@@ -475,9 +475,9 @@ static void test_quick_give_up(void **state)
 
 /*
  * QD32 on a slow device (the fault engine holds every read 10 ms: about
- * 3,200 IOPS at QD32) ends once its IOPS is known, well before the 10,000
- * reads a sure p99 needs and its 3 s cap, and a note says on how many
- * samples its p99 rests.
+ * 3,200 IOPS at QD32) ends on its IOPS band (known, or given up on), well
+ * before the 10,000 reads a sure p99 needs and its 3 s cap, and a note
+ * says on how many samples its p99 rests.
  */
 static void test_qd32_no_tail(void **state)
 {
@@ -499,7 +499,12 @@ static void test_qd32_no_tail(void **state)
 	assert_true(io->iops > 2000 && io->iops < 3300);
 	assert_true(io->ios < 10000);
 	assert_true(io->seconds >= 0.3 && io->seconds < 2.0);
-	assert_true(io->steady);	/* known to ±2 % */
+	/* known to ±2 %; or, where the host's timers jitter (a fresh-clone CI
+	 * run under ASan, session 19: the held reads' completions came in
+	 * bunches), given up at a third of its cap with its band in a note:
+	 * either way a band rule ended it, not the 10,000 reads of a tail */
+	assert_true(io->steady || notes_with(d, "rand_read_qd32: stopped after ",
+					     "before its figure was known to ±2 %") == 1);
 	assert_int_equal(notes_with(d, "rand_read_qd32: its p99 (", "samples above it (100 make "
 				    "a sure tail): the test ends on its IOPS"), 1);
 	profile_free(p);
