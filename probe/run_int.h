@@ -103,8 +103,9 @@ int run_job(struct run *r, const struct test_def *def, const struct probe_job *j
 
 /*
  * one, the first run of test def (a threaded test), kept `busy` cores
- * busy: try more rings (like fio's numjobs; one per CPU, four at most), the same
- * depth in total, and keep their figure in r->dev when it beats one's
+ * busy: try more rings (like fio's numjobs; 2, or 4 with four CPUs or
+ * more, each an equal share of the depth), the same depth in total, and
+ * keep their figure in r->dev when it beats one's
  * IOPS by MORE_THREADS_GAIN; a note says what was kept.  Quick mode: the
  * trial ends as soon as its 95 % band lies wholly below that mark, else
  * by the test's own rules (its figure may become the test's).  r->rings
