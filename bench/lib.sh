@@ -65,14 +65,18 @@ fio_shape() {
 # --scramble_buffers=0: fio's default scrambling cut its zram write rate to a
 # third here (292 vs 852 MB/s, cause not established); its buffers stay
 # random, so both sides write incompressible data.
+# FIO_CPUS (a CPU list, "1" or "0-3,8"): fio runs there (--cpus_allowed),
+# as the probe runs its QD1 reads on the CPUs that take the device's
+# interrupts (its note "QD1 reads run on CPU …").
 fio_run() {
-	local rw bs qd jobs=${6:-1}
+	local rw bs qd jobs=${6:-1} cpus=()
 	read -r rw bs qd <<<"$(fio_shape "$1")"
 	qd=$(((qd + jobs / 2) / jobs)); [ "$qd" -ge 1 ] || qd=1
+	[ -n "${FIO_CPUS:-}" ] && cpus=(--cpus_allowed="$FIO_CPUS")
 	fio --name=tw --filename="$2" --size="$3" --direct=1 --ioengine=io_uring \
 		--iomem="${FIO_IOMEM:-mmaphuge}" --fixedbufs --registerfiles --rw="$rw" --rwmixread=70 --bs="$bs" \
 		--iodepth="$qd" --numjobs="$jobs" --time_based --runtime="$4" --ramp_time=0.5 \
-		--scramble_buffers=0 \
+		--scramble_buffers=0 "${cpus[@]}" \
 		--norandommap --randrepeat=0 --group_reporting --lat_percentiles=1 --output-format=json \
 		--output="$5" >/dev/null
 }

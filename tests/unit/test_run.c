@@ -542,6 +542,47 @@ static void test_scratch_fill_first(void **state)
 }
 
 /*
+ * The fill after a seq_write that wrote less than the reads need writes on
+ * from where seq_write stopped (the same incompressible data, from 0), not
+ * from 0 again: on a 16 TiB null device in quick mode the note gives both
+ * parts, they add up to the span the reads ran over, and the fill's part
+ * is not the whole of it.
+ */
+static void test_fill_after_seq_write(void **state)
+{
+	struct probe_target t = fake_target(true);
+	struct probe_options o = fast_options();
+	struct profile *p = profile_new();
+	const struct profile_device *d;
+	double span = 0, whole = 0, first = -1, other = -1;
+	char err[256] = "";
+	const char *n = NULL;
+
+	(void)state;
+	t.span_bytes = 1ULL << 44;	/* past what 2 s of the null engine write */
+	o.seconds = 0;
+	o.tests = (1u << PROBE_TEST_SEQ_WRITE) | (1u << PROBE_TEST_RAND_READ_QD1);
+	assert_int_equal(probe_run(&t, &o, p, err, sizeof(err)), 0);
+	d = &p->devices[0];
+	assert_true(d->io[PROFILE_SEQ_WRITE].present);
+	assert_true(d->io[PROFILE_RAND_READ_QD1].present);
+	assert_int_equal(notes_with(d, "fill: ", NULL), 1);
+	for (size_t i = 0; i < d->n_notes; i++)
+		if (!strncmp(d->notes[i], "fill: wrote ", 12))
+			n = d->notes[i];
+	assert_non_null(n);
+	assert_int_equal(sscanf(n, "fill: wrote %lf of the %lf GiB span", &span, &whole), 2);
+	assert_float_equal(whole, 16384, 0);
+	assert_non_null(strstr(n, "(seq_write had written its first "));
+	assert_int_equal(sscanf(strstr(n, "(seq_write had written its first "),
+				"(seq_write had written its first %lf GiB, the fill the other %lf GiB)",
+				&first, &other), 2);
+	assert_true(first >= 1 && other > 0);	/* seq_write's least: 1 GiB */
+	assert_float_equal(first + other, span, 0.011);
+	profile_free(p);
+}
+
+/*
  * QD1 reads run on the CPUs that take the device's completion interrupts
  * (probe_dev.irq_cpulist), when those are some of the caller's CPUs only;
  * the other tests, and a device whose interrupts reach every CPU, are left
@@ -693,6 +734,7 @@ int main(void)
 		cmocka_unit_test(test_quick_give_up),
 		cmocka_unit_test(test_qd32_no_tail),
 		cmocka_unit_test(test_scratch_fill_first),
+		cmocka_unit_test(test_fill_after_seq_write),
 		cmocka_unit_test(test_boot_until_known),
 		cmocka_unit_test(test_qd1_on_irq_cpus),
 		cmocka_unit_test(test_trial_ends_below_mark),
