@@ -797,8 +797,7 @@ static int fill_span(struct run *r, bool first)
 	static const struct test_def def = { "fill", -1, PROBE_SEQ, 0, MIB, 32, false,
 					     0, 0, FILL_QUICK_S, 0, false };
 	const uint64_t span = r->span, want = fill_bytes(r);
-	/* what seq_write wrote from 0 (less than want, else no fill) */
-	const uint64_t from = r->seq_written < want ? r->seq_written : 0;
+	uint64_t from;
 	const char *before = first ? "seq_write and the read tests" : "the read tests";
 	char why[192], rest[160] = "";
 	struct probe_job_result res;
@@ -807,6 +806,7 @@ static int fill_span(struct run *r, bool first)
 
 	if (fill_done_by_seq_write(r, want))
 		return 0;
+	from = r->seq_written;	/* what seq_write wrote from 0: less than want */
 	job_for(r, &def, def.qd, &job);
 	if (first && r->bufcache && !r->o->full && !(r->o->seconds > 0) &&
 	    probe_bufcache_prefault(r->bufcache, (uint64_t)tests[PROBE_TEST_SEQ_WRITE].qd * MIB) == 0)
@@ -819,16 +819,17 @@ static int fill_span(struct run *r, bool first)
 	job.length = span - from;
 	job.max_ios = (want - from) / MIB;
 	ret = run_job(r, &def, &job, &res);
-	if (from) {
+	if (ret == 0 && from) {	/* res is read only on success */
 		/* GiB as in the other notes; both in MiB when the fill's part
-		 * is under a tenth of one (not "the other 0.00 GiB") */
-		uint64_t part = res.bytes < job.max_ios * MIB ? res.bytes : job.max_ios * MIB;
-		bool mib = part < 1073741824 / 10;
+		 * (res.bytes: max_ios caps it) is under a tenth of one, not
+		 * "the other 0.00 GiB" */
+		const bool mib = res.bytes < 1073741824 / 10;
+		const double unit = mib ? 1048576.0 : 1073741824.0;
+		const char *name = mib ? "MiB" : "GiB";
 
 		snprintf(rest, sizeof(rest), " (seq_write had written its first %.*f %s, the fill "
-			 "the other %.*f %s)", mib ? 0 : 2, from / (mib ? 1048576.0 : 1073741824.0),
-			 mib ? "MiB" : "GiB", mib ? 0 : 2, part / (mib ? 1048576.0 : 1073741824.0),
-			 mib ? "MiB" : "GiB");
+			 "the other %.*f %s)", mib ? 0 : 2, from / unit, name, mib ? 0 : 2,
+			 res.bytes / unit, name);
 	}
 	if (first)
 		snprintf(why, sizeof(why), "a blank file's first writes also allocate its blocks (the "
