@@ -62,12 +62,28 @@ check_uw() {
 		'[.devices[0].notes[] | select(contains("trims were not issued"))] | length == 0' '.devices[0].notes'
 }
 
+# delivered — the writer's rate in a profile, when within 15 % of its 20 MiB/s
+delivered() {
+	jq -e '.devices[0].results.read_under_write | (.write_mibps > 17) and (.write_mibps < 23)' \
+		"$1" >/dev/null
+}
+
 for target in "zram:/dev/zram$zram" "loop:$loop" "scratch:$tmp/dir"; do
 	what=${target%%:*} path=${target#*:}
 	args=(--destructive --yes)
 	[ "$what" = scratch ] && args=()
-	"$tw" probe "$path" "${args[@]}" "${quick[@]}" -o "$tmp/$what.json" >"$tmp/$what.txt" 2>"$tmp/err"
-	rc=$?
+	for try in 1 2; do
+		"$tw" probe "$path" "${args[@]}" "${quick[@]}" -o "$tmp/$what.json" >"$tmp/$what.txt" 2>"$tmp/err"
+		rc=$?
+		# The scratch file lies on the machine's own disk, which at times
+		# stalls writes for a while (session 21, at the end of a CI run on
+		# a virtual disk: 14.5 MiB/s delivered, 3 of 3 runs alone in the
+		# band): one more try there, said; RAM-backed devices get none.
+		if [ "$rc" -ne 0 ] || [ "$what" != scratch ] || [ "$try" = 2 ] || delivered "$tmp/$what.json"; then
+			break
+		fi
+		echo "NOTE: scratch: the writer delivered $(jq -r '.devices[0].results.read_under_write.write_mibps' "$tmp/$what.json") MiB/s of 20 on this machine's disk: one more try"
+	done
 	[ "$rc" -eq 0 ] || { echo "FAIL: $what: exit $rc"; cat "$tmp/err"; fail=1; continue; }
 	check_uw "$what"
 done
