@@ -6,7 +6,8 @@
 # options kept only for old scripts (those that call cli_deprecated) appear
 # in none of them.  And no removed spelling (`list --json`, `score --json`,
 # `probe --json FILE`, `--json FILE`) is left in --help, the man page, the
-# completion, README.md or docs/.
+# completion, README.md or docs/.  docs/architecture.md has a section for
+# every top-level folder and names no folder or file that does not exist.
 set -u
 tw=$1
 src=${TW_SRCDIR:?}
@@ -88,6 +89,36 @@ removed='(^|[^a-z0-9_-])--json([^a-z0-9_-]|$)'
 if grep -nE -- "$removed" "$tmp/all"; then
 	bad "removed spellings are still shown (above)"
 fi
+# docs/architecture.md covers the tree as it is: a section (`## \`DIR/\``)
+# for every top-level folder (hidden ones and build trees aside), no section
+# for a folder that does not exist, and every path it names in backticks
+# (`probe/probe.h`, `scripts/lab/run`, `tests/fixtures/`) exists.
+arch=$src/docs/architecture.md
+if [ -f "$arch" ]; then
+	sed -n 's/^## `\([^`]*\)\/`.*/\1/p' "$arch" | sort >"$tmp/arch_dirs"
+	for d in "$src"/*/; do
+		d=${d%/}; d=${d##*/}
+		case $d in build | build-*) continue ;; esac	# build trees
+		[ -e "$src/$d/CMakeCache.txt" ] && continue
+		echo "$d"
+	done | sort >"$tmp/tree_dirs"
+	for d in $(comm -13 "$tmp/arch_dirs" "$tmp/tree_dirs"); do
+		bad "docs/architecture.md has no section for $d/"
+	done
+	for d in $(comm -23 "$tmp/arch_dirs" "$tmp/tree_dirs"); do
+		bad "docs/architecture.md has a section for $d/, which does not exist"
+	done
+	# paths: a backticked word whose first part is a folder name (no dot in
+	# it but a leading one, so `tierwise.profile/1` is no path)
+	for p in $(grep -oE '`\.?[a-z][a-z0-9_-]*/[A-Za-z0-9_./*-]*`' "$arch" | tr -d '`' | sort -u); do
+		case $p in *'*'*) continue ;; esac	# a pattern: cmd_*.c
+		[ -e "$src/$p" ] || bad "docs/architecture.md names $p, which does not exist"
+	done
+	[ -s "$tmp/arch_dirs" ] || bad "docs/architecture.md: no folder sections found (the parser broke?)"
+else
+	bad "docs/architecture.md is missing"
+fi
+
 # The hint of a plan with nothing to plan gives today's spelling.
 jq '.devices = []' "$src/examples/ai-server-18-devices.json" >"$tmp/nodev.json"
 "$tw" plan "$tmp/nodev.json" >/dev/null 2>"$tmp/err"
