@@ -251,14 +251,14 @@ static ptrdiff_t model_to_add(const struct advisor_plan *plan, const struct advi
 {
 	ptrdiff_t best = -1;
 
-	if (t->n_devices && !isnan(plan_buy_price(plan->devs[t->devices[0]].p)))
+	if (t->n_devices && !isnan(model_device_price(plan->devs[t->devices[0]].p)))
 		return (ptrdiff_t)t->devices[0];
 	for (size_t i = 0; i < plan->n_devs; i++) {
 		const struct advisor_plan_device *pd = &plan->devs[i];
 		bool hdd = pd->p->rotational || pd->p->media == PROFILE_MEDIA_HDD;
 
 		if (pd->excluded || isnan(pd->tier_score[t->tier]) ||
-		    isnan(plan_buy_price(pd->p)) || plan_objections(plan, i, (int)t->tier))
+		    isnan(model_device_price(pd->p)) || plan_objections(plan, i, (int)t->tier))
 			continue;
 		if (t->n_devices && hdd != (plan->devs[t->devices[0]].p->rotational ||
 					    plan->devs[t->devices[0]].p->media == PROFILE_MEDIA_HDD))
@@ -279,7 +279,7 @@ static int short_buy_note(struct advisor_plan *plan, struct advisor_plan_tier *t
 	if (d < 0)
 		return 0;
 	each = plan_usable(plan, (size_t)d);
-	price = plan_buy_price(plan->devs[d].p);
+	price = model_device_price(plan->devs[d].p);
 	k = ceil(shortfall / each);
 	if (t->redundancy == MODEL_REDUNDANCY_REQUIRED)
 		k *= 2;	/* mirrored: two for one */
@@ -817,12 +817,12 @@ static void tier_cost(const struct advisor_plan *plan, struct advisor_plan_tier 
 
 	t->n_unpriced = 0;
 	for (size_t k = 0; k < t->n_devices; k++) {
-		const struct profile_device *p = plan->devs[t->devices[k]].p;
+		double price = model_device_price(plan->devs[t->devices[k]].p);
 
-		if (isnan(p->price_per_tb) || p->capacity_bytes <= 0)
+		if (isnan(price))
 			t->n_unpriced++;
 		else
-			cost += p->price_per_tb * (double)p->capacity_bytes / 1e12;
+			cost += price;
 	}
 	t->cost = t->n_unpriced ? NAN : cost;
 	t->cost_per_usable_tb = !isnan(t->cost) && t->usable_bytes > 0 ?

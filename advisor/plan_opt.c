@@ -61,7 +61,7 @@ static int opt_input(const struct advisor_plan *plan, struct advisor_opt_input *
 	if (!score || !cap || !group || !cls || (plan->buying && !price))
 		return -ENOMEM;
 	for (size_t i = 0; price && i < plan->n_devs; i++)
-		price[i] = plan_buy_price(plan->devs[i].p);
+		price[i] = model_device_price(plan->devs[i].p);
 	in->n = plan->n_devs;
 	for (size_t i = 0; i < plan->n_devs; i++) {
 		for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {

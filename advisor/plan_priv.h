@@ -135,9 +135,6 @@ void plan_volume_clear(struct advisor_volume *v);
 
 /* ---- buying (buy.c) ---- */
 
-/* What one device of a catalog entry costs: price per TB × TB; NAN unknown. */
-double plan_buy_price(const struct profile_device *p);
-
 /*
  * The stock for --buy: max_each copies of each catalog entry with a price
  * (plan->stock, plan->origin), *out the pointers to them for the plan (the
