@@ -14,6 +14,9 @@
 /* Which way a figure is better. */
 enum model_better { MODEL_BETTER_HIGHER, MODEL_BETTER_LOWER };
 
+/* "higher" / "lower"; NULL when out of range. */
+const char *model_better_name(enum model_better b);
+
 /* How metric values are found in a device (private to metrics.c). */
 enum model_metric_kind { MODEL_MK_DOUBLE, MODEL_MK_LONG, MODEL_MK_I64 };
 

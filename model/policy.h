@@ -150,9 +150,6 @@ void model_policy_set_free(struct model_policy_set *set);
 double model_utility(const struct model_policy_metric *m, double v);
 
 
-/* "higher" / "lower"; NULL when out of range. */
-const char *model_better_name(enum model_better b);
-
 /* "none" / "preferred" / "required"; NULL when out of range. */
 const char *model_redundancy_name(enum model_redundancy r);
 
