@@ -139,7 +139,7 @@ static void table_head(FILE *out)
 	fputs("<table class=\"devices\">\n<thead><tr><th>device</th><th>model</th><th>media</th>"
 	      "<th>transport</th><th>capacity</th>", out);
 	for (size_t k = 0; k < report_n_metrics; k++)
-		fprintf(out, "<th>%s</th>", report_metrics[k].head);
+		fprintf(out, "<th>%s</th>", model_metric_label(report_metric_desc(k), MODEL_LABEL_HEAD));
 	fputs("<th>idle / load °C</th><th>tier</th></tr></thead>\n<tbody>\n", out);
 }
 
@@ -173,7 +173,7 @@ static void table_row(FILE *out, const struct profile_device *d, const char *tie
 	fprintf(out, "</td><td>%s</td><td>%s</td><td class=\"num\">%s</td>",
 		profile_media_name(d->media), profile_transport_name(d->transport), cap);
 	for (size_t k = 0; k < report_n_metrics; k++)
-		num_cell(out, report_metrics[k].get(d));
+		num_cell(out, model_metric_value(d, report_metric_desc(k)));
 	temp_cell(out, &d->thermal);
 	fprintf(out, "<td>%s", tier ? tier : "none");
 	if (bought)
