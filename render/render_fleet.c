@@ -340,7 +340,8 @@ static json_t *json_models(const struct fleet *f)
 
 			figs = push(figs, json_pack(
 				"{s:s, s:s, s:s, s:s, s:I, s:o, s:o, s:o}", "metric", fm->path,
-				"unit", fm->unit, "better", model_better_name(fm->better), "method", st->method, "n", (json_int_t)st->n,
+				"unit", fm->unit, "better", model_better_name(fm->better),
+				"method", st->method, "n", (json_int_t)st->n,
 				"median", jnum(st->median), "min", jnum(st->min), "max", jnum(st->max)));
 		}
 		a = push(a, json_pack("{s:s, s:I, s:I, s:I, s:o}", "model", m->model,

@@ -3,8 +3,8 @@
  * Data first, rendering second (docs/report.md):
  *   render_report_plan.c   the plan as the report shows it (struct report_plan),
  *                          from the advisor run in-process or a tierwise.plan/1 file
- *   render_report_data.c   the key metrics (paths into metrics.h), bars per metric, the sweep knee,
- *                          the sustained-write cache cliff
+ *   render_report_data.c   the key metrics (paths into metrics.h), bars per
+ *                          metric, the sweep knee, the sustained-write cache cliff
  *   render_report_svg.c    HTML escaping, scales (linear/log), axes
  *   render_report_charts.c the bar, sweep and sustained-write charts
  *   render_report.c        the document: head and CSS, device table, plan
