@@ -11,7 +11,4 @@ enum advisor_tier { ADVISOR_HOT, ADVISOR_WARM, ADVISOR_COLD, ADVISOR_TIER_COUNT 
 /* "hot", "warm", "cold"; NULL when out of range. */
 const char *advisor_tier_name(enum advisor_tier t);
 
-/* Parse a tier name.  Returns the tier, or -EINVAL when unknown. */
-int advisor_tier_parse(const char *name);
-
 #endif

@@ -14,6 +14,7 @@
 
 #include "plan.h"
 #include "report.h"
+#include "tw_tier.h"
 
 /* calloc n × size, remembered in rp (freed with it).  NULL on failure. */
 static void *rp_alloc(struct report_plan *rp, size_t n, size_t size)
@@ -557,6 +558,7 @@ static int j_buy_line(struct jctx *c, json_t *o, size_t i, struct report_buy *b)
 {
 	json_t *n = json_object_get(o, "count");
 	const char *tier = NULL;
+	int t;
 
 	if (!json_is_object(o))
 		return jfail(c, "buy[%zu]: expected an object", i);
@@ -566,9 +568,8 @@ static int j_buy_line(struct jctx *c, json_t *o, size_t i, struct report_buy *b)
 		return -EINVAL;
 	if (!b->id)
 		return jfail(c, "buy[%zu].id: expected the id of a catalog entry", i);
-	for (int t = 0; tier && t < ADVISOR_TIER_COUNT; t++)
-		if (!strcmp(tier, advisor_tier_name(t)))
-			b->tier = advisor_tier_name(t);
+	if ((t = tw_tier_find(tier)) >= 0)
+		b->tier = tw_tier_names[t];
 	if (!b->tier)
 		return jfail(c, "buy[%zu].tier: expected \"hot\", \"warm\" or \"cold\"", i);
 	if (!json_is_integer(n) || json_integer_value(n) < 1 || json_integer_value(n) > UINT_MAX)
