@@ -170,9 +170,9 @@ int plan_buy_list(struct advisor_plan *plan)
 {
 	int ret = 0;
 
-	for (int t = 0; t < ADVISOR_TIER_COUNT && !ret; t++)
+	for (int t = 0; t < TW_TIER_COUNT && !ret; t++)
 		ret = tier_lines(plan, &plan->tiers[t]);
-	for (int t = 0; t < ADVISOR_TIER_COUNT && !ret; t++)
+	for (int t = 0; t < TW_TIER_COUNT && !ret; t++)
 		ret = versus_note(plan, &plan->tiers[t]);
 	return ret;
 }

@@ -718,7 +718,7 @@ static int init_plan(struct advisor_plan *plan, const struct profile_device *con
 		pd->excluded = (pd->has_data && !pd->reusable && !(pd->disk && pd->disk->root)) ||
 			       volatile_dev(pd->p) || (pd->cls && !pd->named);
 	}
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+	for (int t = 0; t < TW_TIER_COUNT; t++) {
 		const char *mp = opt ? opt->mount_point[t] : NULL;
 
 		plan->tiers[t].tier = (enum advisor_tier)t;
@@ -761,12 +761,12 @@ static void trim_stock(struct advisor_plan *plan)
 
 		for (size_t j = 0; j < i; j++)	/* copies of its model before it */
 			copy += plan->origin[j] == plan->origin[i];
-		for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+		for (int t = 0; t < TW_TIER_COUNT; t++) {
 			size_t u = useful_copies(plan, i, t);
 
 			keep = u > keep ? u : keep;
 		}
-		for (int t = 0; copy >= keep && t < ADVISOR_TIER_COUNT; t++)
+		for (int t = 0; copy >= keep && t < TW_TIER_COUNT; t++)
 			plan->devs[i].tier_score[t] = NAN;
 	}
 }
@@ -776,7 +776,7 @@ static void best_tiers(struct advisor_plan *plan)
 	for (size_t i = 0; i < plan->n_devs; i++) {
 		struct advisor_plan_device *pd = &plan->devs[i];
 
-		for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+		for (int t = 0; t < TW_TIER_COUNT; t++)
 			if (!pd->excluded && !isnan(pd->tier_score[t]) &&
 			    (pd->best_tier < 0 || pd->tier_score[t] > pd->tier_score[pd->best_tier]))
 				pd->best_tier = t;
@@ -832,7 +832,7 @@ static void tier_cost(const struct advisor_plan *plan, struct advisor_plan_tier 
 static void plan_cost(struct advisor_plan *plan)
 {
 	plan->cost_total = 0.0;
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+	for (int t = 0; t < TW_TIER_COUNT; t++)
 		plan->cost_total += plan->tiers[t].cost;	/* NAN stays NAN */
 	for (size_t i = 0; i < plan->n_devs; i++)
 		plan->priced = plan->priced || !isnan(plan->devs[i].p->price_per_tb);
@@ -953,7 +953,7 @@ static int build_tiers(struct ctx *c)
 	struct advisor_plan *plan = c->plan;
 	int ret = 0;
 
-	for (int t = 0; t < ADVISOR_TIER_COUNT && !ret; t++) {
+	for (int t = 0; t < TW_TIER_COUNT && !ret; t++) {
 		struct advisor_plan_tier *tier = &plan->tiers[t];
 
 		ret = fill_members(plan, tier);
@@ -984,7 +984,7 @@ static int build_tiers(struct ctx *c)
 	}
 	plan_cost(plan);
 	/* mounts last: a shared tier's directory lives on another tier's mount */
-	for (int t = 0; t < ADVISOR_TIER_COUNT && !ret; t++)
+	for (int t = 0; t < TW_TIER_COUNT && !ret; t++)
 		ret = advisor_mounts_make(plan, &plan->tiers[t]);
 	return ret;
 }
@@ -994,10 +994,10 @@ static int make(struct ctx *c, char *err, size_t errlen)
 	struct advisor_plan *plan = c->plan;
 	int ret = resolve_needs(c, err, errlen);
 
-	for (int t = 0; t < ADVISOR_TIER_COUNT && !ret; t++)
+	for (int t = 0; t < TW_TIER_COUNT && !ret; t++)
 		ret = collect_policies(c, &plan->tiers[t]);
 	for (size_t i = 0; i < plan->n_devs && !ret; i++)
-		for (int t = 0; t < ADVISOR_TIER_COUNT && !ret; t++)
+		for (int t = 0; t < TW_TIER_COUNT && !ret; t++)
 			ret = score_tier(c, i, &plan->tiers[t]);
 	if (ret)
 		return ret;
@@ -1092,12 +1092,12 @@ void advisor_plan_free(struct advisor_plan *plan)
 	if (!plan)
 		return;
 	free(plan->policies_from);
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+	for (int t = 0; t < TW_TIER_COUNT; t++) {
 		tier_clear(&plan->tiers[t]);
 		free(plan->mount_point[t]);
 	}
 	for (size_t i = 0; i < plan->n_devs; i++)
-		for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+		for (int t = 0; t < TW_TIER_COUNT; t++)
 			free(plan->devs[i].why_not[t]);
 	free(plan->devs);
 	free(plan->unassigned);

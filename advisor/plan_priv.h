@@ -18,7 +18,7 @@ void plan_fmt_bytes(char *buf, size_t len, double bytes);
 
 /* The default mount point of each tier: /srv/vector-db, /srv/models,
  * /srv/archive (under advisor_options.mount_base, the last component). */
-extern const char *const plan_default_point[ADVISOR_TIER_COUNT];
+extern const char *const plan_default_point[TW_TIER_COUNT];
 
 /*
  * Is a signature (libblkid TYPE) a filesystem one could mount and keep

@@ -45,9 +45,6 @@ void fleet_method(const struct profile_device *d, const struct model_metric_desc
 
 /* ---- plans beside the profiles (fleet_plan.c) ------------------------- */
 
-#define FLEET_TIERS TW_TIER_COUNT		/* hot, warm, cold */
-#define fleet_tier_names tw_tier_names	/* common/tw_tier.h */
-
 struct fleet_warning {
 	char *device;			/* NULL = the whole plan */
 	char *kind, *message;
@@ -57,8 +54,8 @@ struct fleet_warning {
 struct fleet_plan {
 	char *path;
 	double score;			/* NAN = unknown */
-	size_t n_tier[FLEET_TIERS];
-	char **tier[FLEET_TIERS];	/* device ids per tier */
+	size_t n_tier[TW_TIER_COUNT];
+	char **tier[TW_TIER_COUNT];	/* device ids per tier */
 	size_t n_unassigned;
 	size_t n_warnings;
 	struct fleet_warning *warnings;

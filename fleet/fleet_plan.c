@@ -15,7 +15,7 @@ void fleet_plan_free(struct fleet_plan *p)
 {
 	if (!p)
 		return;
-	for (int t = 0; t < FLEET_TIERS; t++) {
+	for (int t = 0; t < TW_TIER_COUNT; t++) {
 		for (size_t i = 0; i < p->n_tier[t]; i++)
 			free(p->tier[t][i]);
 		free(p->tier[t]);
@@ -32,7 +32,7 @@ void fleet_plan_free(struct fleet_plan *p)
 
 const char *fleet_plan_tier_of(const struct fleet_plan *p, const char *id)
 {
-	for (int t = 0; p && id && t < FLEET_TIERS; t++)
+	for (int t = 0; p && id && t < TW_TIER_COUNT; t++)
 		for (size_t i = 0; i < p->n_tier[t]; i++)
 			if (!strcmp(p->tier[t][i], id))
 				return tw_tier_names[t];

@@ -290,12 +290,12 @@ static json_t *json_plan(const struct fleet_plan *p)
 		json_decref(kinds);
 		return json_null();
 	}
-	for (int t = 0; tiers && t < FLEET_TIERS; t++) {
+	for (int t = 0; tiers && t < TW_TIER_COUNT; t++) {
 		json_t *a = json_array();
 
 		for (size_t i = 0; a && i < p->n_tier[t]; i++)
 			a = push(a, json_string(p->tier[t][i]));
-		tiers = put(tiers, fleet_tier_names[t], a);
+		tiers = put(tiers, tw_tier_names[t], a);
 	}
 	for (size_t i = 0; kinds && i < p->n_warnings; i++) {
 		json_t *c = json_object_get(kinds, p->warnings[i].kind);

@@ -135,8 +135,8 @@ static void host_row(FILE *out, const struct fleet_host *h)
 		fputs("<td class=\"none\" colspan=\"5\">no plan beside the profile</td></tr>\n", out);
 		return;
 	}
-	for (int t = 0; t < FLEET_TIERS; t++) {
-		fprintf(out, "<td class=\"tier-%s\">", fleet_tier_names[t]);
+	for (int t = 0; t < TW_TIER_COUNT; t++) {
+		fprintf(out, "<td class=\"tier-%s\">", tw_tier_names[t]);
 		for (size_t i = 0; i < p->n_tier[t]; i++) {
 			fputs(i ? ", " : "", out);
 			render_html_esc(out, p->tier[t][i]);

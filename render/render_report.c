@@ -389,7 +389,7 @@ static void plan_costs(FILE *out, const struct report_plan *p)
 	fputs("<h3>Cost</h3>\n<table class=\"small costs\">\n<thead><tr><th>tier</th>"
 	      "<th>devices</th><th>usable</th><th>cost</th><th>per usable TB</th></tr></thead>\n"
 	      "<tbody>\n", out);
-	for (int i = 0; i < ADVISOR_TIER_COUNT; i++) {
+	for (int i = 0; i < TW_TIER_COUNT; i++) {
 		const struct report_tier *t = &p->tiers[i];
 
 		cost_row(out, t->name, t->n_devices, t->n_devices ? t->usable_bytes : -1,
@@ -539,7 +539,7 @@ void report_section_plan(FILE *out, const struct report_input *in)
 	fputs("<section id=\"plan\">\n<h2>Plan: hot, warm, cold</h2>\n", out);
 	plan_summary(out, p);
 	fputs("<div class=\"tiers\">\n", out);
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+	for (int t = 0; t < TW_TIER_COUNT; t++)
 		plan_tier(out, in, &p->tiers[t]);
 	fputs("</div>\n", out);
 	plan_buy(out, p);

@@ -80,7 +80,7 @@ struct report_buy {
 
 struct report_plan {
 	const char *source;		/* where it came from, for the reader */
-	struct report_tier tiers[ADVISOR_TIER_COUNT];
+	struct report_tier tiers[TW_TIER_COUNT];
 	size_t n_unassigned;
 	const char **unassigned;
 	size_t n_warnings;

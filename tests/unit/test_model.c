@@ -48,7 +48,7 @@ static void test_tiers(void **state)
 	(void)state;
 	assert_string_equal(advisor_tier_name(ADVISOR_HOT), "hot");
 	assert_string_equal(advisor_tier_name(ADVISOR_COLD), "cold");
-	assert_null(advisor_tier_name(ADVISOR_TIER_COUNT));
+	assert_null(advisor_tier_name(TW_TIER_COUNT));
 	assert_int_equal(tw_tier_find("warm"), ADVISOR_WARM);
 	assert_int_equal(tw_tier_find("cold"), ADVISOR_COLD);
 	assert_int_equal(tw_tier_find("lukewarm"), -1);
