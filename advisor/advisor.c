@@ -1,21 +1,11 @@
 /* Tier names shared by policies, plans and renderers. */
 #include "advisor.h"
-#include "tw_tier.h"
 
-#include <errno.h>
-#include <string.h>
+#include <stddef.h>
 
-_Static_assert(ADVISOR_TIER_COUNT == TW_TIER_COUNT, "one list of tiers");
+_Static_assert(ADVISOR_COLD + 1 == TW_TIER_COUNT, "one list of tiers");
 
 const char *advisor_tier_name(enum advisor_tier t)
 {
-	return (int)t >= 0 && t < ADVISOR_TIER_COUNT ? tw_tier_names[t] : NULL;
-}
-
-int advisor_tier_parse(const char *name)
-{
-	for (int t = 0; name && t < ADVISOR_TIER_COUNT; t++)
-		if (!strcmp(name, tw_tier_names[t]))
-			return t;
-	return -EINVAL;
+	return (int)t >= 0 && t < TW_TIER_COUNT ? tw_tier_names[t] : NULL;
 }

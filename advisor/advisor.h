@@ -5,13 +5,13 @@
 #ifndef TW_ADVISOR_H
 #define TW_ADVISOR_H
 
-/* The three storage tiers, hottest first. */
-enum advisor_tier { ADVISOR_HOT, ADVISOR_WARM, ADVISOR_COLD, ADVISOR_TIER_COUNT };
+#include "tw_tier.h"
+
+/* The three storage tiers, hottest first: TW_TIER_COUNT of them, named by
+ * tw_tier_names (common/tw_tier.h). */
+enum advisor_tier { ADVISOR_HOT, ADVISOR_WARM, ADVISOR_COLD };
 
 /* "hot", "warm", "cold"; NULL when out of range. */
 const char *advisor_tier_name(enum advisor_tier t);
-
-/* Parse a tier name.  Returns the tier, or -EINVAL when unknown. */
-int advisor_tier_parse(const char *name);
 
 #endif

@@ -14,13 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-double plan_buy_price(const struct profile_device *p)
-{
-	if (isnan(p->price_per_tb) || p->capacity_bytes <= 0)
-		return NAN;
-	return p->price_per_tb * (double)p->capacity_bytes / 1e12;
-}
-
 /* "not for sale (no price per TB or capacity): a, b" */
 static int unpriced_note(struct advisor_plan *plan, const struct profile_device *const *devs,
 			 size_t n)
@@ -29,7 +22,7 @@ static int unpriced_note(struct advisor_plan *plan, const struct profile_device 
 	size_t at = 0, k = 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (isnan(plan_buy_price(devs[i])) && at < sizeof(list))
+		if (isnan(model_device_price(devs[i])) && at < sizeof(list))
 			at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s",
 					       k++ ? ", " : "", devs[i]->id);
 	if (!k)
@@ -47,7 +40,7 @@ int plan_buy_stock(struct advisor_plan *plan, const struct profile_device *const
 	*out = NULL;
 	*n_out = 0;
 	for (size_t i = 0; i < n; i++)
-		m += isnan(plan_buy_price(devs[i])) ? 0 : max_each;
+		m += isnan(model_device_price(devs[i])) ? 0 : max_each;
 	plan->stock = calloc(m ? m : 1, sizeof(*plan->stock));
 	plan->origin = calloc(m ? m : 1, sizeof(*plan->origin));
 	v = calloc(m ? m : 1, sizeof(*v));
@@ -56,7 +49,7 @@ int plan_buy_stock(struct advisor_plan *plan, const struct profile_device *const
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++) {
-		if (isnan(plan_buy_price(devs[i])))
+		if (isnan(model_device_price(devs[i])))
 			continue;
 		for (unsigned c = 1; c <= max_each; c++, k++) {
 			struct profile_device *s = &plan->stock[k];
@@ -105,7 +98,7 @@ static int tier_lines(struct advisor_plan *plan, const struct advisor_plan_tier 
 				return -ENOMEM;
 			plan->buy = nv;
 			nv[j] = (struct advisor_buy){ .p = o, .tier = (int)t->tier,
-						      .price = plan_buy_price(o) };
+						      .price = model_device_price(o) };
 			plan->n_buy++;
 		}
 		plan->buy[j].count++;
@@ -177,9 +170,9 @@ int plan_buy_list(struct advisor_plan *plan)
 {
 	int ret = 0;
 
-	for (int t = 0; t < ADVISOR_TIER_COUNT && !ret; t++)
+	for (int t = 0; t < TW_TIER_COUNT && !ret; t++)
 		ret = tier_lines(plan, &plan->tiers[t]);
-	for (int t = 0; t < ADVISOR_TIER_COUNT && !ret; t++)
+	for (int t = 0; t < TW_TIER_COUNT && !ret; t++)
 		ret = versus_note(plan, &plan->tiers[t]);
 	return ret;
 }

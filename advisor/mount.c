@@ -33,7 +33,7 @@ struct fs_choice {
 	const char *why;
 };
 
-static const struct fs_choice new_fs[ADVISOR_TIER_COUNT] = {
+static const struct fs_choice new_fs[TW_TIER_COUNT] = {
 	[ADVISOR_HOT] = { "ext4", "ext4: the hot tier holds many small files and fsync-heavy "
 		"databases (vector DB, SQLite, logs), where ext4's journal commits and "
 		"small-file allocation do well" },
@@ -495,7 +495,7 @@ static int host_of(const struct advisor_plan *plan, const struct advisor_plan_ti
 		return dup_to(host, "/") || dup_to(fs, root_fstype(pd->disk)) ? -ENOMEM : 0;
 	if (pd->p && pd->p->transport == PROFILE_TR_FILE && pd->p->path)
 		return dup_to(host, pd->p->path);
-	if (t >= 0 && t < ADVISOR_TIER_COUNT && t != (int)tier->tier && !plan->tiers[t].shared) {
+	if (t >= 0 && t < TW_TIER_COUNT && t != (int)tier->tier && !plan->tiers[t].shared) {
 		if ((rc = tier_mounts(plan, &plan->tiers[t], &m, &n)))
 			return rc;
 		for (size_t i = 0; i < n && !rc && !*host; i++)
@@ -507,7 +507,7 @@ static int host_of(const struct advisor_plan *plan, const struct advisor_plan_ti
 	}
 	if (pd->disk && find_fs(pd->disk, &f) && f.mount)
 		return dup_to(host, f.mount) || dup_to(fs, f.fstype) ? -ENOMEM : 0;
-	if (t >= 0 && t < ADVISOR_TIER_COUNT && t != (int)tier->tier)
+	if (t >= 0 && t < TW_TIER_COUNT && t != (int)tier->tier)
 		return dup_to(host, tier_base(plan, t));	/* its tier, not filled yet */
 	return 0;
 }

@@ -46,7 +46,7 @@
 #include <string.h>
 #include <time.h>
 
-#define NT ADVISOR_TIER_COUNT
+#define NT TW_TIER_COUNT
 #define EPS 1e-9
 #define DEVICE_COST 1e-5	/* quality points per device: fewer devices on ties */
 #define MET_TOL 1e-9		/* a need is met when covered to this share */

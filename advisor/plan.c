@@ -251,14 +251,14 @@ static ptrdiff_t model_to_add(const struct advisor_plan *plan, const struct advi
 {
 	ptrdiff_t best = -1;
 
-	if (t->n_devices && !isnan(plan_buy_price(plan->devs[t->devices[0]].p)))
+	if (t->n_devices && !isnan(model_device_price(plan->devs[t->devices[0]].p)))
 		return (ptrdiff_t)t->devices[0];
 	for (size_t i = 0; i < plan->n_devs; i++) {
 		const struct advisor_plan_device *pd = &plan->devs[i];
 		bool hdd = pd->p->rotational || pd->p->media == PROFILE_MEDIA_HDD;
 
 		if (pd->excluded || isnan(pd->tier_score[t->tier]) ||
-		    isnan(plan_buy_price(pd->p)) || plan_objections(plan, i, (int)t->tier))
+		    isnan(model_device_price(pd->p)) || plan_objections(plan, i, (int)t->tier))
 			continue;
 		if (t->n_devices && hdd != (plan->devs[t->devices[0]].p->rotational ||
 					    plan->devs[t->devices[0]].p->media == PROFILE_MEDIA_HDD))
@@ -279,7 +279,7 @@ static int short_buy_note(struct advisor_plan *plan, struct advisor_plan_tier *t
 	if (d < 0)
 		return 0;
 	each = plan_usable(plan, (size_t)d);
-	price = plan_buy_price(plan->devs[d].p);
+	price = model_device_price(plan->devs[d].p);
 	k = ceil(shortfall / each);
 	if (t->redundancy == MODEL_REDUNDANCY_REQUIRED)
 		k *= 2;	/* mirrored: two for one */
@@ -718,7 +718,7 @@ static int init_plan(struct advisor_plan *plan, const struct profile_device *con
 		pd->excluded = (pd->has_data && !pd->reusable && !(pd->disk && pd->disk->root)) ||
 			       volatile_dev(pd->p) || (pd->cls && !pd->named);
 	}
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+	for (int t = 0; t < TW_TIER_COUNT; t++) {
 		const char *mp = opt ? opt->mount_point[t] : NULL;
 
 		plan->tiers[t].tier = (enum advisor_tier)t;
@@ -761,12 +761,12 @@ static void trim_stock(struct advisor_plan *plan)
 
 		for (size_t j = 0; j < i; j++)	/* copies of its model before it */
 			copy += plan->origin[j] == plan->origin[i];
-		for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+		for (int t = 0; t < TW_TIER_COUNT; t++) {
 			size_t u = useful_copies(plan, i, t);
 
 			keep = u > keep ? u : keep;
 		}
-		for (int t = 0; copy >= keep && t < ADVISOR_TIER_COUNT; t++)
+		for (int t = 0; copy >= keep && t < TW_TIER_COUNT; t++)
 			plan->devs[i].tier_score[t] = NAN;
 	}
 }
@@ -776,7 +776,7 @@ static void best_tiers(struct advisor_plan *plan)
 	for (size_t i = 0; i < plan->n_devs; i++) {
 		struct advisor_plan_device *pd = &plan->devs[i];
 
-		for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+		for (int t = 0; t < TW_TIER_COUNT; t++)
 			if (!pd->excluded && !isnan(pd->tier_score[t]) &&
 			    (pd->best_tier < 0 || pd->tier_score[t] > pd->tier_score[pd->best_tier]))
 				pd->best_tier = t;
@@ -817,12 +817,12 @@ static void tier_cost(const struct advisor_plan *plan, struct advisor_plan_tier 
 
 	t->n_unpriced = 0;
 	for (size_t k = 0; k < t->n_devices; k++) {
-		const struct profile_device *p = plan->devs[t->devices[k]].p;
+		double price = model_device_price(plan->devs[t->devices[k]].p);
 
-		if (isnan(p->price_per_tb) || p->capacity_bytes <= 0)
+		if (isnan(price))
 			t->n_unpriced++;
 		else
-			cost += p->price_per_tb * (double)p->capacity_bytes / 1e12;
+			cost += price;
 	}
 	t->cost = t->n_unpriced ? NAN : cost;
 	t->cost_per_usable_tb = !isnan(t->cost) && t->usable_bytes > 0 ?
@@ -832,7 +832,7 @@ static void tier_cost(const struct advisor_plan *plan, struct advisor_plan_tier 
 static void plan_cost(struct advisor_plan *plan)
 {
 	plan->cost_total = 0.0;
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+	for (int t = 0; t < TW_TIER_COUNT; t++)
 		plan->cost_total += plan->tiers[t].cost;	/* NAN stays NAN */
 	for (size_t i = 0; i < plan->n_devs; i++)
 		plan->priced = plan->priced || !isnan(plan->devs[i].p->price_per_tb);
@@ -953,7 +953,7 @@ static int build_tiers(struct ctx *c)
 	struct advisor_plan *plan = c->plan;
 	int ret = 0;
 
-	for (int t = 0; t < ADVISOR_TIER_COUNT && !ret; t++) {
+	for (int t = 0; t < TW_TIER_COUNT && !ret; t++) {
 		struct advisor_plan_tier *tier = &plan->tiers[t];
 
 		ret = fill_members(plan, tier);
@@ -984,7 +984,7 @@ static int build_tiers(struct ctx *c)
 	}
 	plan_cost(plan);
 	/* mounts last: a shared tier's directory lives on another tier's mount */
-	for (int t = 0; t < ADVISOR_TIER_COUNT && !ret; t++)
+	for (int t = 0; t < TW_TIER_COUNT && !ret; t++)
 		ret = advisor_mounts_make(plan, &plan->tiers[t]);
 	return ret;
 }
@@ -994,10 +994,10 @@ static int make(struct ctx *c, char *err, size_t errlen)
 	struct advisor_plan *plan = c->plan;
 	int ret = resolve_needs(c, err, errlen);
 
-	for (int t = 0; t < ADVISOR_TIER_COUNT && !ret; t++)
+	for (int t = 0; t < TW_TIER_COUNT && !ret; t++)
 		ret = collect_policies(c, &plan->tiers[t]);
 	for (size_t i = 0; i < plan->n_devs && !ret; i++)
-		for (int t = 0; t < ADVISOR_TIER_COUNT && !ret; t++)
+		for (int t = 0; t < TW_TIER_COUNT && !ret; t++)
 			ret = score_tier(c, i, &plan->tiers[t]);
 	if (ret)
 		return ret;
@@ -1092,12 +1092,12 @@ void advisor_plan_free(struct advisor_plan *plan)
 	if (!plan)
 		return;
 	free(plan->policies_from);
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+	for (int t = 0; t < TW_TIER_COUNT; t++) {
 		tier_clear(&plan->tiers[t]);
 		free(plan->mount_point[t]);
 	}
 	for (size_t i = 0; i < plan->n_devs; i++)
-		for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+		for (int t = 0; t < TW_TIER_COUNT; t++)
 			free(plan->devs[i].why_not[t]);
 	free(plan->devs);
 	free(plan->unassigned);

@@ -43,19 +43,19 @@ enum advisor_array_rule advisor_array_rule_of(enum advisor_array_rule r, int tie
 
 struct advisor_opt_input {
 	size_t n;			/* devices, any number */
-	const double (*score)[ADVISOR_TIER_COUNT];
+	const double (*score)[TW_TIER_COUNT];
 					/* n rows: 0–100; NAN = ineligible */
 	const double *capacity;		/* n usable bytes */
 	const int *group;		/* n like-device groups (md arrays): the index
 					   of the group's first device (group[id] == id),
 					   -1 = none; NULL = no groups */
-	double need[ADVISOR_TIER_COUNT];	/* bytes; 0 = no need */
-	const int (*cls)[ADVISOR_TIER_COUNT];
+	double need[TW_TIER_COUNT];	/* bytes; 0 = no need */
+	const int (*cls)[TW_TIER_COUNT];
 					/* n rows: device d's media class in tier t
 					   (any int); a tier holds one class only;
 					   NULL = classes may mix */
-	enum advisor_array_rule rule[ADVISOR_TIER_COUNT];	/* arrays per tier */
-	bool required[ADVISOR_TIER_COUNT];	/* redundancy required: only a
+	enum advisor_array_rule rule[TW_TIER_COUNT];	/* arrays per tier */
+	bool required[TW_TIER_COUNT];	/* redundancy required: only a
 					   mirror or parity array of two or more
 					   like devices holds the need */
 	/* buying (tierwise plan --buy): NULL price = the devices are there */
@@ -73,8 +73,8 @@ struct advisor_eval {
 	double coverage;	/* Σ over tiers with a need of the share covered */
 	double quality;		/* Σ over tiers of the tier quality × its share */
 	double score;		/* quality − penalty × Σ share uncovered */
-	double tier_quality[ADVISOR_TIER_COUNT];	/* per tier, 0–100 */
-	double tier_usable[ADVISOR_TIER_COUNT];	/* usable bytes after arrays */
+	double tier_quality[TW_TIER_COUNT];	/* per tier, 0–100 */
+	double tier_usable[TW_TIER_COUNT];	/* usable bytes after arrays */
 	unsigned used;		/* devices assigned */
 	double cost;		/* Σ price of the devices assigned (0 without prices) */
 	bool valid;		/* no device in a tier it is ineligible for, one media
@@ -184,7 +184,7 @@ struct advisor_options {
 	const char *mount_base;	/* NULL = "/srv" */
 	const char *policies_from;	/* where the policies came from, for
 					 * people (the plan keeps a copy); NULL */
-	const char *mount_point[ADVISOR_TIER_COUNT];
+	const char *mount_point[TW_TIER_COUNT];
 		/* NULL = mount_base + "/vector-db", "/models", "/archive" */
 	bool include_removable;	/* plan optical, removable and tape devices too */
 	/* devices found sharing a bottleneck (the profiles' links), or none */
@@ -319,8 +319,8 @@ struct advisor_warning {
 struct advisor_plan_device {
 	const struct profile_device *p;	/* the profile device (not owned) */
 	const struct advisor_disk *disk;	/* inventory facts, or NULL */
-	double tier_score[ADVISOR_TIER_COUNT];	/* NAN = ineligible */
-	char *why_not[ADVISOR_TIER_COUNT];	/* why ineligible, or NULL */
+	double tier_score[TW_TIER_COUNT];	/* NAN = ineligible */
+	char *why_not[TW_TIER_COUNT];	/* why ineligible, or NULL */
 	bool has_data;		/* signatures, partitions, mounts or holders */
 	bool reusable;		/* has_data and a filesystem to keep */
 	bool excluded;		/* kept out of the plan (data it cannot reuse,
@@ -341,7 +341,7 @@ struct advisor_plan {
 	size_t n_links;
 	size_t n_devs;
 	struct advisor_plan_device *devs;
-	struct advisor_plan_tier tiers[ADVISOR_TIER_COUNT];
+	struct advisor_plan_tier tiers[TW_TIER_COUNT];
 	size_t n_unassigned;
 	size_t *unassigned;	/* device indices */
 	size_t n_warnings;
@@ -362,7 +362,7 @@ struct advisor_plan {
 	size_t n_notes;
 	char **notes;		/* plan-wide notes */
 	double fill;
-	char *mount_point[ADVISOR_TIER_COUNT];	/* per tier, from the options */
+	char *mount_point[TW_TIER_COUNT];	/* per tier, from the options */
 	double cost_total;	/* Σ tier costs; NAN when any is unknown */
 	bool priced;		/* some device of the profiles has a price per TB */
 	/* buying: devs are copies of the catalog entries ("optane905p-2") */

@@ -45,26 +45,26 @@ static int opt_input(const struct advisor_plan *plan, struct advisor_opt_input *
 		     bool *objected)
 {
 	size_t n = plan->n_devs ? plan->n_devs : 1;
-	int (*cls)[ADVISOR_TIER_COUNT] = calloc(n, sizeof(*cls));
-	double (*score)[ADVISOR_TIER_COUNT] = calloc(n, sizeof(*score));
+	int (*cls)[TW_TIER_COUNT] = calloc(n, sizeof(*cls));
+	double (*score)[TW_TIER_COUNT] = calloc(n, sizeof(*score));
 	double *cap = calloc(n, sizeof(*cap));
 	int *group = calloc(n, sizeof(*group));
 	double *price = plan->buying ? calloc(n, sizeof(*price)) : NULL;
 
 	memset(in, 0, sizeof(*in));
-	in->score = (const double (*)[ADVISOR_TIER_COUNT])score;
+	in->score = (const double (*)[TW_TIER_COUNT])score;
 	in->capacity = cap;
 	in->group = group;
 	in->price = price;
-	in->cls = (const int (*)[ADVISOR_TIER_COUNT])cls;
+	in->cls = (const int (*)[TW_TIER_COUNT])cls;
 	*objected = false;
 	if (!score || !cap || !group || !cls || (plan->buying && !price))
 		return -ENOMEM;
 	for (size_t i = 0; price && i < plan->n_devs; i++)
-		price[i] = plan_buy_price(plan->devs[i].p);
+		price[i] = model_device_price(plan->devs[i].p);
 	in->n = plan->n_devs;
 	for (size_t i = 0; i < plan->n_devs; i++) {
-		for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+		for (int t = 0; t < TW_TIER_COUNT; t++) {
 			score[i][t] = plan->devs[i].excluded ? NAN : plan->devs[i].tier_score[t] *
 				      plan_objection_cost(plan, i, t);
 			cls[i][t] = plan_media_class(plan->devs[i].p, t);
@@ -82,7 +82,7 @@ static int opt_input(const struct advisor_plan *plan, struct advisor_opt_input *
 				break;
 			}
 	}
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+	for (int t = 0; t < TW_TIER_COUNT; t++) {
 		in->need[t] = plan->tiers[t].need_bytes > 0 ? (double)plan->tiers[t].need_bytes : 0.0;
 		/* preferred: the whole capacity counts, and raid.c mirrors only
 		 * when the need still fits; required: only arrays hold it */
@@ -101,10 +101,10 @@ static int opt_input(const struct advisor_plan *plan, struct advisor_opt_input *
 static void allow_objected(const struct advisor_plan *plan, struct advisor_opt_input *in,
 			   double keep)
 {
-	double (*score)[ADVISOR_TIER_COUNT] = (double (*)[ADVISOR_TIER_COUNT])in->score;
+	double (*score)[TW_TIER_COUNT] = (double (*)[TW_TIER_COUNT])in->score;
 
 	for (size_t i = 0; i < plan->n_devs; i++)
-		for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+		for (int t = 0; t < TW_TIER_COUNT; t++)
 			if (!plan->devs[i].excluded && !isnan(plan->devs[i].tier_score[t]) &&
 			    plan_objections(plan, i, t))
 				score[i][t] = plan->devs[i].tier_score[t] *
@@ -130,11 +130,11 @@ static int take_result(struct advisor_plan *plan, const struct advisor_opt_resul
 	plan->needs_met = r->best.e.met;
 	plan->nodes = r->nodes;
 	plan->seconds = r->seconds;
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+	for (int t = 0; t < TW_TIER_COUNT; t++)
 		plan->n_needs += plan->tiers[t].need_bytes > 0;
 	for (size_t i = 0; i < plan->n_devs; i++)
 		plan->devs[i].tier = r->best.tier[i];
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+	for (int t = 0; t < TW_TIER_COUNT; t++)
 		plan->tiers[t].score = r->best.e.tier_quality[t];
 	if (r->runner_up.valid) {
 		plan->runner_up = calloc(plan->n_devs ? plan->n_devs : 1, sizeof(int));
@@ -154,7 +154,7 @@ static int plan_count_needs(const struct advisor_plan *plan)
 {
 	int n = 0;
 
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+	for (int t = 0; t < TW_TIER_COUNT; t++)
 		n += plan->tiers[t].need_bytes > 0;
 	return n;
 }

@@ -18,7 +18,7 @@ void plan_fmt_bytes(char *buf, size_t len, double bytes);
 
 /* The default mount point of each tier: /srv/vector-db, /srv/models,
  * /srv/archive (under advisor_options.mount_base, the last component). */
-extern const char *const plan_default_point[ADVISOR_TIER_COUNT];
+extern const char *const plan_default_point[TW_TIER_COUNT];
 
 /*
  * Is a signature (libblkid TYPE) a filesystem one could mount and keep
@@ -134,9 +134,6 @@ int plan_volume_make(struct advisor_plan *plan, struct advisor_plan_tier *t);
 void plan_volume_clear(struct advisor_volume *v);
 
 /* ---- buying (buy.c) ---- */
-
-/* What one device of a catalog entry costs: price per TB × TB; NAN unknown. */
-double plan_buy_price(const struct profile_device *p);
 
 /*
  * The stock for --buy: max_each copies of each catalog entry with a price

@@ -13,7 +13,7 @@
 
 #include "tw_util.h"
 
-const char *const plan_default_point[ADVISOR_TIER_COUNT] = {
+const char *const plan_default_point[TW_TIER_COUNT] = {
 	"/srv/vector-db", "/srv/models", "/srv/archive" };
 
 int plan_warn(struct advisor_plan *plan, ptrdiff_t dev, const char *kind,

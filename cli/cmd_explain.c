@@ -31,59 +31,25 @@ static void explain_usage(FILE *out)
 	      "             examples/ai-server-18-devices.json\n", out);
 }
 
-/* The figures explain speaks of, in words: the one table of labels (units
- * come from the metric table, model/metrics.c, unless given here).  Rows
- * marked always are shown even when the policy does not weigh them. */
-static const struct figure {
-	const char *path;	/* profile path, or a figure derived here */
-	const char *words, *brief;
+/* The figures explain shows even when the policy does not weigh them, in
+ * order.  Their words, units and which way is better come from the metric
+ * table (metrics.h), as do those of every policy metric. */
+static const char *const context[] = {
+	"rand_read_qd1.lat_us.p50", "rand_read_qd1.lat_us.p99", "rand_read_qd1.iops",
+	"rand_read_qd32.lat_us.p50", "rand_read_qd32.lat_us.p99", "rand_read_qd32.iops",
+	"seq_read.mbps", "seq_write.mbps", "sustained_write.mbps", "mixed_70_30.iops",
+	"capacity_bytes",
+};
+
+/* The figures explain derives from a profile: not in the metric table. */
+static const struct derived {
+	const char *path, *words, *brief, *unit;
 	enum model_better better;
-	bool always;
-	const char *unit;	/* NULL: the metric table's */
-} figures[] = {
-	{ "rand_read_qd1.lat_us.p50", "random 4 KiB read, QD1, median latency",
-	  "QD1 median latency", MODEL_BETTER_LOWER, true, NULL },
-	{ "rand_read_qd1.lat_us.p99", "random 4 KiB read, QD1, p99 latency",
-	  "QD1 p99 latency", MODEL_BETTER_LOWER, true, NULL },
-	{ "rand_read_qd1.iops", "random 4 KiB read, QD1, IOPS",
-	  "QD1 IOPS", MODEL_BETTER_HIGHER, true, NULL },
-	{ "rand_read_qd32.lat_us.p50", "random 4 KiB read, QD32, median latency",
-	  "QD32 median latency", MODEL_BETTER_LOWER, true, NULL },
-	{ "rand_read_qd32.lat_us.p99", "random 4 KiB read, QD32, p99 latency",
-	  "QD32 p99 latency", MODEL_BETTER_LOWER, true, NULL },
-	{ "rand_read_qd32.iops", "random 4 KiB read, QD32, IOPS",
-	  "QD32 IOPS", MODEL_BETTER_HIGHER, true, NULL },
-	{ "seq_read.mbps", "sequential 1 MiB read, QD32", "sequential read",
-	  MODEL_BETTER_HIGHER, true, NULL },
-	{ "seq_write.mbps", "sequential 1 MiB write, QD32", "sequential write",
-	  MODEL_BETTER_HIGHER, true, NULL },
-	{ "sustained_write.mbps", "sequential write, write cache full",
-	  "sustained write", MODEL_BETTER_HIGHER, true, NULL },
-	{ "mixed_70_30.iops", "random 4 KiB 70/30 read/write mix, QD32, IOPS",
-	  "mixed 70/30 IOPS", MODEL_BETTER_HIGHER, true, NULL },
-	{ "capacity_bytes", "capacity", "capacity", MODEL_BETTER_HIGHER, true, NULL },
-	{ "price_per_tb", "price per TB", "price per TB", MODEL_BETTER_LOWER, false, NULL },
+} derived[] = {
 	{ "price_per_iops.qd1", "device price / random 4 KiB read IOPS, QD1",
-	  "price per QD1 IOPS", MODEL_BETTER_LOWER, false, "per IOPS" },
+	  "price per QD1 IOPS", "per IOPS", MODEL_BETTER_LOWER },
 	{ "price_per_iops.qd32", "device price / random 4 KiB read IOPS, QD32",
-	  "price per QD32 IOPS", MODEL_BETTER_LOWER, false, "per IOPS" },
-	{ "read_under_write.lat_us.p50",
-	  "random 4 KiB read, QD1, under writes, median latency",
-	  "median latency under writes", MODEL_BETTER_LOWER, false, NULL },
-	{ "read_under_write.lat_us.p99",
-	  "random 4 KiB read, QD1, under writes, p99 latency",
-	  "p99 latency under writes", MODEL_BETTER_LOWER, false, NULL },
-	{ "read_under_write.iops", "random 4 KiB read, QD1, under writes, IOPS", "IOPS under writes", MODEL_BETTER_HIGHER, false, NULL },
-	{ "read_under_write.boot_iops", "random 32 KiB read, QD32, under writes, IOPS", "boot reads under writes", MODEL_BETTER_HIGHER, false, NULL },
-	{ "latency_target.iops", "random-read IOPS with p99 under the probe's target",
-	  "IOPS within the latency target", MODEL_BETTER_HIGHER, false, NULL },
-	{ "thermal.load_c", "temperature under load", "temperature under load",
-	  MODEL_BETTER_LOWER, false, NULL },
-	{ "health.percentage_used", "endurance used", "endurance used",
-	  MODEL_BETTER_LOWER, false, NULL },
-	{ "health.available_spare", "spare capacity left", "spare left",
-	  MODEL_BETTER_HIGHER, false, NULL },
-	{ "health.media_errors", "media errors", "media errors", MODEL_BETTER_LOWER, false, NULL },
+	  "price per QD32 IOPS", "per IOPS", MODEL_BETTER_LOWER },
 };
 
 /* The profile paths of the estimates (static, for the rows' metric). */
@@ -92,11 +58,11 @@ static const char *const estimate_keys[MODEL_EST_COUNT] = {
 	[MODEL_EST_BACKUP] = "estimate.backup",
 };
 
-static const struct figure *figure_find(const char *path)
+static const struct derived *derived_find(const char *path)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(figures); i++)
-		if (!strcmp(figures[i].path, path))
-			return &figures[i];
+	for (size_t i = 0; i < ARRAY_SIZE(derived); i++)
+		if (!strcmp(derived[i].path, path))
+			return &derived[i];
 	return NULL;
 }
 
@@ -122,23 +88,27 @@ static void judge(struct explain_row *r)
 	r->winner = (r->a > r->b) == (r->better == MODEL_BETTER_HIGHER) ? EXPLAIN_A : EXPLAIN_B;
 }
 
-/* Append a row; its words from the figure table (else from d's help). */
+/* Append a row; its words from the metric table (its help where it has no
+ * words) or from the derived figures, else the path itself. */
 static struct explain_row *add_row(struct explain_case *x, const char *path, double a,
 				   double b, enum explain_kind kind)
 {
-	const struct figure *f = figure_find(path);
 	const struct model_metric_desc *d = model_metric_find(path);
+	const struct derived *v = d ? NULL : derived_find(path);
+	const char *words = model_metric_label(d, MODEL_LABEL_WORDS);
+	const char *brief = model_metric_label(d, MODEL_LABEL_BRIEF);
 	struct explain_row *r;
 
 	if (x->n >= ARRAY_SIZE(x->rows))
 		return NULL;
 	r = &x->rows[x->n++];
 	*r = (struct explain_row){
-		.metric = f ? f->path : d ? d->path : path,
-		.words = f ? f->words : d ? d->help : path,
-		.brief = f ? f->brief : path,
-		.unit = f && f->unit ? f->unit : d ? d->unit : NULL,
-		.kind = kind, .better = f ? f->better : MODEL_BETTER_HIGHER,
+		.metric = d ? d->path : path,
+		.words = words ? words : v ? v->words : d ? d->help : path,
+		.brief = brief ? brief : v ? v->brief : path,
+		.unit = v ? v->unit : d ? d->unit : NULL,
+		.kind = kind,
+		.better = d ? d->better : v ? v->better : MODEL_BETTER_HIGHER,
 		.a = a, .b = b, .weight = NAN,
 	};
 	judge(r);
@@ -169,17 +139,11 @@ static void policy_rows(struct explain_case *x)
 	}
 }
 
-/* A device's price: per TB × its capacity; NAN when either is unknown. */
-static double device_price(const struct profile_device *d)
-{
-	return d->capacity_bytes > 0 ? d->price_per_tb * (double)d->capacity_bytes / 1e12 : NAN;
-}
-
 static double per_iops(const struct profile_device *d, enum profile_io_test t)
 {
 	double iops = d->io[t].iops;
 
-	return iops > 0 ? device_price(d) / iops : NAN;
+	return iops > 0 ? model_device_price(d) / iops : NAN;
 }
 
 /* Price per TB and per IOPS, when either side has a price. */
@@ -236,10 +200,10 @@ static int decisive(const struct explain_case *x)
 static void build_rows(struct explain_case *x)
 {
 	policy_rows(x);
-	for (size_t i = 0; i < ARRAY_SIZE(figures); i++) {
-		const struct model_metric_desc *m = model_metric_find(figures[i].path);
+	for (size_t i = 0; i < ARRAY_SIZE(context); i++) {
+		const struct model_metric_desc *m = model_metric_find(context[i]);
 
-		if (figures[i].always && m && !in_policy(x->policy, m->path))
+		if (m && !in_policy(x->policy, m->path))
 			add_row(x, m->path, model_metric_value(x->a->dev, m),
 				model_metric_value(x->b->dev, m), EXPLAIN_CONTEXT);
 	}

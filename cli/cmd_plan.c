@@ -134,7 +134,7 @@ static int parse_mount(struct plan_opts *o, const char *arg)
 		return cli_usage_error("plan", "--mount %s: expected TIER=PATH", arg);
 	memcpy(tier, arg, (size_t)(eq - arg));
 	tier[eq - arg] = '\0';
-	t = advisor_tier_parse(tier);
+	t = tw_tier_find(tier);
 	if (t < 0)
 		return cli_usage_error("plan", "--mount %s: unknown tier (hot, warm, cold)", arg);
 	if (eq[1] != '/')
@@ -632,10 +632,7 @@ static int priced(const struct plan_opts *o, const struct score_inputs *in)
  */
 static bool placed_tier(const char *tier)
 {
-	for (int t = 0; t < TW_TIER_COUNT; t++)
-		if (tier && !strcmp(tier, tw_tier_names[t]))
-			return true;
-	return false;
+	return tw_tier_find(tier) >= 0;
 }
 
 static int check_needs(const struct plan_opts *o, const struct model_policy_set *set)

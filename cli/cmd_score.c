@@ -386,10 +386,9 @@ void cli_score_inputs_free(struct score_inputs *in)
 /* A policy tier's place: hot, warm, cold (tw_tier.h), then any other (boot). */
 static size_t tier_place(const char *tier)
 {
-	for (size_t t = 0; t < TW_TIER_COUNT; t++)
-		if (tier && !strcmp(tier, tw_tier_names[t]))
-			return t;
-	return TW_TIER_COUNT;
+	int t = tw_tier_find(tier);
+
+	return t < 0 ? TW_TIER_COUNT : (size_t)t;
 }
 
 /* Rank for every policy of the set, or only `only`: hot → warm → cold →

@@ -14,4 +14,8 @@
 /* "hot", "warm", "cold", indexed by tier. */
 extern const char *const tw_tier_names[TW_TIER_COUNT];
 
+/* The index of tier name in tw_tier_names (hot 0, warm 1, cold 2), or -1
+ * when name is none of them.  NULL-safe. */
+int tw_tier_find(const char *name);
+
 #endif

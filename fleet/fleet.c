@@ -1,8 +1,7 @@
 /* fleet.c — reading a fleet: profiles from files and directories, the plans
- * beside them, host names made unique; the key-figure table. */
+ * beside them, host names made unique. */
 #include <dirent.h>
 #include <errno.h>
-#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -14,65 +13,6 @@
 #include "fleet.h"
 
 #define FLEET_THREADS 8		/* threads reading profiles, at most */
-
-static double io_mbps(const struct profile_device *d, int t)
-{
-	return d->io[t].present ? d->io[t].mbps : NAN;
-}
-
-static double io_iops(const struct profile_device *d, int t)
-{
-	return d->io[t].present ? d->io[t].iops : NAN;
-}
-
-static double seq_read(const struct profile_device *d) { return io_mbps(d, PROFILE_SEQ_READ); }
-static double seq_write(const struct profile_device *d) { return io_mbps(d, PROFILE_SEQ_WRITE); }
-static double qd1(const struct profile_device *d) { return io_iops(d, PROFILE_RAND_READ_QD1); }
-static double qd32(const struct profile_device *d) { return io_iops(d, PROFILE_RAND_READ_QD32); }
-static double mixed(const struct profile_device *d) { return io_iops(d, PROFILE_MIXED_70_30); }
-
-static double qd1_p99(const struct profile_device *d)
-{
-	return d->io[PROFILE_RAND_READ_QD1].present ?
-	       d->io[PROFILE_RAND_READ_QD1].lat.v[PROFILE_LAT_P99] : NAN;
-}
-
-static double sustained(const struct profile_device *d)
-{
-	return d->sustained.present ? d->sustained.mbps : NAN;
-}
-
-static double load_c(const struct profile_device *d) { return d->thermal.load_c; }
-
-const struct fleet_metric fleet_metrics[] = {
-	{ "seq_read.mbps", "sequential read", "MB/s", FLEET_HIGHER, true, PROFILE_SEQ_READ, seq_read },
-	{ "seq_write.mbps", "sequential write", "MB/s", FLEET_HIGHER, true, PROFILE_SEQ_WRITE,
-	  seq_write },
-	{ "rand_read_qd1.iops", "random 4 KiB read, QD1", "IOPS", FLEET_HIGHER, true,
-	  PROFILE_RAND_READ_QD1, qd1 },
-	{ "rand_read_qd1.lat_us.p99", "QD1 read latency, p99", "µs", FLEET_LOWER, true,
-	  PROFILE_RAND_READ_QD1, qd1_p99 },
-	{ "rand_read_qd32.iops", "random 4 KiB read, QD32", "IOPS", FLEET_HIGHER, true,
-	  PROFILE_RAND_READ_QD32, qd32 },
-	{ "mixed_70_30.iops", "70/30 read/write mix", "IOPS", FLEET_HIGHER, true,
-	  PROFILE_MIXED_70_30, mixed },
-	{ "sustained_write.mbps", "sustained write", "MB/s", FLEET_HIGHER, true, -1, sustained },
-	{ "thermal.load_c", "temperature under load", "°C", FLEET_LOWER, false, -1, load_c },
-};
-const size_t fleet_n_metrics = sizeof(fleet_metrics) / sizeof(fleet_metrics[0]);
-
-void fleet_method(const struct profile_device *d, const struct fleet_metric *m,
-		  char *buf, size_t len)
-{
-	const char *tgt = profile_target_name(d->probe.target);
-	const char *mode = profile_mode_name(d->probe.mode);
-
-	if (m->test >= 0)
-		snprintf(buf, len, "%s %s bs=%ld qd=%ld", tgt ? tgt : "?", mode ? mode : "?",
-			 d->io[m->test].bs, d->io[m->test].qd);
-	else
-		snprintf(buf, len, "%s %s", tgt ? tgt : "?", mode ? mode : "?");
-}
 
 void fleet_free(struct fleet *f)
 {

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "metrics.h"
 #include "profile.h"
 #include "tw_diag.h"
 #include "tw_tier.h"
@@ -20,34 +21,29 @@
 #define FLEET_OUTLIER_PCT 20.0	/* a drive this far below its model's median */
 #define FLEET_MIN_GROUP 3	/* a median of fewer drives names no outlier */
 
-enum fleet_better { FLEET_HIGHER, FLEET_LOWER };
-
-/* One key figure of a device; the table drives the statistics and renderers. */
+/* One key figure of a device: a metric of the table (metrics.h), by path;
+ * the list drives the statistics and renderers (fleet_metrics.c). */
 struct fleet_metric {
 	const char *key;		/* "rand_read_qd1.iops" */
-	const char *title;		/* "random 4 KiB read, QD1" */
-	const char *unit;		/* "IOPS", "MB/s", "µs", "°C" */
-	enum fleet_better better;
 	bool outliers;			/* whether a low value is an outlier */
-	int test;			/* enum profile_io_test, or -1 (not an I/O test) */
-	double (*get)(const struct profile_device *d);	/* NAN = not measured */
 };
 
 extern const struct fleet_metric fleet_metrics[];
 extern const size_t fleet_n_metrics;
+
+/* The metric table's row of fleet_metrics[i] (unit, which way is better,
+ * label, value), or NULL when i >= fleet_n_metrics. */
+const struct model_metric_desc *fleet_metric_desc(size_t i);
 
 /*
  * How d's figure m was measured, into buf: the probe's target and mode and,
  * for an I/O test, its block size and queue depth ("raw_readonly quick
  * bs=4096 qd=1").  Only figures measured the same way are compared.
  */
-void fleet_method(const struct profile_device *d, const struct fleet_metric *m,
+void fleet_method(const struct profile_device *d, const struct model_metric_desc *m,
 		  char *buf, size_t len);
 
 /* ---- plans beside the profiles (fleet_plan.c) ------------------------- */
-
-#define FLEET_TIERS TW_TIER_COUNT		/* hot, warm, cold */
-#define fleet_tier_names tw_tier_names	/* common/tw_tier.h */
 
 struct fleet_warning {
 	char *device;			/* NULL = the whole plan */
@@ -58,8 +54,8 @@ struct fleet_warning {
 struct fleet_plan {
 	char *path;
 	double score;			/* NAN = unknown */
-	size_t n_tier[FLEET_TIERS];
-	char **tier[FLEET_TIERS];	/* device ids per tier */
+	size_t n_tier[TW_TIER_COUNT];
+	char **tier[TW_TIER_COUNT];	/* device ids per tier */
 	size_t n_unassigned;
 	size_t n_warnings;
 	struct fleet_warning *warnings;

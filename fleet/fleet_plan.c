@@ -15,7 +15,7 @@ void fleet_plan_free(struct fleet_plan *p)
 {
 	if (!p)
 		return;
-	for (int t = 0; t < FLEET_TIERS; t++) {
+	for (int t = 0; t < TW_TIER_COUNT; t++) {
 		for (size_t i = 0; i < p->n_tier[t]; i++)
 			free(p->tier[t][i]);
 		free(p->tier[t]);
@@ -32,10 +32,10 @@ void fleet_plan_free(struct fleet_plan *p)
 
 const char *fleet_plan_tier_of(const struct fleet_plan *p, const char *id)
 {
-	for (int t = 0; p && id && t < FLEET_TIERS; t++)
+	for (int t = 0; p && id && t < TW_TIER_COUNT; t++)
 		for (size_t i = 0; i < p->n_tier[t]; i++)
 			if (!strcmp(p->tier[t][i], id))
-				return fleet_tier_names[t];
+				return tw_tier_names[t];
 	return NULL;
 }
 
@@ -68,12 +68,10 @@ static int read_tier(struct fleet_plan *p, json_t *tier, char *err, size_t len)
 {
 	const char *name = json_string_value(json_object_get(tier, "name"));
 	json_t *devs = json_object_get(tier, "devices"), *v;
-	int t = 0;
+	int t = tw_tier_find(name);
 	size_t i;
 
-	while (t < FLEET_TIERS && (!name || strcmp(name, fleet_tier_names[t])))
-		t++;
-	if (t == FLEET_TIERS || !json_is_array(devs) || p->n_tier[t]) {
+	if (t < 0 || !json_is_array(devs) || p->n_tier[t]) {
 		snprintf(err, len, "tiers: a tier needs a name (hot, warm, cold; once each) "
 			 "and a devices array");
 		return -EINVAL;

@@ -66,16 +66,17 @@ static int collect(const struct fleet *f, struct sample **out, size_t *n)
 			const struct profile_device *d = &f->hosts[h].profile->devices[i];
 
 			for (size_t m = 0; d->model && *d->model && m < fleet_n_metrics; m++) {
+				const struct model_metric_desc *desc = fleet_metric_desc(m);
 				struct sample *x = &s[*n];
 
-				x->value = fleet_metrics[m].get(d);
+				x->value = model_metric_value(d, desc);
 				if (!isfinite(x->value))
 					continue;
 				x->model = d->model;
 				x->metric = m;
 				x->host = h;
 				x->dev = d;
-				fleet_method(d, &fleet_metrics[m], x->method, sizeof(x->method));
+				fleet_method(d, desc, x->method, sizeof(x->method));
 				(*n)++;
 			}
 		}
@@ -84,13 +85,13 @@ static int collect(const struct fleet *f, struct sample **out, size_t *n)
 }
 
 /* How far below median v is in performance terms (%), or -1 when not below. */
-static double pct_below(const struct fleet_metric *m, double v, double median)
+static double pct_below(enum model_better better, double v, double median)
 {
 	double ratio;
 
-	if (!(median > 0) || (m->better == FLEET_LOWER && !(v > 0)))
+	if (!(median > 0) || (better == MODEL_BETTER_LOWER && !(v > 0)))
 		return -1;
-	ratio = m->better == FLEET_HIGHER ? v / median : median / v;
+	ratio = better == MODEL_BETTER_HIGHER ? v / median : median / v;
 	return ratio < 1 ? (1 - ratio) * 100 : -1;
 }
 
@@ -114,6 +115,7 @@ static int add_outlier(struct fleet *f, const struct sample *x, double pct)
 static int add_group(struct fleet *f, const struct sample *s, size_t n, double *tmp)
 {
 	const struct fleet_metric *m = &fleet_metrics[s->metric];
+	enum model_better better = fleet_metric_desc(s->metric)->better;
 	struct fleet_stat *st = &f->stats[f->n_stats];
 	int ret = 0;
 
@@ -126,7 +128,7 @@ static int add_group(struct fleet *f, const struct sample *s, size_t n, double *
 		return -ENOMEM;
 	f->n_stats++;
 	for (size_t i = 0; m->outliers && n >= FLEET_MIN_GROUP && !ret && i < n; i++) {
-		double pct = pct_below(m, s[i].value, st->median);
+		double pct = pct_below(better, s[i].value, st->median);
 
 		if (pct >= FLEET_OUTLIER_PCT - 1e-9)
 			ret = add_outlier(f, &s[i], pct);

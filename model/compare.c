@@ -10,23 +10,13 @@
 #include "tw_util.h"
 
 
-/* The figures that matter in a swap, in the order they are shown. */
-static const struct {
-	const char *path, *label;
-	enum model_better better;
-} figures[] = {
-	{ "seq_read.mbps", "sequential read", MODEL_BETTER_HIGHER },
-	{ "seq_write.mbps", "sequential write", MODEL_BETTER_HIGHER },
-	{ "sustained_write.mbps", "sustained write", MODEL_BETTER_HIGHER },
-	{ "rand_read_qd1.iops", "QD1 random read", MODEL_BETTER_HIGHER },
-	{ "rand_read_qd1.lat_us.p50", "QD1 p50 latency", MODEL_BETTER_LOWER },
-	{ "rand_read_qd1.lat_us.p99", "QD1 p99 latency", MODEL_BETTER_LOWER },
-	{ "rand_read_qd32.iops", "QD32 random read", MODEL_BETTER_HIGHER },
-	{ "mixed_70_30.iops", "mixed 70/30", MODEL_BETTER_HIGHER },
-	{ "thermal.idle_c", "idle temperature", MODEL_BETTER_LOWER },
-	{ "thermal.load_c", "load temperature", MODEL_BETTER_LOWER },
-	{ "capacity_bytes", "capacity", MODEL_BETTER_HIGHER },
-	{ "price_per_tb", "price per TB", MODEL_BETTER_LOWER },
+/* The figures that matter in a swap, in the order they are shown; labels,
+ * units and which way is better come from the metric table (metrics.h). */
+static const char *const figures[] = {
+	"seq_read.mbps", "seq_write.mbps", "sustained_write.mbps",
+	"rand_read_qd1.iops", "rand_read_qd1.lat_us.p50", "rand_read_qd1.lat_us.p99",
+	"rand_read_qd32.iops", "mixed_70_30.iops", "thermal.idle_c", "thermal.load_c",
+	"capacity_bytes", "price_per_tb",
 };
 
 _Static_assert(ARRAY_SIZE(figures) <= COMPARE_MAX_METRICS, "figures fit a pair");
@@ -63,25 +53,24 @@ static void fill_metric(struct compare_metric *m)
 	m->change_pct = m->in_celsius || m->before == 0 ? NAN
 			: 100.0 * m->delta / fabs(m->before);
 	if (m->in_celsius)
-		m->dir = direction(m->delta, COMPARE_SAME_C, m->better);
+		m->dir = direction(m->delta, COMPARE_SAME_C, m->desc->better);
 	else if (m->before == 0)	/* from nothing: only the sign counts */
-		m->dir = direction(m->delta, 1e-12, m->better);
+		m->dir = direction(m->delta, 1e-12, m->desc->better);
 	else
-		m->dir = direction(m->change_pct, COMPARE_SAME_PCT, m->better);
+		m->dir = direction(m->change_pct, COMPARE_SAME_PCT, m->desc->better);
 }
 
 /* Every figure known on at least one side of the pair. */
 static void pair_metrics(struct compare_pair *pr)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(figures); i++) {
-		const struct model_metric_desc *d = model_metric_find(figures[i].path);
+		const struct model_metric_desc *d = model_metric_find(figures[i]);
 		struct compare_metric *m = &pr->metrics[pr->n_metrics];
 
 		if (!d)
 			continue;
 		m->desc = d;
-		m->label = figures[i].label;
-		m->better = figures[i].better;
+		m->label = model_metric_label(d, MODEL_LABEL_COMPARE);
 		m->in_celsius = !strcmp(d->unit, "°C");
 		m->before = model_metric_value(pr->before, d);
 		m->after = model_metric_value(pr->after, d);

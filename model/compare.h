@@ -27,9 +27,8 @@ enum compare_match { CMP_BY_SWAP, CMP_BY_SERIAL, CMP_BY_ID, CMP_BY_PATH };
 
 /* One figure on both devices of a pair. */
 struct compare_metric {
-	const struct model_metric_desc *desc;	/* path and unit */
-	const char *label;	/* "sequential write" (static) */
-	enum model_better better;
+	const struct model_metric_desc *desc;	/* path, unit, which way is better */
+	const char *label;	/* "sequential write": the table's compare label */
 	bool in_celsius;	/* a temperature: the change is in °C, not in % */
 	double before, after;	/* in the metric's unit; NAN = unknown there */
 	double delta;		/* after − before; NAN when a side is unknown */

@@ -1,9 +1,9 @@
 /* policy.h — YAML workload policies: which measured metrics matter to a
  * workload, how much, and which tier (hot, warm, cold) it belongs to.
  *
- * Two descriptor tables drive everything here: the metric table (every
- * tierwise.profile/1 figure a policy may name, with its unit and help) and
- * the policy key table (every YAML key, its type and help).  The parser,
+ * Two descriptor tables drive everything here: the metric table (metrics.h:
+ * every tierwise.profile/1 figure a policy may name, with its unit and help)
+ * and the policy key table (every YAML key, its type and help).  The parser,
  * the validator, --help listings and docs/policies.md come from them.
  *
  * Libraries never print: every problem goes to a caller-owned tw_diags list
@@ -17,42 +17,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "metrics.h"
 #include "profile.h"
 #include "tw_diag.h"
 
-/* ---- metrics: figures of a tierwise.profile/1 device, named by path ---- */
-
-/* How metric values are found in a device (private to metrics.c). */
-enum model_metric_kind { MODEL_MK_DOUBLE, MODEL_MK_LONG, MODEL_MK_I64 };
-
-struct model_metric_desc {
-	const char *path;	/* "rand_read_qd1.lat_us.p99", as in the profile */
-	const char *unit;	/* "µs", "IOPS", "MB/s", "bytes", … */
-	const char *help;	/* one line for --help and docs */
-	/* private: where the value lives in struct profile_device */
-	enum model_metric_kind kind;
-	size_t off;
-};
-
-/* Number of metrics in the table (stable order: the profile's order). */
-size_t model_metric_count(void);
-
-/* The i-th metric, or NULL when i >= model_metric_count(). */
-const struct model_metric_desc *model_metric_at(size_t i);
-
-/* The metric named path, or NULL when there is none (NULL-safe). */
-const struct model_metric_desc *model_metric_find(const char *path);
-
-/*
- * The value of metric m on device d, in the metric's unit.  Returns NAN
- * when the figure was not measured (absent or null in the profile).
- */
-double model_metric_value(const struct profile_device *d,
-			  const struct model_metric_desc *m);
-
 /* ---- policies ---- */
-
-enum model_better { MODEL_BETTER_HIGHER, MODEL_BETTER_LOWER };
 
 /* One metric that matters, with its log-scale utility range. */
 struct model_policy_metric {
@@ -180,9 +149,6 @@ void model_policy_set_free(struct model_policy_set *set);
  */
 double model_utility(const struct model_policy_metric *m, double v);
 
-
-/* "higher" / "lower"; NULL when out of range. */
-const char *model_better_name(enum model_better b);
 
 /* "none" / "preferred" / "required"; NULL when out of range. */
 const char *model_redundancy_name(enum model_redundancy r);

@@ -432,12 +432,6 @@ static void print_under_write(FILE *out, const struct explain_case *x)
 	fputs(".\n", out);
 }
 
-/* A device's price: per TB × its capacity; NAN when either is unknown. */
-static double device_price(const struct profile_device *d)
-{
-	return d->capacity_bytes > 0 ? d->price_per_tb * (double)d->capacity_bytes / 1e12 : NAN;
-}
-
 /* What one estimate gives on the first device against the second. */
 static void money_estimate(FILE *out, const struct model_score_estimate *ea,
 			   const struct model_score_estimate *eb, bool first)
@@ -468,8 +462,8 @@ static void print_money(FILE *out, const struct explain_case *x)
 	render_value(a, sizeof(a), pa, NULL);
 	render_value(b, sizeof(b), pb, NULL);
 	render_value(d, sizeof(d), fabs(pa - pb), NULL);
-	render_value(wa, sizeof(wa), device_price(da), NULL);
-	render_value(wb, sizeof(wb), device_price(db), NULL);
+	render_value(wa, sizeof(wa), model_device_price(da), NULL);
+	render_value(wb, sizeof(wb), model_device_price(db), NULL);
 	if (pa > 0 && pb > 0 && pa != pb) {
 		factor_text(f, sizeof(f), fmax(pa, pb) / fmin(pa, pb));
 		snprintf(f + strlen(f), sizeof(f) - strlen(f), "× %s",

@@ -45,7 +45,7 @@ static void text_outliers(FILE *out, const struct fleet *f)
 	for (size_t i = 0; i < f->n_outliers; i++) {
 		const struct fleet_outlier *o = &f->outliers[i];
 		const struct fleet_stat *st = &f->stats[o->stat];
-		const char *unit = fleet_metrics[st->metric].unit;
+		const char *unit = fleet_metric_desc(st->metric)->unit;
 
 		/* the unit goes with the figures, the percentage stands alone */
 		render_num(n, sizeof(n), o->value);
@@ -79,7 +79,7 @@ static void text_models(FILE *out, const struct fleet *f)
 			render_num(hi, sizeof(hi), st->max);
 			fprintf(out, "    %-26s %12s %12s - %-12s n=%-4zu %s  [%s]\n",
 				fleet_metrics[st->metric].key, med, lo, hi, st->n,
-				fleet_metrics[st->metric].unit, st->method);
+				fleet_metric_desc(st->metric)->unit, st->method);
 		}
 	}
 }
@@ -163,7 +163,7 @@ static void md_outliers(FILE *out, const struct fleet *f)
 		md_cell(out, o->dev->id);
 		md_cell(out, st->model);
 		fprintf(out, "| `%s` | %s %s | %s | %.0f %% |\n", fleet_metrics[st->metric].key, v,
-			fleet_metrics[st->metric].unit, med, o->pct_below);
+			fleet_metric_desc(st->metric)->unit, med, o->pct_below);
 	}
 }
 
@@ -182,7 +182,7 @@ static void md_models(FILE *out, const struct fleet *f)
 		md_cell(out, st->model);
 		fprintf(out, "| `%s` | %zu | %s | %s | %s | %s | %s |\n",
 			fleet_metrics[st->metric].key, st->n, med, lo, hi,
-			fleet_metrics[st->metric].unit, st->method);
+			fleet_metric_desc(st->metric)->unit, st->method);
 	}
 }
 
@@ -263,7 +263,7 @@ static json_t *json_figures(const struct profile_device *d)
 	json_t *o = json_object();
 
 	for (size_t m = 0; o && m < fleet_n_metrics; m++) {
-		double v = fleet_metrics[m].get(d);
+		double v = model_metric_value(d, fleet_metric_desc(m));
 
 		if (isfinite(v))
 			o = put(o, fleet_metrics[m].key, json_real(v));
@@ -290,12 +290,12 @@ static json_t *json_plan(const struct fleet_plan *p)
 		json_decref(kinds);
 		return json_null();
 	}
-	for (int t = 0; tiers && t < FLEET_TIERS; t++) {
+	for (int t = 0; tiers && t < TW_TIER_COUNT; t++) {
 		json_t *a = json_array();
 
 		for (size_t i = 0; a && i < p->n_tier[t]; i++)
 			a = push(a, json_string(p->tier[t][i]));
-		tiers = put(tiers, fleet_tier_names[t], a);
+		tiers = put(tiers, tw_tier_names[t], a);
 	}
 	for (size_t i = 0; kinds && i < p->n_warnings; i++) {
 		json_t *c = json_object_get(kinds, p->warnings[i].kind);
@@ -336,12 +336,12 @@ static json_t *json_models(const struct fleet *f)
 
 		for (size_t i = m->first; figs && i < m->first + m->n_stats; i++) {
 			const struct fleet_stat *st = &f->stats[i];
-			const struct fleet_metric *fm = &fleet_metrics[st->metric];
+			const struct model_metric_desc *fm = fleet_metric_desc(st->metric);
 
 			figs = push(figs, json_pack(
-				"{s:s, s:s, s:s, s:s, s:I, s:o, s:o, s:o}", "metric", fm->key,
-				"unit", fm->unit, "better", fm->better == FLEET_HIGHER ? "higher" :
-				"lower", "method", st->method, "n", (json_int_t)st->n,
+				"{s:s, s:s, s:s, s:s, s:I, s:o, s:o, s:o}", "metric", fm->path,
+				"unit", fm->unit, "better", model_better_name(fm->better),
+				"method", st->method, "n", (json_int_t)st->n,
 				"median", jnum(st->median), "min", jnum(st->min), "max", jnum(st->max)));
 		}
 		a = push(a, json_pack("{s:s, s:I, s:I, s:I, s:o}", "model", m->model,

@@ -81,20 +81,20 @@ static void outliers(FILE *out, const struct fleet *f)
 	for (size_t i = 0; i < f->n_outliers; i++) {
 		const struct fleet_outlier *o = &f->outliers[i];
 		const struct fleet_stat *st = &f->stats[o->stat];
-		const struct fleet_metric *m = &fleet_metrics[st->metric];
+		const struct model_metric_desc *m = fleet_metric_desc(st->metric);
 
 		fputs("<tr class=\"outlier\" data-host=\"", out);
 		render_html_esc(out, f->hosts[o->host].name);
 		fputs("\" data-device=\"", out);
 		render_html_esc(out, o->dev->id);
-		fprintf(out, "\" data-metric=\"%s\"><td>", m->key);
+		fprintf(out, "\" data-metric=\"%s\"><td>", m->path);
 		render_html_esc(out, f->hosts[o->host].name);
 		fputs("</td><td>", out);
 		render_html_esc(out, o->dev->id);
 		fputs("</td><td>", out);
 		render_html_esc(out, st->model);
 		fputs("</td><td>", out);
-		render_html_esc(out, m->title);
+		render_html_esc(out, model_metric_label(m, MODEL_LABEL_FLEET));
 		fputs("</td>", out);
 		num_cell(out, o->value, m->unit);
 		num_cell(out, st->median, m->unit);
@@ -135,8 +135,8 @@ static void host_row(FILE *out, const struct fleet_host *h)
 		fputs("<td class=\"none\" colspan=\"5\">no plan beside the profile</td></tr>\n", out);
 		return;
 	}
-	for (int t = 0; t < FLEET_TIERS; t++) {
-		fprintf(out, "<td class=\"tier-%s\">", fleet_tier_names[t]);
+	for (int t = 0; t < TW_TIER_COUNT; t++) {
+		fprintf(out, "<td class=\"tier-%s\">", tw_tier_names[t]);
 		for (size_t i = 0; i < p->n_tier[t]; i++) {
 			fputs(i ? ", " : "", out);
 			render_html_esc(out, p->tier[t][i]);
@@ -276,10 +276,10 @@ static void model_section(FILE *out, const struct fleet *f, const struct fleet_m
 		m->n_devices == 1 ? "" : "s", m->n_hosts, m->n_hosts == 1 ? "" : "s");
 	for (size_t i = m->first; i < m->first + m->n_stats; i++) {
 		const struct fleet_stat *st = &f->stats[i];
-		const struct fleet_metric *fm = &fleet_metrics[st->metric];
+		const struct model_metric_desc *fm = fleet_metric_desc(st->metric);
 
-		fprintf(out, "<tr data-metric=\"%s\"><td>", fm->key);
-		render_html_esc(out, fm->title);
+		fprintf(out, "<tr data-metric=\"%s\"><td>", fm->path);
+		render_html_esc(out, model_metric_label(fm, MODEL_LABEL_FLEET));
 		fprintf(out, "</td><td class=\"num\">%zu</td>", st->n);
 		num_cell(out, st->median, fm->unit);
 		num_cell(out, st->min, fm->unit);

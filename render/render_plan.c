@@ -308,7 +308,7 @@ static int text_print(FILE *out, const struct advisor_plan *plan)
 		"%lu nodes searched)\n(sizes in decimal units: GB = 10^9, TB = 10^12 bytes)\n\n",
 		plan->needs_met, plan->n_needs, plan->score,
 		plan->exact ? "proven optimum" : "best found", plan->nodes);
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+	for (int t = 0; t < TW_TIER_COUNT; t++)
 		text_tier(out, plan, &plan->tiers[t]);
 	if (plan->has_runner_up) {
 		fprintf(out, "Runner-up: score %.1f (%.1f below): ", plan->runner_up_score, plan->gap);
@@ -432,7 +432,7 @@ static int md_print(FILE *out, const struct advisor_plan *plan)
 		"Sizes in decimal units: GB = 10^9, TB = 10^12 bytes.\n\n",
 		plan->needs_met, plan->n_needs, plan->score,
 		plan->exact ? "proven optimum" : "best found", plan->nodes);
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+	for (int t = 0; t < TW_TIER_COUNT; t++)
 		md_tier(out, plan, &plan->tiers[t]);
 	if (plan->has_runner_up) {
 		fprintf(out, "**Runner-up**: score %.1f, %.1f below: ", plan->runner_up_score, plan->gap);
@@ -598,7 +598,7 @@ static json_t *json_runner_up(const struct advisor_plan *plan)
 		return json_null();
 	tiers = json_object();
 	changes = json_array();
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+	for (int t = 0; t < TW_TIER_COUNT; t++) {
 		json_t *a = json_array();
 
 		for (size_t i = 0; i < plan->n_devs; i++)
@@ -637,7 +637,7 @@ static int json_print(FILE *out, const struct advisor_plan *plan)
 	json_t *tiers = json_array(), *doc;
 	int ret;
 
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+	for (int t = 0; t < TW_TIER_COUNT; t++)
 		json_array_append_new(tiers, json_tier_full(plan, &plan->tiers[t]));
 	doc = json_pack("{s:s, s:o, s:o, s:o, s:o, s:f, s:b, s:I, s:f, s:o}",
 			"schema", PLAN_SCHEMA, "tiers", tiers,

@@ -146,7 +146,7 @@ int plan_fstab_fields(const struct advisor_mount *m, char **fields)
 /* Check every mount that gets a line.  Returns 0 or -EINVAL / -ENOMEM. */
 static int fstab_check(const struct advisor_plan *plan)
 {
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+	for (int t = 0; t < TW_TIER_COUNT; t++) {
 		const struct advisor_plan_tier *tier = &plan->tiers[t];
 
 		for (size_t i = 0; i < tier->n_mounts; i++) {
@@ -202,7 +202,7 @@ int plan_print_fstab(FILE *out, const struct advisor_plan *plan)
 
 	if (rc)
 		return rc;
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+	for (int t = 0; t < TW_TIER_COUNT; t++) {
 		const struct advisor_plan_tier *tier = &plan->tiers[t];
 
 		fprintf(out, "# %s tier%s\n", tier_label(tier->tier),
@@ -449,7 +449,7 @@ static void udev_volume(FILE *out, const struct advisor_volume *v)
 
 void plan_print_udev_rules(FILE *out, const struct advisor_plan *plan)
 {
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+	for (int t = 0; t < TW_TIER_COUNT; t++) {
 		const struct advisor_plan_tier *tier = &plan->tiers[t];
 
 		if (tier->tier == ADVISOR_WARM && tier->n_devices)
@@ -468,7 +468,7 @@ void plan_print_udev_rules(FILE *out, const struct advisor_plan *plan)
 /* Whether every rule can be written.  Returns 0 or -EINVAL. */
 static int udev_check(const struct advisor_plan *plan)
 {
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+	for (int t = 0; t < TW_TIER_COUNT; t++) {
 		const struct advisor_plan_tier *tier = &plan->tiers[t];
 
 		for (size_t i = 0; i < tier->n_devices; i++) {

@@ -104,7 +104,7 @@ static bool md_name_ok(const char *s)
  * -EINVAL (a mount with no safe fstab line, an unusable array name). */
 static int script_check(const struct advisor_plan *plan)
 {
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+	for (int t = 0; t < TW_TIER_COUNT; t++) {
 		const struct advisor_plan_tier *tier = &plan->tiers[t];
 
 		for (size_t i = 0; i < tier->n_mounts; i++) {
@@ -302,7 +302,7 @@ static const char FUNCTIONS[] =
 /* One "# TIER POINT FS what" line per mount, for the header. */
 static void script_summary(FILE *out, const struct advisor_plan *plan)
 {
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+	for (int t = 0; t < TW_TIER_COUNT; t++) {
 		const struct advisor_plan_tier *tier = &plan->tiers[t];
 		const char *name = advisor_tier_name(tier->tier);
 
@@ -334,7 +334,7 @@ static void script_tools(FILE *out, const struct advisor_plan *plan)
 	fputs("if [ \"$apply\" -eq 1 ] && [ \"$(id -u)\" -ne 0 ]; then die '--apply needs root'; fi\n"
 	      "need blkid wipefs lsblk findmnt readlink awk sed\n"
 	      "if [ \"$apply\" -eq 1 ]; then\n\tneed udevadm systemctl mount", out);
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+	for (int t = 0; t < TW_TIER_COUNT; t++) {
 		const struct advisor_plan_tier *tier = &plan->tiers[t];
 
 		for (size_t i = 0; i < tier->n_mounts; i++) {
@@ -368,7 +368,7 @@ static void script_checks(FILE *out, const struct advisor_plan *plan)
 {
 	fputs("\n# ---- 1. checks (read-only), before anything is changed\n", out);
 	script_tools(out, plan);
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+	for (int t = 0; t < TW_TIER_COUNT; t++) {
 		const struct advisor_plan_tier *tier = &plan->tiers[t];
 
 		for (size_t i = 0; i < tier->n_mounts; i++) {
@@ -465,7 +465,7 @@ static void script_make(FILE *out, const struct advisor_plan *plan)
 	bool any = false;
 
 	fputs("\n# ---- 2. md arrays, LVM volumes and new filesystems\n", out);
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+	for (int t = 0; t < TW_TIER_COUNT; t++) {
 		const struct advisor_plan_tier *tier = &plan->tiers[t];
 
 		for (size_t i = 0; i < tier->n_mounts; i++) {
@@ -511,7 +511,7 @@ static int script_mount(FILE *out, const struct advisor_mount *m)
 static int script_fstab(FILE *out, const struct advisor_plan *plan)
 {
 	fputs("\n# ---- 3. mount points and /etc/fstab\n", out);
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+	for (int t = 0; t < TW_TIER_COUNT; t++) {
 		const struct advisor_plan_tier *tier = &plan->tiers[t];
 
 		for (size_t i = 0; i < tier->n_mounts; i++) {
@@ -560,7 +560,7 @@ static int script_udev(FILE *out, const struct advisor_plan *plan)
 static void script_mount_all(FILE *out, const struct advisor_plan *plan)
 {
 	fputs("\n# ---- 6. mount the new mount points (only those)\n", out);
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+	for (int t = 0; t < TW_TIER_COUNT; t++) {
 		const struct advisor_plan_tier *tier = &plan->tiers[t];
 
 		for (size_t i = 0; i < tier->n_mounts; i++)
@@ -568,7 +568,7 @@ static void script_mount_all(FILE *out, const struct advisor_plan *plan)
 				sh_words(out, "mount_new", (const char *[]){ tier->mounts[i].point, NULL });
 	}
 	fputs("\n# ---- 7. directories on existing filesystems\n", out);
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+	for (int t = 0; t < TW_TIER_COUNT; t++) {
 		const struct advisor_plan_tier *tier = &plan->tiers[t];
 
 		for (size_t i = 0; i < tier->n_mounts; i++) {
@@ -627,7 +627,7 @@ static void would_do(FILE *out, const struct advisor_plan *plan,
 
 static bool any_actionable(const struct advisor_plan *plan)
 {
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+	for (int t = 0; t < TW_TIER_COUNT; t++)
 		for (size_t i = 0; i < plan->tiers[t].n_mounts; i++)
 			if (actionable(plan, &plan->tiers[t], &plan->tiers[t].mounts[i]))
 				return true;
@@ -641,7 +641,7 @@ static void script_nothing(FILE *out, const struct advisor_plan *plan)
 	fputs("\n# ---- nothing to do: no mount of this plan is on this machine\n"
 	      "# (catalog entries or devices of another host); with --apply too, this\n"
 	      "# script writes no udev rules, reloads nothing and enables no timer.\n", out);
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+	for (int t = 0; t < TW_TIER_COUNT; t++)
 		for (size_t i = 0; i < plan->tiers[t].n_mounts; i++) {
 			sh_words(out, "printf 'skip: %s is not a device of this machine "
 				 "(catalog entry)\\n'",

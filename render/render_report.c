@@ -139,7 +139,7 @@ static void table_head(FILE *out)
 	fputs("<table class=\"devices\">\n<thead><tr><th>device</th><th>model</th><th>media</th>"
 	      "<th>transport</th><th>capacity</th>", out);
 	for (size_t k = 0; k < report_n_metrics; k++)
-		fprintf(out, "<th>%s</th>", report_metrics[k].head);
+		fprintf(out, "<th>%s</th>", model_metric_label(report_metric_desc(k), MODEL_LABEL_HEAD));
 	fputs("<th>idle / load °C</th><th>tier</th></tr></thead>\n<tbody>\n", out);
 }
 
@@ -173,7 +173,7 @@ static void table_row(FILE *out, const struct profile_device *d, const char *tie
 	fprintf(out, "</td><td>%s</td><td>%s</td><td class=\"num\">%s</td>",
 		profile_media_name(d->media), profile_transport_name(d->transport), cap);
 	for (size_t k = 0; k < report_n_metrics; k++)
-		num_cell(out, report_metrics[k].get(d));
+		num_cell(out, model_metric_value(d, report_metric_desc(k)));
 	temp_cell(out, &d->thermal);
 	fprintf(out, "<td>%s", tier ? tier : "none");
 	if (bought)
@@ -389,7 +389,7 @@ static void plan_costs(FILE *out, const struct report_plan *p)
 	fputs("<h3>Cost</h3>\n<table class=\"small costs\">\n<thead><tr><th>tier</th>"
 	      "<th>devices</th><th>usable</th><th>cost</th><th>per usable TB</th></tr></thead>\n"
 	      "<tbody>\n", out);
-	for (int i = 0; i < ADVISOR_TIER_COUNT; i++) {
+	for (int i = 0; i < TW_TIER_COUNT; i++) {
 		const struct report_tier *t = &p->tiers[i];
 
 		cost_row(out, t->name, t->n_devices, t->n_devices ? t->usable_bytes : -1,
@@ -539,7 +539,7 @@ void report_section_plan(FILE *out, const struct report_input *in)
 	fputs("<section id=\"plan\">\n<h2>Plan: hot, warm, cold</h2>\n", out);
 	plan_summary(out, p);
 	fputs("<div class=\"tiers\">\n", out);
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+	for (int t = 0; t < TW_TIER_COUNT; t++)
 		plan_tier(out, in, &p->tiers[t]);
 	fputs("</div>\n", out);
 	plan_buy(out, p);

@@ -36,7 +36,7 @@ static void bars_range(const struct report_bars *b, double *min, double *max)
 		*min = 0, *max = 1;
 }
 
-static void bar_row(FILE *out, const struct report_metric *m, const struct report_bar *b,
+static void bar_row(FILE *out, const struct model_metric_desc *m, const struct report_bar *b,
 		    const struct svg_scale *s, double y)
 {
 	char v[32];
@@ -65,7 +65,7 @@ static void bar_row(FILE *out, const struct report_metric *m, const struct repor
 		y + BAR_ROW / 2 + 2, v);
 }
 
-static void bar_chart(FILE *out, const struct report_metric *m, const struct report_bars *b)
+static void bar_chart(FILE *out, const struct model_metric_desc *m, const struct report_bars *b)
 {
 	struct svg_frame f = { BAR_LEFT, 6, CHART_W - 80, 6 + BAR_ROW * (double)b->n };
 	double min, max, h = f.bottom + 40;
@@ -74,14 +74,14 @@ static void bar_chart(FILE *out, const struct report_metric *m, const struct rep
 	bars_range(b, &min, &max);
 	svg_scale_init(&s, min, max, f.left, f.right, SVG_AUTO, true);
 	fputs("<figure class=\"chart-box\">\n<figcaption><strong>", out);
-	render_html_esc(out, m->title);
+	render_html_esc(out, model_metric_label(m, MODEL_LABEL_TITLE));
 	fprintf(out, "</strong> — %s, %s is better%s</figcaption>\n", m->unit,
-		m->better == REPORT_HIGHER ? "higher" : "lower",
+		model_better_name(m->better),
 		s.log ? "; log scale: the largest value is over 20× the smallest" : "");
 	fprintf(out, "<svg class=\"chart bar\" data-metric=\"%s\" data-scale=\"%s\" "
 		"viewBox=\"0 0 %.0f %.0f\" width=\"%.0f\" height=\"%.0f\" role=\"img\" aria-label=\"",
-		m->key, s.log ? "log" : "linear", CHART_W, h, CHART_W, h);
-	render_html_esc(out, m->title);
+		m->path, s.log ? "log" : "linear", CHART_W, h, CHART_W, h);
+	render_html_esc(out, model_metric_label(m, MODEL_LABEL_TITLE));
 	fputs("\">\n", out);
 	svg_axis_x(out, &s, &f, m->unit);
 	for (size_t i = 0; i < b->n; i++)
@@ -99,9 +99,9 @@ int report_section_bars(FILE *out, const struct report_input *in)
 
 		if (!report_metrics[k].chart)
 			continue;
-		if (report_bars_make(&report_metrics[k], in->devs, in->n_devs, in->plan, &b))
+		if (report_bars_make(report_metric_desc(k), in->devs, in->n_devs, in->plan, &b))
 			return -ENOMEM;
-		bar_chart(out, &report_metrics[k], &b);
+		bar_chart(out, report_metric_desc(k), &b);
 		free(b.v);
 	}
 	fputs("</div>\n</section>\n", out);

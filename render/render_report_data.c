@@ -1,5 +1,6 @@
 /* render_report_data.c — what the report's charts show, computed apart
- * from how they are drawn: the key metrics, their bars, the knee of a
+ * from how they are drawn: the key metrics (paths into the metric table),
+ * their bars, the knee of a
  * queue-depth sweep and the cache cliff of a sustained write.
  */
 #include <errno.h>
@@ -14,67 +15,28 @@
 #define KNEE_P99_FACTOR 2.0	/* p99 more than doubles … */
 #define KNEE_IOPS_GROWTH 1.2	/* … while IOPS grows less than 20 % */
 
-static double io_mbps(const struct profile_device *d, enum profile_io_test t)
-{
-	return d->io[t].present ? d->io[t].mbps : NAN;
-}
-
-static double io_iops(const struct profile_device *d, enum profile_io_test t)
-{
-	return d->io[t].present ? d->io[t].iops : NAN;
-}
-
-static double get_seq_read(const struct profile_device *d)
-{
-	return io_mbps(d, PROFILE_SEQ_READ);
-}
-
-static double get_seq_write(const struct profile_device *d)
-{
-	return io_mbps(d, PROFILE_SEQ_WRITE);
-}
-
-static double get_qd1(const struct profile_device *d) { return io_iops(d, PROFILE_RAND_READ_QD1); }
-static double get_qd32(const struct profile_device *d) { return io_iops(d, PROFILE_RAND_READ_QD32); }
-static double get_mixed(const struct profile_device *d) { return io_iops(d, PROFILE_MIXED_70_30); }
-
-static double get_sustained(const struct profile_device *d)
-{
-	return d->sustained.present ? d->sustained.mbps : NAN;
-}
-
-static double qd1_lat(const struct profile_device *d, enum profile_lat_field f)
-{
-	const struct profile_io *io = &d->io[PROFILE_RAND_READ_QD1];
-
-	return io->present ? io->lat.v[f] : NAN;
-}
-
-static double get_qd1_p50(const struct profile_device *d) { return qd1_lat(d, PROFILE_LAT_P50); }
-static double get_qd1_p99(const struct profile_device *d) { return qd1_lat(d, PROFILE_LAT_P99); }
-
+/* The device table's figures, paths into the metric table (metrics.h),
+ * which gives their column heads, chart titles, units and which way is
+ * better; chart: the figure also gets a bar chart. */
 const struct report_metric report_metrics[] = {
-	{ "seq_read.mbps", "Sequential read (1 MiB)", "seq read MB/s", "MB/s", REPORT_HIGHER,
-	  true, get_seq_read },
-	{ "seq_write.mbps", "Sequential write (1 MiB)", "seq write MB/s", "MB/s", REPORT_HIGHER,
-	  true, get_seq_write },
-	{ "sustained_write.mbps", "Sustained write, after the cache", "sustained write MB/s",
-	  "MB/s", REPORT_HIGHER, true, get_sustained },
-	{ "rand_read_qd1.iops", "Random 4 KiB read at QD1", "QD1 IOPS", "IOPS", REPORT_HIGHER,
-	  true, get_qd1 },
-	{ "rand_read_qd1.lat_us.p50", "Random 4 KiB read at QD1, p50 latency", "QD1 p50 µs", "µs",
-	  REPORT_LOWER, false, get_qd1_p50 },
-	{ "rand_read_qd1.lat_us.p99", "Random 4 KiB read at QD1, p99 latency", "QD1 p99 µs", "µs",
-	  REPORT_LOWER, true, get_qd1_p99 },
-	{ "rand_read_qd32.iops", "Random 4 KiB read at QD32", "QD32 IOPS", "IOPS", REPORT_HIGHER,
-	  true, get_qd32 },
-	{ "mixed_70_30.iops", "Mixed 70 % read / 30 % write, QD32", "mixed 70/30 IOPS", "IOPS",
-	  REPORT_HIGHER, true, get_mixed },
+	{ "seq_read.mbps", true },
+	{ "seq_write.mbps", true },
+	{ "sustained_write.mbps", true },
+	{ "rand_read_qd1.iops", true },
+	{ "rand_read_qd1.lat_us.p50", false },
+	{ "rand_read_qd1.lat_us.p99", true },
+	{ "rand_read_qd32.iops", true },
+	{ "mixed_70_30.iops", true },
 };
 const size_t report_n_metrics = ARRAY_SIZE(report_metrics);
 
+const struct model_metric_desc *report_metric_desc(size_t k)
+{
+	return k < report_n_metrics ? model_metric_find(report_metrics[k].key) : NULL;
+}
+
 /* qsort has no context argument: the order of the chart being sorted. */
-static enum report_better sort_better;
+static enum model_better sort_better;
 
 /* Best first; not measured last; ties and missing in profile order (index). */
 static int bar_cmp(const void *pa, const void *pb)
@@ -85,11 +47,11 @@ static int bar_cmp(const void *pa, const void *pb)
 	if (ma != mb)
 		return ma ? 1 : -1;
 	if (!ma && a->value != b->value)
-		return (a->value > b->value) == (sort_better == REPORT_HIGHER) ? -1 : 1;
+		return (a->value > b->value) == (sort_better == MODEL_BETTER_HIGHER) ? -1 : 1;
 	return a->order < b->order ? -1 : a->order > b->order;
 }
 
-int report_bars_make(const struct report_metric *m, const struct profile_device *const *devs,
+int report_bars_make(const struct model_metric_desc *m, const struct profile_device *const *devs,
 		     size_t n, const struct report_plan *rp, struct report_bars *out)
 {
 	out->n = 0;
@@ -97,7 +59,7 @@ int report_bars_make(const struct report_metric *m, const struct profile_device 
 	if (!out->v)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
-		out->v[i] = (struct report_bar){ .dev = devs[i], .value = m->get(devs[i]),
+		out->v[i] = (struct report_bar){ .dev = devs[i], .value = model_metric_value(devs[i], m),
 						 .tier = report_plan_tier_of(rp, devs[i]->id),
 						 .order = i };
 	out->n = n;

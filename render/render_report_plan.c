@@ -14,6 +14,7 @@
 
 #include "plan.h"
 #include "report.h"
+#include "tw_tier.h"
 
 /* calloc n × size, remembered in rp (freed with it).  NULL on failure. */
 static void *rp_alloc(struct report_plan *rp, size_t n, size_t size)
@@ -42,7 +43,7 @@ static struct report_plan *rp_new(void)
 	if (!rp)
 		return NULL;
 	rp->score = rp->runner_up_gap = rp->cost_total = rp->budget = NAN;
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+	for (int t = 0; t < TW_TIER_COUNT; t++) {
 		rp->tiers[t].name = advisor_tier_name(t);
 		rp->tiers[t].score = rp->tiers[t].raid_read_mbps = NAN;
 		rp->tiers[t].cost = rp->tiers[t].cost_per_usable_tb = NAN;
@@ -65,7 +66,7 @@ void report_plan_free(struct report_plan *rp)
 
 const char *report_plan_tier_of(const struct report_plan *rp, const char *id)
 {
-	for (int t = 0; rp && id && t < ADVISOR_TIER_COUNT; t++)
+	for (int t = 0; rp && id && t < TW_TIER_COUNT; t++)
 		for (size_t i = 0; i < rp->tiers[t].n_devices; i++)
 			if (!strcmp(rp->tiers[t].devices[i], id))
 				return rp->tiers[t].name;
@@ -133,14 +134,14 @@ static size_t plan_ids(const struct report_plan *rp)
 {
 	size_t n = rp->n_unassigned + rp->n_warnings + rp->n_buy;
 
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+	for (int t = 0; t < TW_TIER_COUNT; t++)
 		n += rp->tiers[t].n_devices + 1;
 	return n;
 }
 
 static void fit_all(struct misfit *m, const struct report_plan *rp)
 {
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+	for (int t = 0; t < TW_TIER_COUNT; t++) {
 		const struct report_tier *rt = &rp->tiers[t];
 
 		for (size_t i = 0; i < rt->n_devices; i++)	/* a copy: its catalog entry */
@@ -320,7 +321,7 @@ int report_plan_from_advisor(struct advisor_plan *plan, struct report_plan **out
 	}
 	rp->owned_plan = plan;
 	rp->source = "the advisor, run on these profiles";
-	for (int t = 0; !ret && t < ADVISOR_TIER_COUNT; t++)
+	for (int t = 0; !ret && t < TW_TIER_COUNT; t++)
 		ret = adv_tier(rp, plan, t);
 	if (!ret)
 		ret = adv_plan_wide(rp, plan);
@@ -557,6 +558,7 @@ static int j_buy_line(struct jctx *c, json_t *o, size_t i, struct report_buy *b)
 {
 	json_t *n = json_object_get(o, "count");
 	const char *tier = NULL;
+	int t;
 
 	if (!json_is_object(o))
 		return jfail(c, "buy[%zu]: expected an object", i);
@@ -566,9 +568,8 @@ static int j_buy_line(struct jctx *c, json_t *o, size_t i, struct report_buy *b)
 		return -EINVAL;
 	if (!b->id)
 		return jfail(c, "buy[%zu].id: expected the id of a catalog entry", i);
-	for (int t = 0; tier && t < ADVISOR_TIER_COUNT; t++)
-		if (!strcmp(tier, advisor_tier_name(t)))
-			b->tier = advisor_tier_name(t);
+	if ((t = tw_tier_find(tier)) >= 0)
+		b->tier = tw_tier_names[t];
 	if (!b->tier)
 		return jfail(c, "buy[%zu].tier: expected \"hot\", \"warm\" or \"cold\"", i);
 	if (!json_is_integer(n) || json_integer_value(n) < 1 || json_integer_value(n) > UINT_MAX)
@@ -624,7 +625,7 @@ static int j_money(struct jctx *c)
 	struct report_plan *rp = c->rp;
 
 	rp->priced = rp->buying;
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+	for (int t = 0; t < TW_TIER_COUNT; t++) {
 		struct report_tier *rt = &rp->tiers[t];
 
 		/* without prices a tier's cost is null; an empty tier's is 0 either way */
@@ -659,9 +660,9 @@ static int j_doc(struct jctx *c, json_t *doc)
 	if (!json_is_object(doc) || jstr(c, doc, "schema", "plan", &schema) || !schema ||
 	    strcmp(schema, PLAN_SCHEMA))
 		return not_a_plan(c, schema);
-	if (!json_is_array(tiers) || json_array_size(tiers) != ADVISOR_TIER_COUNT)
+	if (!json_is_array(tiers) || json_array_size(tiers) != TW_TIER_COUNT)
 		return jfail(c, "tiers: expected an array of the three tiers hot, warm, cold");
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
+	for (int t = 0; t < TW_TIER_COUNT; t++)
 		if ((ret = j_tier(c, json_array_get(tiers, (size_t)t), t)))
 			return ret;
 	ret = jstrv(c, doc, "unassigned", "plan", &c->rp->unassigned, &c->rp->n_unassigned);

@@ -3,8 +3,8 @@
  * Data first, rendering second (docs/report.md):
  *   render_report_plan.c   the plan as the report shows it (struct report_plan),
  *                          from the advisor run in-process or a tierwise.plan/1 file
- *   render_report_data.c   the metric table, bars per metric, the sweep knee,
- *                          the sustained-write cache cliff
+ *   render_report_data.c   the key metrics (paths into metrics.h), bars per
+ *                          metric, the sweep knee, the sustained-write cache cliff
  *   render_report_svg.c    HTML escaping, scales (linear/log), axes
  *   render_report_charts.c the bar, sweep and sustained-write charts
  *   render_report.c        the document: head and CSS, device table, plan
@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "advisor.h"
+#include "metrics.h"
 #include "profile.h"
 #include "render.h"
 
@@ -79,7 +80,7 @@ struct report_buy {
 
 struct report_plan {
 	const char *source;		/* where it came from, for the reader */
-	struct report_tier tiers[ADVISOR_TIER_COUNT];
+	struct report_tier tiers[TW_TIER_COUNT];
 	size_t n_unassigned;
 	const char **unassigned;
 	size_t n_warnings;
@@ -143,21 +144,19 @@ int report_plan_check(const struct report_plan *rp, const struct profile_device 
 
 /* ---- data for the charts (render_report_data.c) ---------------------- */
 
-enum report_better { REPORT_HIGHER, REPORT_LOWER };
-
-/* One figure of the device table; chart: it also gets a bar chart. */
+/* One figure of the device table, a metric of the table (metrics.h) by
+ * path; chart: it also gets a bar chart. */
 struct report_metric {
 	const char *key;		/* data-metric: "rand_read_qd1.iops" */
-	const char *title;		/* "Random 4 KiB read at QD1" */
-	const char *head;		/* table column: "QD1 IOPS" */
-	const char *unit;		/* "IOPS", "MB/s", "µs" */
-	enum report_better better;
 	bool chart;
-	double (*get)(const struct profile_device *d);	/* NAN = not measured */
 };
 
 extern const struct report_metric report_metrics[];
 extern const size_t report_n_metrics;
+
+/* The metric table's row of report_metrics[k] (column head, chart title,
+ * unit, which way is better, value), or NULL when k >= report_n_metrics. */
+const struct model_metric_desc *report_metric_desc(size_t k);
 
 struct report_bar {
 	const struct profile_device *dev;
@@ -174,7 +173,7 @@ struct report_bars {
 	size_t n;
 	struct report_bar *v;
 };
-int report_bars_make(const struct report_metric *m, const struct profile_device *const *devs,
+int report_bars_make(const struct model_metric_desc *m, const struct profile_device *const *devs,
 		     size_t n, const struct report_plan *rp, struct report_bars *out);
 
 /* The knee of a queue-depth sweep. */

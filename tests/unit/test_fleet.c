@@ -29,6 +29,24 @@ static void test_median(void **state)
 	assert_true(isnan(fleet_median(c, 0)));
 }
 
+/* Every key figure is a row of the metric table, with its unit and way. */
+static void test_metric_rows(void **state)
+{
+	(void)state;
+	assert_true(fleet_n_metrics > 0);
+	for (size_t i = 0; i < fleet_n_metrics; i++) {
+		const struct model_metric_desc *m = fleet_metric_desc(i);
+
+		assert_non_null(m);
+		assert_string_equal(m->path, fleet_metrics[i].key);
+		assert_non_null(model_metric_label(m, MODEL_LABEL_FLEET));
+	}
+	assert_null(fleet_metric_desc(fleet_n_metrics));
+	assert_string_equal(fleet_metric_desc(3)->unit, "µs");
+	assert_int_equal(fleet_metric_desc(3)->better, MODEL_BETTER_LOWER);
+	assert_int_equal(fleet_metric_desc(0)->better, MODEL_BETTER_HIGHER);
+}
+
 static void test_plan_path(void **state)
 {
 	char *p;
@@ -276,6 +294,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_median),
+		cmocka_unit_test(test_metric_rows),
 		cmocka_unit_test(test_plan_path),
 		cmocka_unit_test(test_outlier_edges),
 		cmocka_unit_test(test_groups),

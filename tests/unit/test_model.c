@@ -11,6 +11,7 @@
 
 #include "advisor.h"
 #include "model.h"
+#include "tw_tier.h"
 
 static void test_estimates(void **state)
 {
@@ -47,10 +48,12 @@ static void test_tiers(void **state)
 	(void)state;
 	assert_string_equal(advisor_tier_name(ADVISOR_HOT), "hot");
 	assert_string_equal(advisor_tier_name(ADVISOR_COLD), "cold");
-	assert_null(advisor_tier_name(ADVISOR_TIER_COUNT));
-	assert_int_equal(advisor_tier_parse("warm"), ADVISOR_WARM);
-	assert_int_equal(advisor_tier_parse("lukewarm"), -EINVAL);
-	assert_int_equal(advisor_tier_parse(NULL), -EINVAL);
+	assert_null(advisor_tier_name(TW_TIER_COUNT));
+	assert_int_equal(tw_tier_find("warm"), ADVISOR_WARM);
+	assert_int_equal(tw_tier_find("cold"), ADVISOR_COLD);
+	assert_int_equal(tw_tier_find("lukewarm"), -1);
+	assert_int_equal(tw_tier_find("boot"), -1);
+	assert_int_equal(tw_tier_find(NULL), -1);
 }
 
 int main(void)

@@ -11,7 +11,7 @@
 
 #include "plan.h"
 
-#define NT ADVISOR_TIER_COUNT
+#define NT TW_TIER_COUNT
 #define MAXN 1000
 #define assert_close(a, b, tol) assert_true(fabs((double)(a) - (double)(b)) <= (tol))
 

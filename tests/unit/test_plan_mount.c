@@ -28,7 +28,7 @@ struct fx {
 	struct advisor_disk disk[MAXD];
 	struct advisor_part parts[MAXD][2];
 	struct advisor_plan_device devs[MAXD];
-	size_t tier_devs[ADVISOR_TIER_COUNT][MAXD];
+	size_t tier_devs[TW_TIER_COUNT][MAXD];
 	size_t members[MAXD];
 	struct advisor_plan plan;
 };
@@ -40,7 +40,7 @@ static struct fx *fx_new(size_t n)
 	assert_non_null(f);
 	f->plan.n_devs = n;
 	f->plan.devs = f->devs;
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+	for (int t = 0; t < TW_TIER_COUNT; t++) {
 		f->plan.tiers[t].tier = (enum advisor_tier)t;
 		f->plan.tiers[t].shared_dev = -1;
 		f->plan.tiers[t].devices = f->tier_devs[t];
@@ -82,7 +82,7 @@ static void fx_assign(struct fx *f, size_t d, enum advisor_tier t)
 /* Free what advisor_mounts_make() allocated in every tier. */
 static void fx_free(struct fx *f)
 {
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+	for (int t = 0; t < TW_TIER_COUNT; t++) {
 		struct advisor_plan_tier *tier = &f->plan.tiers[t];
 
 		advisor_mounts_clear(tier);

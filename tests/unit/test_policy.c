@@ -209,6 +209,73 @@ static void test_metric_table(void **state)
 	assert_null(model_policy_key_at(30));
 }
 
+/* One row per metric: which way is better, the I/O test and each place's
+ * label, with compare and fleet falling back to the short label. */
+static void test_metric_labels(void **state)
+{
+	const struct model_metric_desc *m;
+
+	(void)state;
+	for (size_t i = 0; i < model_metric_count(); i++) {
+		m = model_metric_at(i);
+		if (!strcmp(m->unit, "µs") || !strcmp(m->unit, "°C"))
+			assert_int_equal(m->better, MODEL_BETTER_LOWER);
+		if (!strcmp(m->unit, "MB/s") || !strcmp(m->unit, "IOPS"))
+			assert_int_equal(m->better, MODEL_BETTER_HIGHER);
+		assert_true(!m->words == !m->brief);	/* explain shows both or neither */
+		assert_true(!m->title == !m->head);	/* the report likewise */
+	}
+	m = model_metric_find("rand_read_qd1.lat_us.p99");
+	assert_int_equal(m->test, PROFILE_RAND_READ_QD1);
+	assert_string_equal(model_metric_label(m, MODEL_LABEL_WORDS),
+			    "random 4 KiB read, QD1, p99 latency");
+	assert_string_equal(model_metric_label(m, MODEL_LABEL_BRIEF), "QD1 p99 latency");
+	assert_string_equal(model_metric_label(m, MODEL_LABEL_COMPARE), "QD1 p99 latency");
+	assert_string_equal(model_metric_label(m, MODEL_LABEL_FLEET), "QD1 read latency, p99");
+	assert_string_equal(model_metric_label(m, MODEL_LABEL_TITLE),
+			    "Random 4 KiB read at QD1, p99 latency");
+	assert_string_equal(model_metric_label(m, MODEL_LABEL_HEAD), "QD1 p99 µs");
+	m = model_metric_find("seq_write.mbps");
+	assert_int_equal(m->test, PROFILE_SEQ_WRITE);
+	assert_int_equal(m->better, MODEL_BETTER_HIGHER);
+	assert_string_equal(model_metric_label(m, MODEL_LABEL_FLEET), "sequential write");
+	m = model_metric_find("thermal.idle_c");
+	assert_int_equal(m->test, -1);
+	assert_string_equal(model_metric_label(m, MODEL_LABEL_COMPARE), "idle temperature");
+	assert_null(model_metric_label(m, MODEL_LABEL_BRIEF));
+	assert_null(model_metric_label(m, MODEL_LABEL_FLEET));
+	assert_null(model_metric_label(m, MODEL_LABEL_TITLE));
+	m = model_metric_find("price_per_tb");
+	assert_int_equal(m->better, MODEL_BETTER_LOWER);
+	assert_string_equal(model_metric_label(m, MODEL_LABEL_COMPARE), "price per TB");
+	assert_int_equal(model_metric_find("health.available_spare")->better, MODEL_BETTER_HIGHER);
+	assert_int_equal(model_metric_find("health.media_errors")->better, MODEL_BETTER_LOWER);
+	assert_null(model_metric_label(NULL, MODEL_LABEL_BRIEF));
+}
+
+/* A device's price: per TB × decimal TB; NAN without a price or a capacity. */
+static void test_device_price(void **state)
+{
+	struct profile *p = profile_new();
+	struct profile_device *d;
+
+	(void)state;
+	assert_non_null(p);
+	d = profile_add_device(p, "nvme0n1");
+	assert_non_null(d);
+	assert_true(isnan(model_device_price(d)));
+	d->price_per_tb = 80;
+	assert_true(isnan(model_device_price(d)));	/* capacity unknown */
+	d->capacity_bytes = 2000000000000;
+	assert_float_equal(model_device_price(d), 160, 1e-9);
+	d->capacity_bytes = 0;
+	assert_true(isnan(model_device_price(d)));
+	d->capacity_bytes = 500000000000;
+	d->price_per_tb = NAN;
+	assert_true(isnan(model_device_price(d)));
+	profile_free(p);
+}
+
 /* docs/policies.md lists every metric path and every key of the tables. */
 static void test_docs(void **state)
 {
@@ -930,6 +997,8 @@ int main(void)
 		cmocka_unit_test(test_model_loading),
 		cmocka_unit_test(test_utility),
 		cmocka_unit_test(test_metric_table),
+		cmocka_unit_test(test_metric_labels),
+		cmocka_unit_test(test_device_price),
 		cmocka_unit_test(test_docs),
 		cmocka_unit_test(test_metric_values),
 		cmocka_unit_test(test_metric_values_set),
