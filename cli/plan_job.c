@@ -247,7 +247,8 @@ static int one_host(const struct cli_plan_opts *o, const struct cli_inputs *in,
 }
 
 /* What names one physical device across re-probes: its serial, else its
- * path, else its id as the profile gave it (before "label:" was added). */
+ * path, else its id as the profile gives it (without the "label:" that
+ * qualifies it). */
 static const char *identity(const struct profile_device *d)
 {
 	const char *c;
