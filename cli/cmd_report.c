@@ -76,38 +76,6 @@ static int report_parse(int argc, char **argv, struct report_opts *o)
 	return c ? c : -1;
 }
 
-/* The profiles only (no policies needed): like cli_inputs_load(). */
-static int load_profiles(struct cli_inputs *in, char *const *files, size_t n)
-{
-	struct tw_diags d = { 0 };
-	size_t k = 0;
-
-	memset(in, 0, sizeof(*in));
-	if (!(in->profiles = calloc(n, sizeof(*in->profiles))))
-		return TW_EXIT_SYSTEM;
-	for (size_t i = 0; i < n; i++) {
-		int ret = profile_read_file(files[i], &in->profiles[i], &d);
-
-		cli_print_diags(&d);
-		if (ret < 0 && !d.n)
-			fprintf(stderr, "%s: cannot read: %s%s\n", files[i], strerror(-ret),
-				ret == -ENOENT ? " (a PROFILE argument: a tierwise.profile/1 "
-				"file, as `tierwise probe -o FILE` writes it)" : "");
-		tw_diags_clear(&d);
-		if (ret < 0)
-			return ret == -ENOMEM ? TW_EXIT_SYSTEM : TW_EXIT_INVALID;
-		in->n_profiles++;
-		k += in->profiles[i]->n_devices;
-	}
-	if (!(in->devs = calloc(k ? k : 1, sizeof(*in->devs))))
-		return TW_EXIT_SYSTEM;
-	for (size_t i = 0; i < in->n_profiles; i++)
-		for (size_t j = 0; j < in->profiles[i]->n_devices; j++)
-			in->devs[in->n_devs++] = &in->profiles[i]->devices[j];
-	return cli_inputs_qualify_ids(in, files) < 0 ? TW_EXIT_SYSTEM : TW_EXIT_OK;
-}
-
-/* The advisor, in-process, without inventory facts. */
 static int plan_from_advisor(const struct cli_inputs *in, struct report_plan **rp)
 {
 	struct advisor_options opt = { 0 };
@@ -162,7 +130,7 @@ static int report_run(int argc, char **argv, struct tw_global *g)
 	if (rc >= 0)
 		return rc;
 	if (o.plan || o.no_plan)
-		rc = load_profiles(&in, files, n);
+		rc = cli_inputs_load_profiles(&in, files, n);
 	else
 		rc = cli_inputs_load("report", &in, files, n, o.policies, NULL);
 	if (rc == TW_EXIT_OK && o.plan)

@@ -346,6 +346,37 @@ int cli_inputs_load_unqualified(const char *cmd, struct cli_inputs *in, char *co
 	return inputs_load(cmd, in, files, n, policies, prices, false);
 }
 
+int cli_inputs_load_profiles(struct cli_inputs *in, char *const *files, size_t n)
+{
+	struct tw_diags d = { 0 };
+	size_t k = 0;
+
+	memset(in, 0, sizeof(*in));
+	if (!(in->profiles = calloc(n, sizeof(*in->profiles))))
+		return TW_EXIT_SYSTEM;
+	for (size_t i = 0; i < n; i++) {
+		int ret = profile_read_file(files[i], &in->profiles[i], &d);
+
+		cli_print_diags(&d);
+		if (ret < 0 && !d.n)
+			fprintf(stderr, "%s: cannot read: %s%s\n", files[i], strerror(-ret),
+				ret == -ENOENT ? " (a PROFILE argument: a tierwise.profile/1 "
+				"file, as `tierwise probe -o FILE` writes it)" : "");
+		tw_diags_clear(&d);
+		if (ret < 0)
+			return ret == -ENOMEM ? TW_EXIT_SYSTEM : TW_EXIT_INVALID;
+		in->n_profiles++;
+		k += in->profiles[i]->n_devices;
+	}
+	if (!(in->devs = calloc(k ? k : 1, sizeof(*in->devs))))
+		return TW_EXIT_SYSTEM;
+	for (size_t i = 0; i < in->n_profiles; i++)
+		for (size_t j = 0; j < in->profiles[i]->n_devices; j++)
+			in->devs[in->n_devs++] = &in->profiles[i]->devices[j];
+	return cli_inputs_qualify_ids(in, files) < 0 ? TW_EXIT_SYSTEM : TW_EXIT_OK;
+}
+
+/* The advisor, in-process, without inventory facts. */
 void cli_print_policies_from(FILE *out, const struct cli_inputs *in, const char *prefix)
 {
 	fprintf(out, "\n%sPolicies: %s\n", prefix, in->policies_from);

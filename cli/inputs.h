@@ -49,6 +49,11 @@ int cli_inputs_load(const char *cmd, struct cli_inputs *in, char *const *files,
 int cli_inputs_load_unqualified(const char *cmd, struct cli_inputs *in, char *const *files,
 				size_t n, const char *policy_dir, const char *prices);
 
+/* The profiles files[0..n) alone (n >= 1), ids qualified as by
+ * cli_inputs_load(): for a report that needs no policies.  Returns
+ * TW_EXIT_OK or the exit code; free in with cli_inputs_free() either way. */
+int cli_inputs_load_profiles(struct cli_inputs *in, char *const *files, size_t n);
+
 /* Free what in holds and empty it.  NULL-safe. */
 void cli_inputs_free(struct cli_inputs *in);
 
