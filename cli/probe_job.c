@@ -11,6 +11,7 @@
 #include "render.h"
 #include "render_prom.h"
 
+/* The progress line on a terminal: the target, the test, its seconds, its rates. */
 static void show_progress(void *arg, const struct probe_status *st)
 {
 	char test[48];
