@@ -50,14 +50,15 @@ struct cli_probe_req {
  * Probe every device `list` marks safe (read-only; with destructive, write
  * tests on the devices safe for them, after confirmation) and a scratch file
  * on each mounted filesystem, then save the profile to r->json (unless nothing
- * was measured) and print the summary.  Returns the probe's exit code.
+ * was measured) and print the summary (probe_job.c).  Returns the probe's
+ * exit code.
  */
 int cli_probe_everything(const struct cli_probe_req *r, struct tw_global *g);
 
 /*
  * Plan the one profile file profile and print it in format (NULL = text);
- * save_json, when not NULL, also gets the plan as tierwise.plan/1.  Returns
- * the exit code.
+ * save_json, when not NULL, also gets the plan as tierwise.plan/1
+ * (plan_job.c).  Returns the exit code.
  */
 int cli_plan_profile(const char *profile, const char *format, const char *save_json,
 		     struct tw_global *g);
@@ -101,58 +102,9 @@ void cli_no_device(const char *cmd, const struct model_ranking *r, const char *i
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Scan the inventory (g->sysroot) and print it with r to out.  Returns the exit code. */
-int cli_list_print(const struct tw_global *g, const struct list_render_ops *r, FILE *out);
-
-
-/* ---- score and explain (cmd_score.c, cmd_explain.c, render_score.c) ---- */
+/* ---- the commands that score (cmd_score.c, cmd_explain.c, cmd_plan.c, ...) ---- */
 extern const struct tw_command tw_cmd_score, tw_cmd_explain, tw_cmd_plan;
 extern const struct tw_command tw_cmd_report, tw_cmd_compare;	/* cmd_report.c, cmd_compare.c */
-
-struct profile;
-struct profile_device;
-struct model_policy_set;
-struct model_ranking;
-
-/* What score and explain read: profiles, the policy set, prices applied. */
-struct score_inputs {
-	size_t n_profiles;
-	struct profile **profiles;
-	struct model_policy_set *policies;
-	size_t n_devs;
-	const struct profile_device **devs;	/* every device of every profile */
-	char policies_from[4200];	/* where the policies came from, for people:
-					   "DIR (--policies)", "policies (./policies)",
-					   "DIR (installed)", "built-in (...)" */
-};
-
-/* "\nPREFIXPolicies: <in->policies_from>\n" to out: every output that
- * scores says where its settings came from (prefix "" or md's "- "). */
-void cli_print_policies_from(FILE *out, const struct score_inputs *in, const char *prefix);
-
-/*
- * Read the profiles files[0..n), the policies of policy_dir (NULL: ./policies,
- * else $TW_SRCDIR/policies, else the installed share/tierwise/policies, else the built-in ones) and the price list (NULL = none).  Problems go to
- * stderr as FILE:LINE:COLUMN: key: message.  Returns TW_EXIT_OK, or the exit
- * code to return (in is then empty).  Free with cli_score_inputs_free().
- * A device id that a device of another profile carries too is qualified by
- * its profile: see cli_score_qualify_ids().  cmd names the command whose
- * --help the messages point to.
- */
-int cli_score_inputs_load(const char *cmd, struct score_inputs *in, char *const *files,
-			  size_t n, const char *policy_dir, const char *prices);
-/* As cli_score_inputs_load(), the ids as the files give them (compare pairs
- * the devices of BEFORE and AFTER by id). */
-int cli_compare_inputs_load(const char *cmd, struct score_inputs *in, char *const *files, size_t n,
-			    const char *policy_dir, const char *prices);
-void cli_score_inputs_free(struct score_inputs *in);
-
-/*
- * Qualify by its profile ("hostA:zram0": the host, else the file name of
- * files[i] without ".json") every device id that a device of another profile
- * of in carries too.  Returns 0 or -ENOMEM (ids then partly qualified).
- */
-int cli_score_qualify_ids(struct score_inputs *in, char *const *files);
 
 /* ---- errors about paths (paths.c) ---- */
 
@@ -211,15 +163,12 @@ int cli_check_sysroot(const char *cmd, const char *sysroot);
 extern const struct tw_command tw_cmd_fleet, tw_cmd_export;
 extern const struct tw_command tw_cmd_import;	/* cmd_import.c */
 
-struct fleet;
 struct prom_source;
 
-/*
- * Read the fleet of paths[0..n) (profiles, directories of them, the plans
- * beside them) for command cmd; every problem goes to stderr.  Returns the
- * exit code; on TW_EXIT_OK *f holds the fleet (free with fleet_free()).
- */
-int cli_fleet_load(const char *cmd, char *const *paths, size_t n, struct fleet **f);
+/* ---- outputs shared by commands (outputs.c) ---- */
+
+/* The file name of the textfile-collector file in a --textfile DIR. */
+#define CLI_TEXTFILE_NAME "tierwise.prom"
 
 /*
  * The textfile-collector file in dir (DIR/tierwise.prom), checked before
@@ -233,4 +182,7 @@ char *cli_textfile_path(const char *cmd, const char *dir, int *rc);
  * Returns the exit code (a failure is printed, naming cmd).
  */
 int cli_write_prom(const char *cmd, const char *path, const struct prom_source *src, size_t n);
+
+/* Scan the inventory (g->sysroot) and print it with r to out.  Returns the exit code. */
+int cli_list_print(const struct tw_global *g, const struct list_render_ops *r, FILE *out);
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "inputs.h"
 #include "compare.h"
 #include "tw_util.h"
 
@@ -87,7 +88,7 @@ static int compare_parse(int argc, char **argv, struct compare_opts *o)
 static int compare_run(int argc, char **argv, struct tw_global *g)
 {
 	struct compare_opts o = { 0 };
-	struct score_inputs in;
+	struct cli_inputs in;
 	struct compare c;
 	int rc = compare_parse(argc, argv, &o);
 
@@ -98,7 +99,7 @@ static int compare_run(int argc, char **argv, struct tw_global *g)
 		return rc;
 	if ((rc = cli_output_open(&out, "compare", o.output)))
 		return rc;
-	rc = cli_compare_inputs_load("compare", &in, argv + optind, 2, o.policies, o.prices);
+	rc = cli_inputs_load_unqualified("compare", &in, argv + optind, 2, o.policies, o.prices);
 	if (rc != TW_EXIT_OK)
 		return cli_output_close(&out, rc);
 	if (compare_build(in.profiles[0], in.profiles[1], in.policies, &c) < 0) {
@@ -108,7 +109,7 @@ static int compare_run(int argc, char **argv, struct tw_global *g)
 		o.render->print(stdout, &c);
 		compare_clear(&c);
 	}
-	cli_score_inputs_free(&in);
+	cli_inputs_free(&in);
 	return cli_output_close(&out, rc);
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "inputs.h"
 #include "render_explain.h"
 #include "score.h"
 #include "tw_util.h"
@@ -312,7 +313,7 @@ static int explain_fill(struct explain_case *x, const struct model_ranking *r,
 }
 
 static int explain_ranked(const struct model_ranking *r, const char *id,
-			  const struct explain_opts *o, const struct score_inputs *in)
+			  const struct explain_opts *o, const struct cli_inputs *in)
 {
 	struct explain_case *x = calloc(1, sizeof(*x));
 	int rc;
@@ -336,7 +337,7 @@ static int explain_ranked(const struct model_ranking *r, const char *id,
 static int explain_run(int argc, char **argv, struct tw_global *g)
 {
 	struct explain_opts o = { .render = &explain_render_text };
-	struct score_inputs in;
+	struct cli_inputs in;
 	struct model_ranking *r = NULL;
 	const struct model_policy *p;
 	int rc = explain_parse(argc, argv, &o);
@@ -348,7 +349,7 @@ static int explain_run(int argc, char **argv, struct tw_global *g)
 		return rc;
 	if ((rc = cli_output_open(&out, "explain", o.output)))
 		return rc;
-	rc = cli_score_inputs_load("explain", &in, argv + optind + 1, (size_t)(argc - optind - 1),
+	rc = cli_inputs_load("explain", &in, argv + optind + 1, (size_t)(argc - optind - 1),
 				   o.policies, o.prices);
 	if (rc != TW_EXIT_OK)
 		return cli_output_close(&out, rc);
@@ -362,7 +363,7 @@ static int explain_run(int argc, char **argv, struct tw_global *g)
 		rc = explain_ranked(r, argv[optind], &o, &in);
 	}
 	model_ranking_free(r);
-	cli_score_inputs_free(&in);
+	cli_inputs_free(&in);
 	return cli_output_close(&out, rc);
 }
 

@@ -8,11 +8,10 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "inputs.h"
 #include "fleet.h"
 #include "render_prom.h"
 #include "tw_outfile.h"
-
-#define TEXTFILE_NAME "tierwise.prom"
 
 static void export_usage(FILE *out)
 {
@@ -28,7 +27,7 @@ static void export_usage(FILE *out)
 	      "Options:\n"
 	      "  --format prometheus  the format (the only one, and the default)\n"
 	      "  -o, --output FILE    write there (default: standard output)\n"
-	      "  --textfile DIR       write DIR/" TEXTFILE_NAME " (node_exporter\n"
+	      "  --textfile DIR       write DIR/" CLI_TEXTFILE_NAME " (node_exporter\n"
 	      "                       --collector.textfile.directory=DIR)\n"
 	      "  --no-plan            no tier metric, even when plans are beside\n\n"
 	      "Exit codes: 0 success, 1 invalid input, 2 usage error, 3 system error.\n\n"
@@ -41,29 +40,6 @@ struct export_opts {
 	bool no_plan;
 	char *path;		/* the file to write (malloc'd) */
 };
-
-char *cli_textfile_path(const char *cmd, const char *dir, int *rc)
-{
-	struct stat st;
-	char *p = NULL;
-
-	*rc = TW_EXIT_OK;
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "tierwise %s: --textfile %s: %s; nothing was written\n", cmd, dir,
-			stat(dir, &st) != 0 ? strerror(errno) : "not a directory");
-		*rc = TW_EXIT_USAGE;
-		return NULL;
-	}
-	if (asprintf(&p, "%s/%s", dir, TEXTFILE_NAME) < 0) {
-		*rc = TW_EXIT_SYSTEM;
-		return NULL;
-	}
-	if ((*rc = cli_check_output(cmd, "--textfile", p))) {
-		free(p);
-		return NULL;
-	}
-	return p;
-}
 
 /* Parse options into o.  Returns -1 to go on, else the exit code. */
 static int export_parse(int argc, char **argv, struct export_opts *o)
@@ -104,23 +80,6 @@ static int export_parse(int argc, char **argv, struct export_opts *o)
 		return TW_EXIT_SYSTEM;
 	c = cli_check_output("export", "-o", o->path);
 	return c ? c : -1;
-}
-
-struct prom_out {
-	const struct prom_source *src;
-	size_t n;
-};
-
-static int render_prom_out(FILE *out, const void *arg)
-{
-	const struct prom_out *po = arg;
-
-	return prom_render(out, po->src, po->n);
-}
-
-int cli_write_prom(const char *cmd, const char *path, const struct prom_source *src, size_t n)
-{
-	return cli_write_rendered(cmd, path, render_prom_out, &(struct prom_out){ src, n });
 }
 
 static int export_fleet(const struct export_opts *o, const struct fleet *f)

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "fleet.h"
+#include "inputs.h"
 #include "render_fleet.h"
 #include "tw_outfile.h"
 
@@ -61,27 +62,6 @@ static int fleet_parse(int argc, char **argv, struct fleet_opts *o)
 		return cli_usage_error("fleet", "no profile or directory given");
 	c = cli_check_output("fleet", "-o", o->output);
 	return c ? c : -1;
-}
-
-/* Read the fleet; problems go to stderr.  Returns the exit code. */
-int cli_fleet_load(const char *cmd, char *const *paths, size_t n, struct fleet **f)
-{
-	struct tw_diags d = { 0 };
-	char err[512] = "", line[1024];
-	int ret = fleet_load(paths, n, f, &d, err, sizeof(err));
-
-	for (size_t i = 0; i < d.n; i++) {
-		tw_diag_format(&d.v[i], line, sizeof(line));
-		fprintf(stderr, "%s\n", line);
-	}
-	tw_diags_clear(&d);
-	if (!ret)
-		return TW_EXIT_OK;
-	if (err[0])
-		fprintf(stderr, "tierwise %s: %s\n", cmd, err);
-	if (ret == -ENOMEM)
-		return TW_EXIT_SYSTEM;
-	return ret == -EINVAL || ret == -ENOENT ? TW_EXIT_INVALID : TW_EXIT_SYSTEM;
 }
 
 struct fleet_out {

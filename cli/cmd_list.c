@@ -62,21 +62,6 @@ static int list_run(int argc, char **argv, struct tw_global *g)
 	return rc;
 }
 
-int cli_list_print(const struct tw_global *g, const struct list_render_ops *r, FILE *out)
-{
-	struct probe_inventory *inv;
-	char err[512] = "";
-	int ret = probe_inventory_scan(g->sysroot, &inv, err, sizeof(err));
-
-	if (ret < 0) {
-		fprintf(stderr, "tierwise list: %s\n", err[0] ? err : strerror(-ret));
-		return TW_EXIT_SYSTEM;
-	}
-	r->print(out, inv);
-	probe_inventory_free(inv);
-	return TW_EXIT_OK;
-}
-
 const struct tw_command tw_cmd_list = {
 	.name = "list",
 	.summary = "inventory of block devices with safety verdicts",

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "inputs.h"
 #include "tw_outfile.h"
 #include "plan.h"
 #include "report.h"
@@ -75,43 +76,7 @@ static int report_parse(int argc, char **argv, struct report_opts *o)
 	return c ? c : -1;
 }
 
-/* The profiles only (no policies needed): like cli_score_inputs_load(). */
-static int load_profiles(struct score_inputs *in, char *const *files, size_t n)
-{
-	struct tw_diags d = { 0 };
-	char line[1024];
-	size_t k = 0;
-
-	memset(in, 0, sizeof(*in));
-	if (!(in->profiles = calloc(n, sizeof(*in->profiles))))
-		return TW_EXIT_SYSTEM;
-	for (size_t i = 0; i < n; i++) {
-		int ret = profile_read_file(files[i], &in->profiles[i], &d);
-
-		for (size_t j = 0; j < d.n; j++) {
-			tw_diag_format(&d.v[j], line, sizeof(line));
-			fprintf(stderr, "%s\n", line);
-		}
-		if (ret < 0 && !d.n)
-			fprintf(stderr, "%s: cannot read: %s%s\n", files[i], strerror(-ret),
-				ret == -ENOENT ? " (a PROFILE argument: a tierwise.profile/1 "
-				"file, as `tierwise probe -o FILE` writes it)" : "");
-		tw_diags_clear(&d);
-		if (ret < 0)
-			return ret == -ENOMEM ? TW_EXIT_SYSTEM : TW_EXIT_INVALID;
-		in->n_profiles++;
-		k += in->profiles[i]->n_devices;
-	}
-	if (!(in->devs = calloc(k ? k : 1, sizeof(*in->devs))))
-		return TW_EXIT_SYSTEM;
-	for (size_t i = 0; i < in->n_profiles; i++)
-		for (size_t j = 0; j < in->profiles[i]->n_devices; j++)
-			in->devs[in->n_devs++] = &in->profiles[i]->devices[j];
-	return cli_score_qualify_ids(in, files) < 0 ? TW_EXIT_SYSTEM : TW_EXIT_OK;
-}
-
-/* The advisor, in-process, without inventory facts. */
-static int plan_from_advisor(const struct score_inputs *in, struct report_plan **rp)
+static int plan_from_advisor(const struct cli_inputs *in, struct report_plan **rp)
 {
 	struct advisor_options opt = { 0 };
 	struct advisor_plan *plan = NULL;
@@ -128,7 +93,7 @@ static int plan_from_advisor(const struct score_inputs *in, struct report_plan *
 
 /* The plan of --plan, which must fit the profiles: exit 1 with one message
  * naming the file when it cannot be read, is no plan, or is another's. */
-static int plan_from_file(const char *path, const struct score_inputs *in,
+static int plan_from_file(const char *path, const struct cli_inputs *in,
 			  struct report_plan **rp)
 {
 	char err[512] = "";
@@ -155,7 +120,7 @@ static int render_report(FILE *out, const void *ri)
 static int report_run(int argc, char **argv, struct tw_global *g)
 {
 	struct report_opts o = { 0 };
-	struct score_inputs in;
+	struct cli_inputs in;
 	struct report_plan *rp = NULL;
 	int rc = report_parse(argc, argv, &o);
 	char *const *files = argv + optind;
@@ -165,9 +130,9 @@ static int report_run(int argc, char **argv, struct tw_global *g)
 	if (rc >= 0)
 		return rc;
 	if (o.plan || o.no_plan)
-		rc = load_profiles(&in, files, n);
+		rc = cli_inputs_load_profiles(&in, files, n);
 	else
-		rc = cli_score_inputs_load("report", &in, files, n, o.policies, NULL);
+		rc = cli_inputs_load("report", &in, files, n, o.policies, NULL);
 	if (rc == TW_EXIT_OK && o.plan)
 		rc = plan_from_file(o.plan, &in, &rp);
 	else if (rc == TW_EXIT_OK && !o.no_plan)
@@ -187,7 +152,7 @@ static int report_run(int argc, char **argv, struct tw_global *g)
 				in.n_profiles == 1 ? "" : "s", rp ? "with the plan" : "no plan");
 	}
 	report_plan_free(rp);
-	cli_score_inputs_free(&in);
+	cli_inputs_free(&in);
 	return rc;
 }
 

@@ -1,10 +1,11 @@
-/* tierwise validate — check profiles (and later policies) strictly. */
+/* tierwise validate — check profiles and policies strictly. */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "inputs.h"
 #include "policy.h"
 #include "profile.h"
 
@@ -16,16 +17,6 @@ static void validate_usage(FILE *out)
 	      "is wrong, and one line per valid file on stdout saying what it holds.\n\n"
 	      "Exit codes: 0 every file is valid, 1 some file is not, 2 usage error.\n\n"
 	      "Example: tierwise validate examples/ai-server-18-devices.json\n", out);
-}
-
-static void print_diags(const struct tw_diags *d)
-{
-	char line[1024];
-
-	for (size_t i = 0; i < d->n; i++) {
-		tw_diag_format(&d->v[i], line, sizeof(line));
-		fprintf(stderr, "%s\n", line);
-	}
 }
 
 static bool is_policy(const char *path)
@@ -47,7 +38,7 @@ static bool validate_one(const char *path)
 				    profile_read_file(path, &p, &d);
 
 	if (ret == -EINVAL || d.n)
-		print_diags(&d);
+		cli_print_diags(&d);
 	else if (ret < 0)
 		fprintf(stderr, "%s: cannot read: %s\n", path, strerror(-ret));
 	else if (pol)

@@ -1,6 +1,7 @@
-/* probe_cli.h — what cmd_probe.c (options, running one target, saving) and
- * probe_targets.c (which targets: the named ones, or the whole machine)
- * share.  Private to cli/. */
+/* probe_cli.h — what the files of the probe command share: cmd_probe.c
+ * (options), probe_job.c (a whole probe: inventory, targets, saving),
+ * probe_targets.c (which targets: the named ones, or the whole machine) and
+ * probe_one.c (running them).  Private to cli/. */
 #ifndef TW_CLI_PROBE_CLI_H
 #define TW_CLI_PROBE_CLI_H
 
@@ -11,6 +12,8 @@
 
 #include "probe.h"
 #include "profile.h"
+
+struct tw_global;
 
 struct probe_cli {
 	struct probe_options o;
@@ -32,6 +35,8 @@ struct probe_cli {
 	size_t n_fs;
 };
 
+/* ---- running the targets (probe_one.c) ---- */
+
 /* Probe device name (write tests when destructive, confirmed first);
  * a failure is counted in c->failed and said on stderr. */
 void cli_probe_device(struct probe_cli *c, const char *name, bool destructive);
@@ -44,11 +49,26 @@ void cli_probe_dir(struct probe_cli *c, const char *dir);
  * the link pass; their results added to the profile in this order. */
 void cli_probe_side_by_side(struct probe_cli *c, const char **names, size_t n);
 
-/* Whether an interrupt (SIGINT, SIGTERM) stopped the probe. */
-bool cli_probe_interrupted(void);
+/* The signal (SIGINT, SIGTERM) that interrupted the probe; 0 when none did. */
+int cli_probe_interrupted(void);
+
+/* From now on the first SIGINT or SIGTERM cancels the test running (through
+ * c->o.cancel) and stops the probe; a second one ends the process. */
+void cli_probe_catch_interrupts(struct probe_cli *c);
+
+/* ---- which targets (probe_targets.c) ---- */
 
 /* Run the targets[0..n) named on the command line, or with n == 0 every
- * target the whole machine offers (probe_targets.c). */
+ * target the whole machine offers. */
 void cli_probe_targets(struct probe_cli *c, char **targets, int n);
+
+/* ---- a whole probe (probe_job.c) ---- */
+
+/*
+ * Check the outputs c names, scan the inventory (g->sysroot), run the
+ * targets[0..n) (none: the whole machine), then save the profile and print
+ * the summary.  Frees what it allocated in c.  Returns the exit code.
+ */
+int cli_probe_execute(struct probe_cli *c, struct tw_global *g, char **targets, int n);
 
 #endif

@@ -8,6 +8,10 @@
  * filesystems, mount points, fstab lines, udev rules and mounts.  Every
  * string from the plan is single-quoted for bash; nothing is eval'd.
  * tierwise itself never runs mkfs, mdadm or mount.
+ *
+ * The fixed text (the header, the options, the shell functions) is the
+ * template plan_script.sh.in, embedded at build time; this file fills in its
+ * fields and writes the parts the plan decides.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -15,8 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tw_util.h"
+#include "plan_script.h"
 #include "render_plan.h"
+#include "tw_util.h"
 
 
 #define UDEV_RULES_FILE "/etc/udev/rules.d/60-tierwise.rules"
@@ -126,176 +131,6 @@ static int script_check(const struct advisor_plan *plan)
 	}
 	return 0;
 }
-
-/* ---- the fixed part ---------------------------------------------------- */
-
-static const char HEADER[] =
-	"#!/bin/bash\n"
-	"# Set up the storage tiers of a `tierwise plan` (" PLAN_SCHEMA ").\n"
-	"#\n"
-	"# READ IT BEFORE RUNNING IT.  Without --apply it changes nothing: it checks\n"
-	"# the devices (read-only) and prints every command it would run, prefixed\n"
-	"# \"would run:\".  With --apply, as root, it\n"
-	"#  1. checks every device it would format, before changing anything: no\n"
-	"#     signature (blkid -p, wipefs -n), no partitions, not mounted, not swap,\n"
-	"#     not held by md/dm/LVM (lsblk, /sys/class/block/*/holders).  It refuses\n"
-	"#     (exit 1) a device that is not blank unless --force-device names it; a\n"
-	"#     mounted or held device is refused even then;\n"
-	"#  2. creates the md arrays (mdadm --create, recorded in mdadm.conf) and the\n"
-	"#     new filesystems (mkfs);\n"
-	"#  3. creates the mount points and appends their lines to /etc/fstab, by\n"
-	"#     UUID read with blkid (a copy of /etc/fstab is kept first);\n"
-	"#  4. writes " UDEV_RULES_FILE " (I/O scheduler,\n"
-	"#     read-ahead) and reloads udev;\n"
-	"#  5. enables fstrim.timer (weekly TRIM instead of the discard option);\n"
-	"#  6. mounts the new mount points, and only those;\n"
-	"#  7. creates the directories of tiers that live on an existing filesystem.\n"
-	"# It stops at the first error.  tierwise itself never formats or mounts.\n"
-	"#\n"
-	"# Usage: SCRIPT [--apply] [--force-device DEVICE]...\n"
-	"#   --apply                make the changes (as root)\n"
-	"#   --force-device DEVICE  format DEVICE (/dev/sdb or sdb) although it carries\n"
-	"#                          a signature or partitions: ITS DATA IS DESTROYED.\n"
-	"#                          Repeatable.\n"
-	"#\n"
-	"# The plan:\n";
-
-static const char FUNCTIONS[] =
-	"set -euo pipefail\n"
-	"\n"
-	"me=${0##*/}\n"
-	"apply=0\n"
-	"forced=()\n"
-	"usage() {\n"
-	"\techo \"usage: $me [--apply] [--force-device DEVICE]...\"\n"
-	"\techo 'Without --apply nothing is changed: the commands are printed (\"would run:\").'\n"
-	"}\n"
-	"while [ $# -gt 0 ]; do\n"
-	"\tcase $1 in\n"
-	"\t--apply) apply=1 ;;\n"
-	"\t--force-device)\n"
-	"\t\tif [ $# -lt 2 ] || [ -z \"$2\" ]; then\n"
-	"\t\t\techo \"$me: --force-device needs a device\" >&2; usage >&2; exit 2\n"
-	"\t\tfi\n"
-	"\t\tforced+=(\"$2\"); shift ;;\n"
-	"\t--force-device=?*) forced+=(\"${1#--force-device=}\") ;;\n"
-	"\t-h|--help) usage; exit 0 ;;\n"
-	"\t*) printf '%s: unknown argument %q\\n' \"$me\" \"$1\" >&2; usage >&2; exit 2 ;;\n"
-	"\tesac\n"
-	"\tshift\n"
-	"done\n"
-	"\n"
-	"die() { printf '%s: %s\\n' \"$me\" \"$*\" >&2; exit 1; }\n"
-	"# show PREFIX WORD... -- print a command, each word quoted for bash\n"
-	"show() { printf '%s' \"$1\"; shift; printf ' %q' \"$@\"; printf '\\n'; }\n"
-	"# run CMD... -- print the command; with --apply run it (a failure stops the script)\n"
-	"run() {\n"
-	"\tif [ \"$apply\" -eq 1 ]; then show 'running:' \"$@\"; \"$@\"; else show 'would run:' \"$@\"; fi\n"
-	"}\n"
-	"# need CMD... -- stop unless every command is installed\n"
-	"need() {\n"
-	"\tlocal c\n"
-	"\tfor c in \"$@\"; do command -v \"$c\" >/dev/null 2>&1 || die \"$c is not installed\"; done\n"
-	"}\n"
-	"# is_forced DEV -- whether --force-device named DEV (path, name under /dev, or a link)\n"
-	"is_forced() {\n"
-	"\tlocal f real\n"
-	"\treal=$(readlink -f -- \"$1\" 2>/dev/null) || real=$1\n"
-	"\tfor f in ${forced[@]+\"${forced[@]}\"}; do\n"
-	"\t\tcase $f in /*) ;; *) f=/dev/$f ;; esac\n"
-	"\t\tif [ \"$(readlink -f -- \"$f\" 2>/dev/null || printf '%s' \"$f\")\" = \"$real\" ]; then return 0; fi\n"
-	"\tdone\n"
-	"\treturn 1\n"
-	"}\n"
-	"# in_use DEV -- print why DEV is in use (held by md/dm/LVM, mounted, swap); nothing if not\n"
-	"in_use() {\n"
-	"\tlocal name h mnt\n"
-	"\tname=$(basename -- \"$(readlink -f -- \"$1\")\")\n"
-	"\tfor h in /sys/class/block/\"$name\"/holders/* /sys/class/block/\"$name\"/\"$name\"*/holders/*; do\n"
-	"\t\tif [ -e \"$h\" ]; then printf 'held by %s\\n' \"${h##*/}\"; fi\n"
-	"\tdone\n"
-	"\tmnt=$(lsblk -nrpo MOUNTPOINT -- \"$1\" 2>/dev/null | grep -v '^$' | tr '\\n' ' ') || true\n"
-	"\tif [ -n \"$mnt\" ]; then printf 'mounted at %s\\n' \"$mnt\"; fi\n"
-	"\treturn 0\n"
-	"}\n"
-	"# not_blank DEV -- print what DEV holds (signatures, partitions); nothing if blank\n"
-	"not_blank() {\n"
-	"\tlocal out rc=0\n"
-	"\tout=$(blkid -p -o export -- \"$1\" 2>&1) || rc=$?\n"
-	"\tcase $rc in\n"
-	"\t0) printf 'blkid -p: %s\\n' \"$(printf '%s\\n' \"$out\" | grep -E '^(TYPE|PTTYPE|USAGE)=' | tr '\\n' ' ')\" ;;\n"
-	"\t2) ;;\n"
-	"\t*) printf 'blkid -p failed (exit %s): %s\\n' \"$rc\" \"$out\" ;;\n"
-	"\tesac\n"
-	"\tout=$(wipefs -n -- \"$1\" 2>&1) || { printf 'wipefs -n failed: %s\\n' \"$out\"; return 0; }\n"
-	"\tif [ -n \"$out\" ]; then printf 'wipefs -n: %s\\n' \"$(printf '%s\\n' \"$out\" | tail -n +2 | tr -s ' \\n' ' ')\"; fi\n"
-	"\tout=$(lsblk -nrpo NAME,TYPE -- \"$1\" 2>/dev/null | awk '$2 == \"part\" { printf \"%s \", $1 }') || true\n"
-	"\tif [ -n \"$out\" ]; then printf 'partitions: %s\\n' \"$out\"; fi\n"
-	"\treturn 0\n"
-	"}\n"
-	"# check_device DEV -- stop (exit 1) unless DEV is an unused block device, blank or forced\n"
-	"check_device() {\n"
-	"\tlocal use data\n"
-	"\t[ -b \"$1\" ] || die \"refusing $1: not a block device on this machine\"\n"
-	"\tuse=$(in_use \"$1\")\n"
-	"\t[ -z \"$use\" ] || die \"refusing $1: ${use//$'\\n'/; } (never formatted, even with --force-device)\"\n"
-	"\tdata=$(not_blank \"$1\")\n"
-	"\tif [ -z \"$data\" ]; then echo \"ok: $1 is blank\"; return 0; fi\n"
-	"\tis_forced \"$1\" || die \"refusing $1: not blank: ${data//$'\\n'/; } (--force-device $1 would destroy it)\"\n"
-	"\techo \"note: $1 is not blank (${data//$'\\n'/; }): --force-device, it will be overwritten\"\n"
-	"}\n"
-	"# make_pv DEV -- an LVM physical volume; on a forced device, over its signatures\n"
-	"make_pv() { if is_forced \"$1\"; then run pvcreate -ff -y \"$1\"; else run pvcreate \"$1\"; fi; }\n"
-	"# check_new_array MD -- stop unless the array device does not exist yet\n"
-	"check_new_array() { [ ! -e \"$1\" ] || die \"refusing $1: it exists already\"; }\n"
-	"# md_conf MD -- record the array in mdadm.conf, so that it assembles under its name\n"
-	"md_conf() {\n"
-	"\tlocal conf=/etc/mdadm/mdadm.conf line\n"
-	"\t[ -d /etc/mdadm ] || conf=/etc/mdadm.conf\n"
-	"\tif [ \"$apply\" -eq 0 ]; then show 'would run: append mdadm --detail --brief of' \"$1\" 'to' \"$conf\"; return 0; fi\n"
-	"\tline=$(mdadm --detail --brief \"$1\")\n"
-	"\tshow 'running: append to' \"$conf\"; printf '%s\\n' \"$line\" >>\"$conf\"\n"
-	"}\n"
-	"# make_fs TYPE DEV -- a new filesystem; on a forced device, over its signatures\n"
-	"make_fs() {\n"
-	"\tlocal force=()\n"
-	"\tif is_forced \"$2\"; then case $1 in xfs|btrfs) force=(-f) ;; ext*) force=(-F) ;; esac; fi\n"
-	"\trun \"mkfs.$1\" ${force[@]+\"${force[@]}\"} \"$2\"\n"
-	"}\n"
-	"fstab_saved=0\n"
-	"# fstab_append LINE POINT -- append LINE to /etc/fstab unless POINT is there already\n"
-	"fstab_append() {\n"
-	"\tif [ -e /etc/fstab ] && findmnt --fstab -n --mountpoint \"$2\" >/dev/null 2>&1; then\n"
-	"\t\tshow 'skip: already in /etc/fstab:' \"$2\"; return 0\n"
-	"\tfi\n"
-	"\tif [ \"$apply\" -eq 0 ]; then printf 'would run: append to /etc/fstab: %s\\n' \"$1\"; return 0; fi\n"
-	"\tif [ \"$fstab_saved\" -eq 0 ] && [ -e /etc/fstab ]; then\n"
-	"\t\trun cp -a /etc/fstab \"/etc/fstab.before-tierwise.$(date +%Y%m%d-%H%M%S)\"; fstab_saved=1\n"
-	"\tfi\n"
-	"\tprintf 'running: append to /etc/fstab: %s\\n' \"$1\"\n"
-	"\tprintf '%s\\n' \"$1\" >>/etc/fstab\n"
-	"}\n"
-	"# fstab_new DEV POINT FIELDS -- the fstab line of the filesystem just made on DEV\n"
-	"fstab_new() {\n"
-	"\tlocal uuid='<UUID of the new filesystem>'\n"
-	"\tif [ \"$apply\" -eq 1 ]; then\n"
-	"\t\tuuid=$(blkid -p -s UUID -o value -- \"$1\") || true\n"
-	"\t\tcase $uuid in ''|*[!0-9A-Fa-f-]*) die \"no UUID on $1 after mkfs\" ;; esac\n"
-	"\tfi\n"
-	"\tfstab_append \"UUID=$uuid $3\" \"$2\"\n"
-	"}\n"
-	"# write_file FILE TEXT -- replace FILE with TEXT (an earlier FILE is kept as FILE.bak)\n"
-	"write_file() {\n"
-	"\tif [ \"$apply\" -eq 0 ]; then show 'would run: write' \"$1\"; printf '%s' \"$2\" | sed 's/^/    /'; return 0; fi\n"
-	"\tif [ -e \"$1\" ]; then run cp -a -- \"$1\" \"$1.bak\"; fi\n"
-	"\tshow 'running: write' \"$1\"\n"
-	"\tprintf '%s' \"$2\" >\"$1\"\n"
-	"}\n"
-	"# mount_new POINT -- mount POINT (from /etc/fstab) unless something is mounted there\n"
-	"mount_new() {\n"
-	"\tif findmnt -n --mountpoint \"$1\" >/dev/null 2>&1; then show 'skip: already mounted:' \"$1\"; return 0; fi\n"
-	"\trun mount --target \"$1\"\n"
-	"}\n";
 
 /* ---- the parts from the plan ------------------------------------------- */
 
@@ -652,15 +487,54 @@ static void script_nothing(FILE *out, const struct advisor_plan *plan)
 	      "nothing was changed'\nexit 0\n", out);
 }
 
+/* A field of the template, @NAME@: the text it stands for, or (a line of
+ * its own) the part of the script the plan writes there. */
+struct script_field {
+	const char *marker;
+	const char *text;
+	void (*print)(FILE *out, const struct advisor_plan *plan);
+};
+
+static const struct script_field script_fields[] = {
+	{ .marker = "@PLAN_SCHEMA@", .text = PLAN_SCHEMA },
+	{ .marker = "@UDEV_RULES_FILE@", .text = UDEV_RULES_FILE },
+	{ .marker = "@PLAN_SUMMARY@\n", .print = script_summary },
+};
+
+/* The template (plan_script.sh.in) with its fields filled in. */
+static void script_template(FILE *out, const struct advisor_plan *plan)
+{
+	const char *s = render_plan_script_sh;
+
+	while (*s) {
+		size_t n = strcspn(s, "@"), i = 0;
+
+		fwrite(s, 1, n, out);
+		s += n;
+		if (!*s)
+			break;
+		while (i < ARRAY_SIZE(script_fields) &&
+		       strncmp(s, script_fields[i].marker, strlen(script_fields[i].marker)))
+			i++;
+		if (i == ARRAY_SIZE(script_fields)) {	/* bash's own "$@", "${a[@]}" */
+			fputc(*s++, out);
+			continue;
+		}
+		if (script_fields[i].text)
+			fputs(script_fields[i].text, out);
+		else
+			script_fields[i].print(out, plan);
+		s += strlen(script_fields[i].marker);
+	}
+}
+
 static int print_script(FILE *out, const struct advisor_plan *plan)
 {
 	int rc = script_check(plan);
 
 	if (rc)
 		return rc;
-	fputs(HEADER, out);
-	script_summary(out, plan);
-	fputs(FUNCTIONS, out);
+	script_template(out, plan);
 	if (!any_actionable(plan)) {
 		script_nothing(out, plan);
 		return 0;

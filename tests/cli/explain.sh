@@ -1,19 +1,12 @@
 #!/usr/bin/env bash
-# tierwise explain makes a fair case (issue 26, point 8): figures in words
+# tierwise explain makes a fair case: figures in words
 # with their unit and which way is better, ratios that never round to 0 and
 # say the direction, the figures a buyer asks about on both sides (QD32,
 # where NAND beats Optane), who wins each row and a two-sided summary, the
 # same device named twice said in one line; text, md, json and -o alike.
 set -u
-tw=$1
-src=${TW_SRCDIR:?}
-ex=$src/examples/ai-server-18-devices.json
-pol=$src/policies
-command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
 . "$(dirname "$0")/lib.sh"
+cli_test_start "$1"
 # A ratio below 1 ("0.00×", "0.45×") or one without its direction in words.
 no_bad_ratio() {
 	noline "$1: a ratio below 1" '(^|[^0-9.,])0\.[0-9]+×'
@@ -58,8 +51,8 @@ expect "the verdict, in words" "$tmp/out" \
 	"For vector-db (hot), optane905p beats pm9a1-1t mostly on QD1 IOPS (weight 3): 83,989 IOPS against 22,120 IOPS (3.8× faster)."
 no_bad_ratio "optane vs pm9a1-1t"
 noline "no ties between different figures" 'ties with'
-grep -q "^Money" "$tmp/out" && { echo "FAIL: no prices, yet money"; fail=1; }
-grep -q "price" "$tmp/out" && { echo "FAIL: no prices, yet price rows"; fail=1; }
+grep -q "^Money" "$tmp/out" && bad "no prices, yet money"
+grep -q "price" "$tmp/out" && bad "no prices, yet price rows"
 
 # ---- with prices: per TB and per IOPS, both ways ----
 printf 'Intel Optane 905P 960GB = 1000\nSamsung PM9A1 1TB = 90\n' >"$tmp/prices"
@@ -121,15 +114,15 @@ jq_true "every figure a buyer asks about" '[.rows[].metric] as $m | ["rand_read_
 # ---- the same device twice: one line, exit 0, in every format ----
 same="optane905p is the same device on both sides: nothing to compare for vector-db (name another with --vs, e.g. pm9a1-1t)."
 check "same device" 0 "$tw" explain optane905p --policy vector-db --vs optane905p "$ex" --policies "$pol"
-[ "$(cat "$tmp/out")" = "$same" ] || { echo "FAIL: same device: not the one line:"; cat "$tmp/out"; fail=1; }
+[ "$(cat "$tmp/out")" = "$same" ] || { bad "same device: not the one line:"; cat "$tmp/out"; }
 check "same device, md" 0 "$tw" explain optane905p --policy vector-db --vs optane905p "$ex" \
 	--policies "$pol" --format md
-[ "$(cat "$tmp/out")" = "$same" ] || { echo "FAIL: same device, md:"; cat "$tmp/out"; fail=1; }
+[ "$(cat "$tmp/out")" = "$same" ] || { bad "same device, md:"; cat "$tmp/out"; }
 check "same device, json" 0 "$tw" explain optane905p --policy vector-db --vs optane905p "$ex" \
 	--policies "$pol" --format json
 jq_true "same device, json" '.same_device == true and .rows == [] and .verdict == null and
 	.message == "'"$same"'"'
-grep -q "ties" "$tmp/out" && { echo "FAIL: same device: ties"; fail=1; }
+grep -q "ties" "$tmp/out" && bad "same device: ties"
 
 # ---- one device measured twice (one serial in two entries): said ----
 jq '(.devices[] | select(.id == "pm9a1-1t" or .id == "pm9a1-1t-b") | .serial) = "S1" |
@@ -148,7 +141,7 @@ for f in text md json; do
 		--policies "$pol" --format $f -o "$tmp/o.$f"
 	"$tw" explain optane905p --policy vector-db --vs pm9a1-1t "$ex" --policies "$pol" \
 		--format $f >"$tmp/stdout.$f"
-	cmp -s "$tmp/o.$f" "$tmp/stdout.$f" || { echo "FAIL: -o $f differs from stdout"; fail=1; }
+	cmp -s "$tmp/o.$f" "$tmp/stdout.$f" || bad "-o $f differs from stdout"
 done
 expect "-o md has QD32" "$tmp/o.md" "QD32, IOPS"
 
@@ -158,7 +151,7 @@ for p in vector-db logs-metadata model-loading checkpoints archive boot; do
 		for f in text md; do
 			"$tw" explain "$id" --policy "$p" "$ex" --policies "$pol" --prices "$tmp/prices" \
 				--format $f >"$tmp/out" 2>"$tmp/err" ||
-				{ echo "FAIL: explain $id --policy $p --format $f"; cat "$tmp/err"; fail=1; }
+				{ bad "explain $id --policy $p --format $f"; cat "$tmp/err"; }
 			no_bad_ratio "$id $p $f"
 			noline "$id $p $f: nan" '\b(nan|inf)\b'
 		done

@@ -1,5 +1,24 @@
 # Shared helpers of the CLI tests (sourced).  The caller sets $tmp (a scratch
-# directory it removes) and fail=0; helpers set fail=1 and print FAIL lines.
+# directory it removes) and fail=0, or calls cli_test_start; helpers set
+# fail=1 and print FAIL lines.
+
+# cli_test_start TW — the start the tests of the published example share:
+# tw=TW (the binary), src=$TW_SRCDIR, ex (the published example), pol (its
+# policies), a scratch directory $tmp removed on exit, fail=0.  Without jq
+# the test is skipped (exit 77).
+cli_test_start() {
+	tw=$1
+	src=${TW_SRCDIR:?}
+	ex=$src/examples/ai-server-18-devices.json
+	pol=$src/policies
+	command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	fail=0
+}
+
+# bad DESCRIPTION... — a check written out in the test failed: say so.
+bad() { echo "FAIL: $*"; fail=1; }
 
 # check DESCRIPTION EXPECTED_EXIT COMMAND... — run, keep stdout/stderr in $tmp.
 check() {

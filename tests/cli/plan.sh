@@ -4,16 +4,9 @@
 # warnings, one disk, two identical drives (RAID), no HDD, an unmeetable
 # need, a disk with an existing filesystem, and bad options.
 set -u
-tw=$1
 export COLUMNS=1000	# whole sentences to match; the wrap at 80 is checked by golden.sh
-src=${TW_SRCDIR:?}
-ex=$src/examples/ai-server-18-devices.json
-pol=$src/policies
-command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
 . "$(dirname "$0")/lib.sh"
+cli_test_start "$1"
 plan() { "$tw" plan --policies "$pol" --no-inventory "$@"; }
 
 # --- the published server ---
@@ -31,7 +24,7 @@ jq_true "warm: no HDD" '[.tiers[1].devices[] | test("ironwolf|redpro") | not] | 
 jq_true "cold = the HDDs" '.tiers[2].devices | sort == ["ironwolf12t", "redpro10t"]'
 jq_true "proven optimum" '.exact == true'
 jq_true "runner-up with a gap" '.runner_up.gap > 0 and (.runner_up.changes | length) > 0'
-# warm is linear over three: each member by its share of the capacity (issue 26),
+# warm is linear over three: each member by its share of the capacity,
 # the PM9A1's 2.9 s shown as the best member
 jq_true "18 GB model on warm's linear volume: by share, 2.9 s on the PM9A1 at best" \
 	'[.tiers[1].estimates["model-loading"][] | select(.label == "an 18 GB model")
@@ -140,12 +133,12 @@ jq '.devices |= map(select(.id == "optane905p") | .model = "Evil\u001b[2J\u001b]
 for fmt in text md; do
 	check "escape in a model ($fmt)" 0 plan "$tmp/esc.json" --format "$fmt"
 	if LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$tmp/out"; then
-		echo "FAIL: $fmt output carries a control character"; fail=1
+		bad "$fmt output carries a control character"
 	fi
 	[ "$fmt" = md ] || expect "escape shown as ?" "$tmp/out" "Evil?[2J?]0;pwned? Drive"
 done
 
-# --- needs first (issue 15): two 512 GB drives, only warm needs 800 GB ---
+# --- needs first: two 512 GB drives, only warm needs 800 GB ---
 jq '.devices |= [.[] | select(.id == "pm9a1-512-a")] + [.[] | select(.id == "pm9a1-512-a") | .id = "pm9a1-512-twin"]' \
 	"$ex" >"$tmp/two.json"
 check "needs first" 0 plan "$tmp/two.json" --format json \
@@ -157,7 +150,7 @@ check "published warm" 0 plan "$ex" --format json
 jq_true "published plan unchanged: warm" '.tiers[1].devices == ["pm9a1-1t", "980pro-2t", "980-1t"] and .needs_met == 3'
 jq_true "exact: bound = score" '.exact and .bound == .score'
 
-# --- scale (issue 15): 200 jittered copies, no device cap; a time limit gives a bound ---
+# --- scale: 200 jittered copies, no device cap; a time limit gives a bound ---
 jq '.devices as $d | .devices = [range(200) as $i | $d[$i % ($d | length)] | .id = "\(.id)-\($i)"
 	| .capacity_bytes = (.capacity_bytes * (0.9 + (($i * 37) % 21) / 100) | floor)
 	| .results |= with_entries(.value |= (if type == "object" and .mbps != null then .mbps *= (0.9 + (($i * 53) % 21) / 100) else . end))]' \
@@ -169,7 +162,7 @@ jq_true "stopped: a bound, said in a note" '(.exact | not) and .bound >= .score 
 check "bad time limit" 2 plan "$ex" --time-limit soon
 check "zero time limit" 2 plan "$ex" --time-limit 0
 
-# --- money (issue 15): prices per TB give each tier its cost and the plan a total ---
+# --- money: prices per TB give each tier its cost and the plan a total ---
 printf '%s\n' 'Intel Optane 905P 960GB = 1000' 'Samsung PM9A1 1TB = 90' 'Samsung 980 PRO 2TB = 85' \
 	'Samsung 980 1TB = 70' 'Seagate IronWolf 12TB = 20' 'WD Red Pro 10TB = 22' >"$tmp/prices"
 check "plan with prices" 0 plan "$ex" --prices "$tmp/prices" --format json
@@ -187,14 +180,14 @@ expect "md: total" "$tmp/out" "**Cost: 1,752 in all"
 check "plan without prices" 0 plan "$ex" --format json
 jq_true "no prices: costs null" '.cost_total == null and ([.tiers[].cost] | all(. == null))'
 check "plan text without prices" 0 plan "$ex"
-grep -q "Cost" "$tmp/out" && { echo "FAIL: text without prices talks cost"; fail=1; }
+grep -q "Cost" "$tmp/out" && bad "text without prices talks cost"
 head -1 "$tmp/prices" >"$tmp/prices1"
 check "plan, the Optane priced alone" 0 plan "$ex" --prices "$tmp/prices1" --format json
 jq_true "one tier known, the total not" '(.tiers[0].cost | round) == 960 and .tiers[1].cost == null and .cost_total == null'
 check "plan text, the Optane priced alone" 0 plan "$ex" --prices "$tmp/prices1"
 expect "text: unknown said" "$tmp/out" "cost unknown (3 devices without a price per TB)"
 
-# --- what to buy (issue 15): catalog models bought up to --max-each times ---
+# --- what to buy: catalog models bought up to --max-each times ---
 printf '%s\n' 'Biwin NVMe 1TB = 60' 'Lexar NM6A1 512GB = 65' >>"$tmp/prices"
 check "buy, no budget" 0 plan "$ex" --prices "$tmp/prices" --buy --format json
 cp "$tmp/out" "$tmp/buy.json"
@@ -220,7 +213,7 @@ check "--budget without --buy" 2 plan "$ex" --budget 100
 check "--max-each 0" 2 plan "$ex" --buy --max-each 0
 check "--budget lots" 2 plan "$ex" --buy --budget lots
 
-# --- one volume per tier (issue 15): unlike devices in one LVM volume ---
+# --- one volume per tier: unlike devices in one LVM volume ---
 check "published volumes" 0 plan "$ex" --format json
 jq_true "warm: tw-models over its three devices" \
 	'.tiers[1].volume.vg == "tw-models" and .tiers[1].volume.devices == ["pm9a1-1t", "980pro-2t", "980-1t"] and (.tiers[1].mounts | length) == 1 and .tiers[1].mounts[0].source == "/dev/tw-models/models"'
@@ -240,7 +233,7 @@ check "array in a volume" 0 plan "$tmp/arrvol.json" --format json \
 jq_true "the md array is one physical volume" '.tiers[1].raid.level == "raid0" and (.tiers[1].volume.devices | sort) == ["980-1t", "md-models"]'
 check "array in a volume: script" 0 plan "$tmp/arrvol.json" --format script \
 	--need model-loading=1.5T,checkpoints=0,vector-db=0,logs-metadata=0,archive=0
-bash -n "$tmp/out" || { echo "FAIL: array in a volume: bash -n"; fail=1; }
+bash -n "$tmp/out" || bad "array in a volume: bash -n"
 
 # --- every JSON plan above against docs/tierwise.plan-1.schema.json ---
 if python3 -c 'from jsonschema import Draft202012Validator' 2>/dev/null; then

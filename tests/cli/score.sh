@@ -3,19 +3,12 @@
 # the Optane-vs-PM9A1 comparison, Markdown output, and a broken policy
 # directory reported as FILE:LINE:COLUMN with a non-zero exit.
 set -u
-tw=$1
-src=${TW_SRCDIR:?}
-ex=$src/examples/ai-server-18-devices.json
-pol=$src/policies
-command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
 . "$(dirname "$0")/lib.sh"
+cli_test_start "$1"
 
 check "score --json" 0 "$tw" score "$ex" --policies "$pol" --format json
 jq_true "schema" '.schema == "tierwise.score/1"'
-jq_true "six policies (boot, issue 21)" '(.policies | length) == 6'
+jq_true "six policies (boot among them)" '(.policies | length) == 6'
 jq_true "policy keys" '[.policies[] | (.name | type) == "string" and (.tier | type) == "string"
 	and (.ranking | type) == "array"] | all'
 jq_true "ranking keys" '[.policies[].ranking[] | (.id | type) == "string"
@@ -49,8 +42,8 @@ expect "explain Optane search" "$tmp/out" "0.12 s"
 expect "explain PM9A1 search" "$tmp/out" "0.45 s"
 expect "explain sequential read" "$tmp/out" "2.4× slower"
 
-grep -q "^Money" "$tmp/out" && { echo "FAIL: explain without prices talks money"; fail=1; }
-# issue 21: idle and under-write p99 side by side; catalog data has none
+grep -q "^Money" "$tmp/out" && bad "explain without prices talks money"
+# idle and under-write p99 side by side; catalog data has none
 expect "explain: no read under write" "$tmp/out" \
 	"Under writes: not measured on optane905p (read_under_write needs a writable target"
 jq '(.devices[] | select(.id == "optane905p") | .results.read_under_write) = {"bs": 4096, "qd": 1, "lat_us": {"p99": 24}} |
@@ -61,13 +54,13 @@ check "explain under writes" 0 "$tw" explain optane905p --policy vector-db --vs 
 expect "explain under writes" "$tmp/out" \
 	"Under writes: p99 22 µs → 24 µs under writes on optane905p (1.09× slower); p99 50 µs → 2.1 ms under writes on pm9a1-1t (42.0× slower)."
 grep -qE '^  random 4 KiB read, QD1, under writes, p99 latency \(µs, lower is better\) +24 µs +2,100 µs +87.5× faster +optane905p +3$' "$tmp/out" ||
-	{ echo "FAIL: explain: the p99 under writes is scored:"; cat "$tmp/out"; fail=1; }
-# with prices (issue 15): money beside the ratios, in the policy's own terms
+	{ bad "explain: the p99 under writes is scored:"; cat "$tmp/out"; }
+# with prices: money beside the ratios, in the policy's own terms
 printf 'Intel Optane 905P 960GB = 1000\nSamsung PM9A1 1TB = 90\n' >"$tmp/prices"
 check "explain with prices" 0 "$tw" explain optane905p --policy vector-db --vs pm9a1-1t "$ex" \
 	--policies "$pol" --prices "$tmp/prices"
 grep -qE '^  price per TB \(lower is better\) +1,000 per TB +90 per TB +11.1× more expensive +pm9a1-1t' "$tmp/out" ||
-	{ echo "FAIL: explain: price row:"; cat "$tmp/out"; fail=1; }
+	{ bad "explain: price row:"; cat "$tmp/out"; }
 expect "money: per TB" "$tmp/out" "Money: optane905p costs 1,000 per TB, pm9a1-1t 90 (11.1× more expensive); a whole optane905p 960, a whole pm9a1-1t 92."
 expect "money: what the difference buys" "$tmp/out" \
 	"Per TB, the 910 more for optane905p buys: a 10,000-read vector search in 0.12 s instead of 0.45 s (3.8× faster, 0.33 s less each)."
@@ -89,7 +82,7 @@ check "bad policy dir" 1 "$tw" score "$ex" --policies "$tmp/pol"
 expect "bad policy dir" "$tmp/err" "$tmp/pol/vector-db.yaml:$line:7: tier: unknown tier"
 
 check "bad profile" 1 "$tw" score "$tmp/prices" --policies "$pol"
-[ -s "$tmp/err" ] || { echo "FAIL: bad profile: nothing on stderr"; fail=1; }
+[ -s "$tmp/err" ] || bad "bad profile: nothing on stderr"
 check "unknown policy" 1 "$tw" score "$ex" --policies "$pol" --policy nope
 check "unknown device" 1 "$tw" explain nope --policy vector-db "$ex" --policies "$pol"
 check "no profile" 2 "$tw" score

@@ -1,26 +1,19 @@
 #!/usr/bin/env bash
-# One way to say things (issue 20): ids of the same device in two profiles
+# One way to say things: ids of the same device in two profiles
 # qualified by the profile, compare's caveats for different probe settings and
 # "same device", a catalog plan's script that does nothing, units and
 # magnitudes in the renderers, columns that stay in line, the empty profile,
 # unknown --prices names, the example named by its real device count.
 set -u
-tw=$1
 export COLUMNS=1000	# whole sentences to match; the wrap at 80 is checked by golden.sh
-src=${TW_SRCDIR:?}
-ex=$src/examples/ai-server-18-devices.json
-pol=$src/policies
-command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
 . "$(dirname "$0")/lib.sh"
+cli_test_start "$1"
 
 # ---- the example is named by its device count ----
 [ "$(jq '.devices | length' "$ex")" = 18 ] ||
-	{ echo "FAIL: $ex does not hold 18 devices"; fail=1; }
+	bad "$ex does not hold 18 devices"
 [ -e "$src/examples/ai-server-20-devices.json" ] &&
-	{ echo "FAIL: the old example name is still there"; fail=1; }
+	bad "the old example name is still there"
 
 # ---- 1. the same device from two profiles ----
 jq '.host = "hostA" | .devices |= map(select(.id == "pm9a1-1t" or .id == "ironwolf12t"))' \
@@ -34,7 +27,7 @@ line "score: an id that does not collide stays bare" '^ +[0-9]+  ironwolf12t  '
 noline "score: no bare pm9a1-1t" '^ +[0-9]+  pm9a1-1t '
 # the columns stay in line: SCORE starts at the same column in every row
 awk '/^ +[0-9]+  / && !/excluded/ { print index($0, "79.") }' "$tmp/out" | sort -u >"$tmp/cols"
-[ "$(wc -l <"$tmp/cols")" = 1 ] || { echo "FAIL: score columns out of line:"; cat "$tmp/out"; fail=1; }
+[ "$(wc -l <"$tmp/cols")" = 1 ] || { bad "score columns out of line:"; cat "$tmp/out"; }
 check "score --json, two hosts" 0 "$tw" score "$tmp/a.json" "$tmp/b.json" --policy vector-db \
 	--policies "$pol" --format json
 jq_true "score --json: qualified ids" \
@@ -50,11 +43,11 @@ line "score: file name a2" '  a2:pm9a1-1t  '
 check "score, one file twice" 0 "$tw" score "$tmp/b.json" "$tmp/b.json" --policy vector-db --policies "$pol"
 line "score: profile1" '  profile1:pm9a1-1t  '
 line "score: profile2" '  profile2:pm9a1-1t  '
-# a plan is for one server (issue 26): two hosts are refused, with where to go
+# a plan is for one server: two hosts are refused, with where to go
 check "plan, two hosts" 2 "$tw" plan "$tmp/a.json" "$tmp/b.json" --no-inventory --policies "$pol"
 expect "plan, two hosts: both named" "$tmp/err" "(host hostA) and $tmp/b.json (host hostB) are profiles of two hosts"
 expect "plan, two hosts: fleet named" "$tmp/err" "tierwise fleet $tmp/a.json $tmp/b.json"
-[ "$(wc -l <"$tmp/err")" = 1 ] || { echo "FAIL: plan, two hosts: not one line:"; cat "$tmp/err"; fail=1; }
+[ "$(wc -l <"$tmp/err")" = 1 ] || { bad "plan, two hosts: not one line:"; cat "$tmp/err"; }
 # one host twice (a re-probe): its device once, the later figures
 check "plan, one host twice" 0 "$tw" plan "$tmp/a.json" "$tmp/a2.json" --no-inventory --policies "$pol" --format json
 jq_true "plan, re-probe: pm9a1-1t once, from a2" '[.tiers[].devices[]] | (index("a2:pm9a1-1t") != null and index("a:pm9a1-1t") == null)'
@@ -96,7 +89,7 @@ jq_true "compare a swap: not the same device" '.pairs[0].same_device == false'
 # ---- 3. a catalog plan's script does nothing ----
 check "catalog plan: script" 0 "$tw" plan "$ex" --no-inventory --format script --policies "$pol"
 cp "$tmp/out" "$tmp/cat.sh"
-bash -n "$tmp/cat.sh" || { echo "FAIL: catalog script: bash -n"; fail=1; }
+bash -n "$tmp/cat.sh" || bad "catalog script: bash -n"
 noline "catalog script: no udev rules" '^write_file |^run udevadm'
 noline "catalog script: no fstrim" '^run systemctl'
 noline "catalog script: no mkfs" '^(make_fs|mount_new|fstab_new|fstab_append|check_device) '
@@ -107,7 +100,7 @@ for a in "" --apply; do
 	line "catalog script ${a:-dry run}: nothing to do" '^nothing to do: no device of this plan'
 	line "catalog script ${a:-dry run}: skips" '^skip: .* \(catalog entry\)$'
 	noline "catalog script ${a:-dry run}: runs nothing" '^(running|would run):'
-	# what the plan would do on the real devices, not only "skip" (issue 29)
+	# what the plan would do on the real devices, not only "skip"
 	line "catalog script ${a:-dry run}: the hot tier's steps" \
 		'^  on the real devices, --apply would: mkfs.ext4 on the device of optane905p; mkdir -p /srv/vector-db; add its /etc/fstab line'
 	line "catalog script ${a:-dry run}: the warm tier's volume" \
@@ -126,7 +119,7 @@ line "probe: STEADY explained" '^  \(SEC: seconds measured; STEADY: whether'
 line "probe: sweep rows name QD" '^  qd_sweep QD=128 '
 line "probe: latency target in µs" '^  latency target p99 ≤ 1000 µs: '
 [ "$(grep -c 'note: engine:' "$tmp/out")" = 1 ] ||
-	{ echo "FAIL: probe: the engine noted $(grep -c 'note: engine:' "$tmp/out") times"; cat "$tmp/out"; fail=1; }
+	{ bad "probe: the engine noted $(grep -c 'note: engine:' "$tmp/out") times"; cat "$tmp/out"; }
 noline "probe: no psync thread count" 'psync \([0-9]+ threads\)'
 # columns: p50 ends in the same column in the header and the rows
 # (bytes = columns once µ is u; the end of field n found by scanning)
@@ -141,9 +134,9 @@ sed 's/µ/u/g' "$tmp/out" | awk '
 	}
 	/^  TEST / { print fend(5) } /^  (seq_read|rand_read_qd1) / { print fend(4) }' |
 	sort -u >"$tmp/cols"
-[ "$(wc -l <"$tmp/cols")" = 1 ] || { echo "FAIL: probe: p50 column out of line:"; cat "$tmp/out"; fail=1; }
+[ "$(wc -l <"$tmp/cols")" = 1 ] || { bad "probe: p50 column out of line:"; cat "$tmp/out"; }
 jq -e '.devices[0].probe.engine == "psync" and .devices[0].probe.test_seconds == 0.2' "$tmp/p.json" \
-	>/dev/null || { echo "FAIL: probe: engine and test_seconds not in the profile"; fail=1; }
+	>/dev/null || bad "probe: engine and test_seconds not in the profile"
 if command -v script >/dev/null; then	# progress only on a terminal
 	TW="$tw" script -qec "\"\$TW\" ${probe[*]}" /dev/null >"$tmp/out" 2>&1
 	tr '\r' '\n' <"$tmp/out" >"$tmp/prog"; mv "$tmp/prog" "$tmp/out"
@@ -169,7 +162,7 @@ line "score: a checkpoint in minutes" '^ +1  pm9a1-1t +[0-9.]+ +[0-9.]+  1.7 min
 jq '.devices = []' "$ex" >"$tmp/empty.json"
 check "plan: an empty profile" 1 "$tw" plan "$tmp/empty.json" --no-inventory --policies "$pol"
 expect "plan: an empty profile, named" "$tmp/err" "tierwise plan: $tmp/empty.json: no device in the profile: nothing to plan"
-[ -s "$tmp/out" ] && { echo "FAIL: plan: an empty profile printed a plan:"; cat "$tmp/out"; fail=1; }
+[ -s "$tmp/out" ] && { bad "plan: an empty profile printed a plan:"; cat "$tmp/out"; }
 jq '.devices |= .[0:3]' "$ex" >"$tmp/three.json"
 printf 'pm9a1-1t = 90\nSamsung PM9A1 512GB = 80\n# a comment\noptan = 300\n' >"$tmp/prices"
 check "score --prices: an unknown name" 0 "$tw" score "$tmp/three.json" --prices "$tmp/prices" \
@@ -178,12 +171,12 @@ expect "prices: the unknown name, its line" "$tmp/err" \
 	"$tmp/prices:4: --prices: \"optan\" is neither a device id nor a model of the profiles"
 expect "prices: the known ids" "$tmp/err" 'ids: "pm9a1-1t", "pm9a1-512-a", "pm9a1-512-b"'
 expect "prices: the known models" "$tmp/err" 'models: "Samsung PM9A1 1TB", "Samsung PM9A1 512GB"'
-[ "$(grep -c 'warning' "$tmp/err")" = 1 ] || { echo "FAIL: prices: known names warned about:"; cat "$tmp/err"; fail=1; }
+[ "$(grep -c 'warning' "$tmp/err")" = 1 ] || { bad "prices: known names warned about:"; cat "$tmp/err"; }
 # two hosts: the price list names the ids of the files, not the qualified ones
 printf 'pm9a1-1t = 90\n' >"$tmp/prices1"
 check "score --prices, two hosts" 0 "$tw" score "$tmp/a.json" "$tmp/b.json" \
 	--prices "$tmp/prices1" --policies "$pol" --format json
-[ -s "$tmp/err" ] && { echo "FAIL: prices by bare id warned:"; cat "$tmp/err"; fail=1; }
+[ -s "$tmp/err" ] && { bad "prices by bare id warned:"; cat "$tmp/err"; }
 
 # ---- 6. every output that scores says where its policies came from ----
 check "score: policies named" 0 "$tw" score "$ex" --policies "$pol" --policy archive
@@ -194,17 +187,17 @@ check "plan md: policies named" 0 "$tw" plan "$ex" --no-inventory --policies "$p
 expect "plan md: policies named" "$tmp/out" "Policies: $pol (--policies)"
 (cd "$tmp" && "$tw" score "$ex" --policy archive >"$tmp/out" 2>"$tmp/err")
 grep -qE '^Policies: .*\((installed|built-in|\$TW_SRCDIR/policies)|^Policies: built-in' "$tmp/out" ||
-	{ echo "FAIL: score without --policies: no source named:"; tail -2 "$tmp/out"; fail=1; }
+	{ bad "score without --policies: no source named:"; tail -2 "$tmp/out"; }
 
 # ---- 7. score: policies hot → warm → cold → boot, not by name ----
 check "score: tier order" 0 "$tw" score "$ex" --policies "$pol"
 order=$(grep -oE '^[a-z-]+ \((hot|warm|cold|boot)\)' "$tmp/out" | sed -E 's/.*\((.*)\)/\1/' | uniq | tr '\n' ' ')
-[ "$order" = "hot warm cold boot " ] || { echo "FAIL: score: tiers in the order '$order'"; fail=1; }
+[ "$order" = "hot warm cold boot " ] || bad "score: tiers in the order '$order'"
 
 # ---- 8. the fstab hint on a catalog names no device that is not there ----
 check "fstab: a catalog" 0 "$tw" plan "$ex" --no-inventory --policies "$pol" --format fstab
 grep -q 'blkid -s UUID -o value optane905p' "$tmp/out" &&
-	{ echo "FAIL: fstab: blkid on a catalog id:"; grep blkid "$tmp/out"; fail=1; }
+	{ bad "fstab: blkid on a catalog id:"; grep blkid "$tmp/out"; }
 expect "fstab: a catalog, said so" "$tmp/out" "# new ext4 on optane905p: a catalog entry, not a device of this machine"
 
 [ "$fail" -eq 0 ] && echo "wording: all checks passed"
