@@ -89,10 +89,10 @@ struct probe_zone_map {
 	unsigned par;
 };
 
-/* The offset (from the device start) of slot's n-th I/O under m. */
+/* The offset (from the device start) of slot's n-th I/O under m (zoned.c). */
 uint64_t probe_zone_offset(const struct probe_zone_map *m, uint32_t bs, unsigned slot, uint64_t n);
 
-/* How many I/Os of bs bytes m holds: n × cap / bs. */
+/* How many I/Os of bs bytes m holds: n × cap / bs (zoned.c). */
 uint64_t probe_zone_ios(const struct probe_zone_map *m, uint32_t bs);
 
 /*
@@ -120,7 +120,7 @@ struct probe_bufcache {
 	uint64_t pf_len;		/* the region it faults in */
 };
 
-/* Start c empty. */
+/* Start c empty (bufcache.c, as the other probe_bufcache_ functions). */
 void probe_bufcache_init(struct probe_bufcache *c);
 
 /*
