@@ -228,7 +228,7 @@ struct probe_engine {
 /*
  * Whether an io_uring init error means "io_uring is unavailable here"
  * (disabled by sysctl, blocked by seccomp, not built in): -EPERM, -EACCES,
- * -ENOSYS, -EOPNOTSUPP.
+ * -ENOSYS, -EOPNOTSUPP (engine_uring.c).
  */
 bool probe_engine_uring_refused(int err);
 

@@ -321,3 +321,9 @@ const struct probe_engine_ops probe_engine_uring = {
 	.getevents = uring_getevents,
 	.cleanup = uring_cleanup,
 };
+
+bool probe_engine_uring_refused(int err)
+{
+	return err == -EPERM || err == -EACCES || err == -ENOSYS ||
+	       err == -EOPNOTSUPP;
+}

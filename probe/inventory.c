@@ -15,13 +15,6 @@
 #include "sysroot.h"
 #include "tw_util.h"
 
-void inv_strv_free(struct probe_strv *s)
-{
-	tw_strv_free(s->v, s->n);
-	s->v = NULL;
-	s->n = 0;
-}
-
 /* The entries of the device's directory sub (holders, slaves) into s. */
 static int strv_from_dir(const struct probe_sysdev *h, struct probe_strv *s,
 			 const char *sub)
@@ -446,21 +439,6 @@ void probe_inventory_free(struct probe_inventory *inv)
 		dev_free(&inv->v[i]);
 	free(inv->v);
 	free(inv);
-}
-
-const struct probe_dev *probe_inventory_find(const struct probe_inventory *inv,
-					     const char *name)
-{
-	if (!strncmp(name, "/dev/", 5))
-		name += 5;
-	for (size_t i = 0; i < inv->n; i++) {
-		if (!strcmp(inv->v[i].name, name))
-			return &inv->v[i];
-		for (size_t p = 0; p < inv->v[i].n_parts; p++)
-			if (!strcmp(inv->v[i].parts[p].name, name))
-				return &inv->v[i];
-	}
-	return NULL;
 }
 
 static bool has_root_majmin(const struct scan *sc, const struct probe_dev *d)

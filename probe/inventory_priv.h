@@ -6,6 +6,8 @@
  *   inventory_pcie.c   the PCIe link of a device
  *   inventory_judge.c  the two safety verdicts and their reasons
  *   inventory_nvme.c   NVMe multipath heads, their paths, the physical drive
+ *   inventory_base.c   the device lookup and the string list's free, which
+ *                      the others use
  */
 #ifndef TW_INVENTORY_PRIV_H
 #define TW_INVENTORY_PRIV_H
@@ -35,7 +37,7 @@ struct scan {
 	char root_majmin[16];
 };
 
-/* Free every string of s; s is empty afterwards. */
+/* Free every string of s; s is empty afterwards (inventory_base.c). */
 void inv_strv_free(struct probe_strv *s);
 
 /* ---- inventory_mounts.c ---- */
