@@ -5,7 +5,7 @@
 #include "inventory_priv.h"
 #include "tw_util.h"
 
-void inv_strv_free(struct probe_strv *s)
+void probe_inv_strv_free(struct probe_strv *s)
 {
 	tw_strv_free(s->v, s->n);
 	s->v = NULL;
