@@ -321,17 +321,14 @@ static int submit(struct probe_job_worker *w)
 /*
  * How many completions to wait for: at depth 8 and more, half of the I/Os
  * in flight (fio's iodepth_batch_complete_min idea), so that one wake-up
- * reaps several completions; below that, one.  Measured at QD32 4 KiB
- * against fio on zram (io-wq does the copy; every wake-up of this thread
- * costs the completing side a try_to_wake_up) and on a virtio disk: a half
- * beat a quarter by 3-7 %, one completion per wake-up lost 20-25 %, all of
- * them (the queue drains) lost 20 %.  Latency stays exact to the reap.
- * Measured again in session 13 (kernel 6.18, two io_uring_enter calls per
- * refill): on the virtual disk a half still beat one (median 130,300
- * against 117,500 IOPS, fio 123,500); on zram one beat a half by 13 %
- * (io-wq completes there); on a loop device 1 MiB reads and writes gain
- * 15 % from the half, which is why fio's default reads lower there
- * (docs/probe.md, "Sequential rates on a loop device").
+ * reaps several completions; below that, one.  Latency stays exact to the
+ * reap.  4 KiB random reads at QD32 on a virtio disk (kernel 6.18): a half
+ * reads 130,300 IOPS at the median, one per wake-up 117,500 (fio 123,500);
+ * a quarter 3-7 % less than a half, all of them (the queue drains) 20 %
+ * less.  On a loop device 1 MiB reads and writes gain 15 % from the half,
+ * which is why fio's default reads lower there (docs/probe.md, "Sequential
+ * rates on a loop device"); on zram, where io-wq completes, one reads 13 %
+ * more than a half (bench/engine-overhead, docs/bench-results.md).
  */
 static unsigned reap_min(unsigned inflight)
 {

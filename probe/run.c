@@ -155,16 +155,15 @@ static void keep_unwritten(struct probe_run_state *r, enum probe_test t)
  * or when o->settle_first says the device was busy just before the run (the
  * first solo QD1 after a side-by-side phase), so that the latency test
  * starts on an idle device.  A burst leaves work behind that a QD1 test
- * right after it would measure instead of the device: an SSD's flush of its SLC
- * cache and garbage collection, and the kernel's own.  Measured on a loop
- * device over tmpfs on this 2-vCPU virtual machine, where the loop worker,
- * busy on the other vCPU during the burst, stays there and each read then
- * pays two cross-vCPU wake-ups: QD1 right after seq_write read at a p50 of
- * 43-62 µs in 3 of 4 runs (fio right after: 4.3 µs), 4.4-5.0 µs in 4 of 4
- * after 200 ms idle (50 ms: 0 of 4, 100 ms: 3 of 4); the whole writable
- * quick profile 4 of 4 (was 1 of 3); read-only, after seq_read, 2 of 4
- * (was 0 of 4): the mode is the guest scheduler's, drawn per run, and the
- * settle makes the fast one likelier, not certain (docs/probe.md).
+ * right after it would measure instead of the device: an SSD's flush of its
+ * SLC cache and garbage collection, and the kernel's own.  On a loop device
+ * over tmpfs on a 2-vCPU VM the loop worker, busy on the other vCPU during
+ * the burst, stays there and each read pays two cross-vCPU wake-ups: QD1
+ * right after seq_write reads at a p50 of 43-62 µs in most runs (fio: 4.3
+ * µs), 4.4-5.0 µs after 200 ms idle; 50 ms and 100 ms are not enough.  The
+ * mode is the guest scheduler's, drawn per run: the settle makes the fast
+ * one likelier, not certain (docs/probe.md; bench/probe-time,
+ * docs/bench-results.md).
  */
 static void settle(const struct probe_run_state *r)
 {
@@ -315,19 +314,18 @@ static void cpus_text(const cpu_set_t *set, char *buf, size_t len)
 }
 
 /*
- * Where the QD1 reads run (probe_run_job_for): on the CPUs that take the device's
- * completion interrupts (probe_dev.irq_cpulist), when the calling thread
- * may run there and on others too.  A QD1 read on another CPU waits for
- * the interrupt's CPU to wake it: a cross-CPU wake-up per read, whose cost
- * depends on how deeply that CPU slept.  The device's own latency is the
- * one without it, as an application placed by its interrupts sees (on
- * this 2-vCPU VM the virtual disk's one queue interrupts vCPU 1 only: QD1
- * on a scratch file, the whole probe under taskset, read at a p50 of
- * 109-130 us on vCPU 0 and 70-83 us on vCPU 1, three runs each; a fresh
- * thread per test lands on either, fio's one long-lived job mostly ends up
- * on vCPU 1).
- * A device whose vectors cover every CPU (NVMe, a queue per CPU) is left
- * as it is.  The note says where the reads ran.
+ * Where the QD1 reads run (probe_run_job_for): on the CPUs that take the
+ * device's completion interrupts (probe_dev.irq_cpulist), when the calling
+ * thread may run there and on others too.  A QD1 read on another CPU waits
+ * for the interrupt's CPU to wake it: a cross-CPU wake-up per read, whose
+ * cost depends on how deeply that CPU slept.  The device's own latency is
+ * the one without it, as an application placed by its interrupts sees (a
+ * 2-vCPU VM whose virtual disk interrupts vCPU 1 only: QD1 on a scratch
+ * file reads at a p50 of 109-130 us on vCPU 0 and 70-83 us on vCPU 1,
+ * the probe run under `taskset -c 0` and `taskset -c 1`; see
+ * docs/bench-results.md).  A device whose vectors
+ * cover every CPU (NVMe, a queue per CPU) is left as it is.  The note says
+ * where the reads ran.
  */
 static void qd1_pin(struct probe_run_state *r, unsigned mask)
 {

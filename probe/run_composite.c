@@ -26,14 +26,14 @@ _Static_assert(1u << (SWEEP_DEPTHS - 1) == SWEEP_MAX_QD, "one depth per power of
 #define BOOT_MIN_S 0.5		/* (at least) */
 #define BOOT_WINDOW_S 0.05	/* quick: its windows, so that by BOOT_MIN_S it
 				 * has the PROBE_KNOWN_BATCHES a give-up wants
-				 * (0.1 s windows gave up at 1 s, not 0.5) */
+				 * (0.1 s windows would give up at 1 s) */
 #define BOOT_RAMP_S 0.1		/* its ramp: the writes ran through the QD1 part
 				 * before it, only the reads' queue fills */
 #define SUSTAINED_POINT_QUEUES 1	/* the rate after the cliff: judged in points
-					 * of a queue's worth at least (two until
-					 * getevents' batches had a time bound,
-					 * engine.h: the probe's own reaps came in
-					 * half queues then) */
+					 * of a queue's worth at least (getevents'
+					 * batches have a time bound, engine.h, so
+					 * the probe's own reaps do not come in
+					 * half queues) */
 
 static int sweep_add(struct profile_device *d, unsigned qd, const struct probe_job_result *res)
 {
@@ -352,15 +352,14 @@ static struct probe_uw_opts uw_opts(const struct probe_run_state *r)
 
 /*
  * The job of OCP BOOT-BENCH-1's reads (run_int.h), from a row of its own
- * (probe_run_job_for): BOOT_BS at BOOT_QD.  Quick: until their IOPS are known to
- * ±PROBE_KNOWN_PCT, BOOT_MIN_S at least and BOOT_QUICK_S at most, giving up
- * at BOOT_MIN_S when the cap would not bring the band there, as the other
- * quick tests that read do (windows of BOOT_WINDOW_S, ten by then); not
- * the QD1 part's 10,000 reads, which are for a p99 (until session 17 the
- * boot reads copied the QD1 part's job, and that count ended them after
- * 0.12-0.29 s in one or two windows: no band, and 34,800-51,400 IOPS in
- * three runs on one scratch file).  Fixed (--seconds, --full): the QD1
- * part's time, BOOT_RAMP_S ramp.
+ * (probe_run_job_for): BOOT_BS at BOOT_QD.  Quick: until their IOPS are
+ * known to ±PROBE_KNOWN_PCT, BOOT_MIN_S at least and BOOT_QUICK_S at most,
+ * giving up at BOOT_MIN_S when the cap would not bring the band there, as
+ * the other quick tests that read do (windows of BOOT_WINDOW_S, ten by
+ * then).  Not the QD1 part's 10,000 reads, which are for a p99: at QD32
+ * that count ends the reads after 0.12-0.29 s in one or two windows, with
+ * no band.  Fixed (--seconds, --full): the QD1 part's time, BOOT_RAMP_S
+ * ramp.
  */
 void probe_run_boot_job(const struct probe_run_state *r, struct probe_job *job)
 {

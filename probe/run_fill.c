@@ -19,13 +19,12 @@
 				 * 32 MiB of the QD32 tests that follow are
 				 * faulted in beside it (probe_bufcache_prefault),
 				 * not before it.  Where the guest's free memory
-				 * went back to the host, 32 MiB took 0.47-0.54 s
-				 * on this VM and 8 MiB 0.10-0.16 s; with both at
-				 * once the 32 were in by 0.36-0.46 s.  Eight
+				 * goes back to the host, 32 MiB take about 0.5 s
+				 * to fault in and 8 MiB about 0.13 s.  Eight
 				 * 1 MiB writes keep a drive writing at its rate
-				 * (fio on this VM's disk, a laid-out file:
-				 * 3,234 MB/s at QD8, 3,041-3,167 at QD32; 2,391
-				 * at QD8 on its first, allocating write) */
+				 * (fio on a virtio disk, a laid-out file: 3,234
+				 * MB/s at QD8, 3,041-3,167 at QD32;
+				 * docs/bench-results.md) */
 
 /* Whether the fill applies: a test that reads, and a blank scratch file (its
  * filesystem returns zeros for unwritten blocks without reading the disk,
@@ -49,10 +48,10 @@ bool probe_run_wants_fill(const struct probe_run_state *r, unsigned mask)
  * before seq_write.  A file's first writes also allocate its blocks (the
  * filesystem converts its reserved, unwritten extents), which is the
  * filesystem's cost, not the disk's, and fio, which lays its file out
- * first, does not measure it: on this VM's ext4 a fresh 1 GiB file wrote
- * 2.1-2.6 GiB/s for its first 0.3 s, then 3.5-3.9, rewritten 3.3-3.9 from
- * the start.  Measured over that slow start, seq_write's band stayed wide
- * and it ran to its 3 s cap.
+ * first, does not measure it: on ext4 over a virtio disk a fresh 1 GiB
+ * file writes 2.1-2.6 GiB/s for its first 0.3 s, then 3.5-3.9, and 3.3-3.9
+ * when rewritten.  Measured over that slow start, seq_write's band stays
+ * wide and it runs to its 3 s cap.
  */
 bool probe_run_fill_first(const struct probe_run_state *r, enum probe_test t)
 {
@@ -105,16 +104,14 @@ static bool fill_done_by_seq_write(struct probe_run_state *r, uint64_t want)
  * the QD32 tests are faulted in beside it) before the first test that
  * reads, so that reads come from the media, not from never-written
  * blocks.  Quick mode fills only what the reads need (fill_bytes(): 2 s
- * at the seq_write rate, 1 GiB at least)
- * and the tests run over that; --full and --seconds fill the whole span.
- * Nothing is written when seq_write already wrote that much
- * (fill_done_by_seq_write()); when it wrote less, from 0 with the same
- * data, the fill writes on from where it stopped, and the note says so
- * (on this project's VM a 2 GiB zram after a 1.3 s seq_write: about a
- * second less).  At most FILL_QUICK_S (FILL_FULL_S with
+ * at the seq_write rate, 1 GiB at least) and the tests run over that;
+ * --full and --seconds fill the whole span.  Nothing is written when
+ * seq_write already wrote that much (fill_done_by_seq_write()); when it
+ * wrote less, from 0 with the same data, the fill writes on from where it
+ * stopped, and the note says so.  At most FILL_QUICK_S (FILL_FULL_S with
  * --full): when that is not enough, the tests run over the part written.
- * first: the fill runs before seq_write (probe_run_fill_first()), and its note says
- * so.  Returns 0, -ECANCELED or -EIO (a note says why).
+ * first: the fill runs before seq_write (probe_run_fill_first()), and its
+ * note says so.  Returns 0, -ECANCELED or -EIO (a note says why).
  */
 int probe_run_fill(struct probe_run_state *r, bool first)
 {

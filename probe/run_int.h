@@ -9,7 +9,7 @@
  *                    rings
  *   run_composite.c  the tests made of many jobs or read from a series:
  *                    qd_sweep, iorate, read_under_write, sustained_write
- *   probe_run_job.c        the job primitives: a test's job, one job run, its
+ *   run_job.c        the job primitives: a test's job, one job run, its
  *                    notes, latency summary and band text
  *   run_table.c      the test table and the test names
  */
@@ -29,7 +29,7 @@
 #define MIB (1024u * 1024u)
 
 #define KNOWN_WINDOW_S 0.1	/* quick tests: windows this short, with
-				 * KNOWN_WINDOW_IOS I/Os at least (probe_run_job.c) */
+				 * KNOWN_WINDOW_IOS I/Os at least (run_job.c) */
 #define SWEEP_RAMP_S 0.03	/* a sweep depth's ramp: the device is busy from
 				 * the depth before, only the queue refills */
 #define FILL_QUICK_MIN (UINT64_C(1) << 30)	/* quick: the fill writes 1 GiB at

@@ -57,12 +57,11 @@ static bool trial_cannot_pass(void *arg, const double *win_mbps, const double *w
 }
 
 /*
- * The contract is in run_int.h.  The early end of the trial
- * (trial_cannot_pass): on this project's VM the scratch file's trial of
- * two rings lost in 4 of 4 runs one hour and 5 of 16 the next (session
- * 19); a lost trial ran 1.2-1.4 s of a 9-10 s profile, to its give-up,
- * for a figure then dropped; with the rule 4 of those 5 ended at 0.4 s,
- * the fifth at 0.9 s.
+ * The contract is in run_int.h.  The trial ends early once it cannot win
+ * (trial_cannot_pass): a lost trial that runs to its give-up takes 1.2-1.4
+ * s of a 9-10 s quick profile on a scratch file, for a figure then
+ * dropped; with the early end it takes 0.4-0.9 s (bench/probe-time,
+ * docs/bench-results.md).
  */
 int probe_run_more_threads(struct probe_run_state *r, const struct probe_test_def *def,
 			   double busy, const struct probe_job_result *one)

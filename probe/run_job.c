@@ -46,7 +46,7 @@ static void on_window(void *arg, const struct probe_window *w)
  * p99) and the sweep's depths (it stops at the latency target).  Not
  * rand_read_qd32 and mixed_70_30: their figure is their IOPS, and a disk
  * slower than 3,300 IOPS would run to its cap for a tail no policy reads
- * (since session 16; tail_note says on how many samples their p99 rests).
+ * (tail_note says on how many samples their p99 rests).
  */
 static bool tail_judged(const struct probe_test_def *def, unsigned qd)
 {
@@ -113,18 +113,17 @@ void probe_run_job_for(const struct probe_run_state *r, const struct probe_test_
 				 (def->read_pct > 0 || def == &probe_test_defs[PROBE_TEST_SEQ_WRITE])) {
 				/* a swinging device: a third of the cap, then
 				 * stop once the cap would not bring the band
-				 * to ±PROBE_KNOWN_PCT (±3 % until session 16:
-				 * running on from ±4 % at 1 s to about ±2.3 %
-				 * at 3 s came no nearer to 20 s fio runs,
-				 * docs/bench-results.md).  QD1 too since
-				 * session 13: after the settle and the wait in
-				 * a call of its own, QD1 stopped at 1 s read as
-				 * close to 20 s fio runs as 3 s did; not before
-				 * its 10,000 reads (min_ios): a disk of 3,300
-				 * IOPS or less runs to its cap.  seq_write too
-				 * since session 15, but not before it wrote
-				 * what the reads need (fill_bytes' least: 1 GiB,
-				 * or the span), so that no fill follows it */
+				 * to ±PROBE_KNOWN_PCT: running on from ±4 % at
+				 * 1 s to about ±2.3 % at 3 s comes no nearer
+				 * to 20 s fio runs (bench/probe-time,
+				 * docs/bench-results.md).  QD1 too, once the
+				 * settle and the wait in a call of its own
+				 * keep its 1 s as close to fio as 3 s; not
+				 * before its 10,000 reads (min_ios): a disk of
+				 * 3,300 IOPS or less runs to its cap.
+				 * seq_write too, but not before it wrote what
+				 * the reads need (fill_bytes' least: 1 GiB, or
+				 * the span), so that no fill follows it */
 				job->futile_pct = PROBE_KNOWN_PCT;
 				job->futile_after_s = fmax(def->min_s, def->max_s / 3);
 				if (def == &probe_test_defs[PROBE_TEST_SEQ_WRITE])
