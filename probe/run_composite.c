@@ -557,7 +557,7 @@ int probe_run_sustained(struct probe_run_state *r)
 
 /* The cache cliff from the series of the sustained write. */
 void probe_run_sustained_series(struct profile_sustained *su, struct profile_point *pts,
-			   size_t n)
+				size_t n)
 {
 	double *mbps = calloc(n + 1, sizeof(*mbps));
 	struct probe_cliff cl;
