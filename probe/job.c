@@ -223,7 +223,7 @@ struct probe_sample {
 };
 
 static struct probe_sample take_sample(const struct probe_job_shared *sh,
-				 const struct probe_job_worker *w)
+				       const struct probe_job_worker *w)
 {
 	struct probe_sample s = { .ns = tw_now_ns() };
 

@@ -35,14 +35,14 @@ static inline uint64_t probe_round_up(uint64_t v, uint64_t a)
 	return (v + a - 1) / a * a;
 }
 
-/* The state of one job, shared by the controller and its workers. */
 struct probe_job_worker;
 
+/* The state of one job, shared by the controller and its workers. */
 struct probe_job_shared {
 	const struct probe_job *job;	/* == &jc */
 	struct probe_job jc;		/* the caller's job; fd duplicated */
 	atomic_uint refs;		/* the controller + each started worker */
-	struct probe_job_worker *w;		/* threads entries, freed with this */
+	struct probe_job_worker *w;	/* threads entries, freed with this */
 	const struct probe_engine_ops *engine;
 	unsigned threads;
 	pthread_mutex_t lock;
@@ -116,7 +116,8 @@ static inline bool probe_job_cancel_set(const struct probe_job *job)
 }
 
 /* Record the first failure of the job and wake the controller. */
-void probe_job_fail(struct probe_job_shared *sh, int err, enum probe_io_op op, uint64_t off, const char *msg);
+void probe_job_fail(struct probe_job_shared *sh, int err, enum probe_io_op op, uint64_t off,
+		    const char *msg);
 
 /* Record I/O io, which failed or came back short, as the job's failure. */
 void probe_job_fail_io(struct probe_job_shared *sh, const struct probe_io *io);

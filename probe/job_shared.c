@@ -66,7 +66,7 @@ void probe_job_shared_put(struct probe_job_shared *sh)
 
 /* Record the first failure of the job and wake the controller. */
 void probe_job_fail(struct probe_job_shared *sh, int err, enum probe_io_op op,
-		 uint64_t off, const char *msg)
+		    uint64_t off, const char *msg)
 {
 	pthread_mutex_lock(&sh->lock);
 	if (!sh->error) {
