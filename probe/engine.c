@@ -1,7 +1,7 @@
 /* engine.c — engine selection (as fio keeps ioengines.c apart from
  * backend.c): find an engine by name, open one with the io_uring -> psync
- * fall-back, close it; and the two checks the command runs before a probe
- * (probe.h), so that it needs no private header. */
+ * fall-back, close it; and the engine name check the command runs before a
+ * probe (probe.h), so that it needs no private header. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,12 +20,6 @@ const struct probe_engine_ops *probe_engine_find(const char *name)
 		if (!strcmp(all[i]->name, name))
 			return all[i];
 	return NULL;
-}
-
-bool probe_engine_uring_refused(int err)
-{
-	return err == -EPERM || err == -EACCES || err == -ENOSYS ||
-	       err == -EOPNOTSUPP;
 }
 
 int probe_engine_open(struct probe_engine *e,
@@ -72,11 +66,4 @@ void probe_engine_close(struct probe_engine *e)
 bool probe_engine_known(const char *name)
 {
 	return probe_engine_find(name) != NULL;
-}
-
-int probe_fault_check(const char *spec, char *err, size_t len)
-{
-	struct probe_fault_opts fo;
-
-	return probe_fault_parse(spec, &fo, err, len);
 }

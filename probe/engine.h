@@ -41,11 +41,11 @@
 /*
  * How long getevents() waits for a batch of min completions before it
  * hands out the ones that are there.  The job loop waits for half of what
- * is in flight (job.c, reap_min), and a completion counts, in time and in
+ * is in flight (job_worker.c, reap_min), and a completion counts, in time and in
  * latency, when it is reaped.  Without a bound, a slow device's
- * completions were reaped 16 at a time: at 32 MB/s of 1 MiB writes at
- * QD32 one reap every 0.5 s, so the sustained write's seconds read 16, 33
- * or 50 MB (the lab's throttled disk, issue 27), and each I/O's latency
+ * completions would be reaped 16 at a time: at 32 MB/s of 1 MiB writes at
+ * QD32 one reap every 0.5 s, so the sustained write's seconds would read
+ * 16, 33 or 50 MB (the lab's throttled disk), and each I/O's latency
  * could include up to half the queue's service time.  5 ms: a fast device
  * fills its batch well within it (16 × 1 MiB at 3.2 GB/s and more; 16 ×
  * 4 KiB at 3,200 IOPS and more), so it changes nothing there; a slower
@@ -228,7 +228,7 @@ struct probe_engine {
 /*
  * Whether an io_uring init error means "io_uring is unavailable here"
  * (disabled by sysctl, blocked by seccomp, not built in): -EPERM, -EACCES,
- * -ENOSYS, -EOPNOTSUPP.
+ * -ENOSYS, -EOPNOTSUPP (engine_uring.c).
  */
 bool probe_engine_uring_refused(int err);
 

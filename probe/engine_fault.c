@@ -16,6 +16,7 @@
  * waits for its own.
  */
 #include "engine.h"
+#include "probe.h"
 #include "tw_util.h"
 
 #include <errno.h>
@@ -354,3 +355,10 @@ const struct probe_engine_ops probe_engine_fault = {
 	.getevents = fault_getevents,
 	.cleanup = fault_cleanup,
 };
+
+int probe_fault_check(const char *spec, char *err, size_t len)
+{
+	struct probe_fault_opts fo;
+
+	return probe_fault_parse(spec, &fo, err, len);
+}

@@ -20,19 +20,16 @@
  * next one is being prepared; the last SQE of a refill stays staged, commit()
  * marks it due, and the next getevents() submits it, then waits for its
  * completions in a second io_uring_enter, as fio does — not in the same
- * call (io_uring_submit_and_wait), which was the rule until session 11:
- * on this 2-vCPU virtual machine, 4 KiB random reads at QD1 with the wait
- * in the submitting call took 7.2 µs at the p50 on a loop device over
- * tmpfs (52,000-58,000 IOPS) against 4.5 µs in two calls (59,000-71,000),
- * fio 4.3 µs; zram 15,200 against 18,200 IOPS, a scratch file 11,600
- * against 14,200 (issue 27's unexplained QD1 gap to fio); at QD32 the same
- * within the runs' spread.  Reaping is batched (io_uring_peek_batch_cqe +
- * io_uring_cq_advance), and a batch is waited for at most
- * PROBE_ENGINE_REAP_WAIT_NS (a wait with a timeout: IORING_FEAT_EXT_ARG,
- * no SQE).  Measured on a virtio disk, 4 KiB random reads at
- * QD32: refills of 16 submitted in one call ran at 0.86x fio, one or two per
- * call at 1.01-1.06x (the device starts on each I/O sooner); on zram, where
- * io-wq does the work, no difference.
+ * call (io_uring_submit_and_wait): with the wait in the submitting call,
+ * 4 KiB random reads at QD1 on a loop device over tmpfs take 7.2 µs at the
+ * p50 against 4.5 µs in two calls (fio 4.3 µs); at QD32 the two are alike
+ * (bench/engine-overhead, docs/bench-results.md).  Reaping is batched
+ * (io_uring_peek_batch_cqe + io_uring_cq_advance), and a batch is waited
+ * for at most PROBE_ENGINE_REAP_WAIT_NS (a wait with a timeout:
+ * IORING_FEAT_EXT_ARG, no SQE).  I/Os are submitted one or two per call,
+ * not in refills of 16: on a virtio disk, 4 KiB random reads at QD32 then
+ * run at 1.01-1.06x fio's rate, not 0.86x (the device starts on each I/O
+ * sooner); on zram, where io-wq does the work, it makes no difference.
  */
 #include "engine.h"
 #include "tw_util.h"
@@ -265,9 +262,8 @@ static int uring_getevents(void *priv, unsigned min, unsigned max,
 		if (late && io_uring_cq_ready(&u->ring))
 			break;	/* the batch took too long: these go now */
 		/* A wait for one needs no bound (its first completion ends
-		 * it), and a bound costs a timer armed and cancelled per wait:
-		 * at QD1 on a loop device, pinned, 8 alternating 1 s runs read
-		 * a p50 of 4.45-4.90 us without it, 4.58-5.02 with it. */
+		 * it), and a bound costs a timer armed and cancelled per wait
+		 * (at QD1 on a loop device about 0.1 us at the p50). */
 		if (min > 1 && (u->ring.features & IORING_FEAT_EXT_ARG)) {
 			/* back with fewer than min: the time is up (-ETIME, or
 			 * 0 when a CQE is there, as kernels since 5.19 do) or
@@ -276,7 +272,7 @@ static int uring_getevents(void *priv, unsigned min, unsigned max,
 			late = true;
 		} else {
 			/* before 5.11 a timeout takes an SQE and a CQE of its
-			 * own: wait for the whole batch, as before */
+			 * own: wait for the whole batch, unbounded */
 			ret = io_uring_wait_cqe_nr(&u->ring, &cqe, min);
 		}
 		if (ret == -EINTR || ret == -ETIME)
@@ -321,3 +317,9 @@ const struct probe_engine_ops probe_engine_uring = {
 	.getevents = uring_getevents,
 	.cleanup = uring_cleanup,
 };
+
+bool probe_engine_uring_refused(int err)
+{
+	return err == -EPERM || err == -EACCES || err == -ENOSYS ||
+	       err == -EOPNOTSUPP;
+}

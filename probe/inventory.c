@@ -15,13 +15,6 @@
 #include "sysroot.h"
 #include "tw_util.h"
 
-void inv_strv_free(struct probe_strv *s)
-{
-	tw_strv_free(s->v, s->n);
-	s->v = NULL;
-	s->n = 0;
-}
-
 /* The entries of the device's directory sub (holders, slaves) into s. */
 static int strv_from_dir(const struct probe_sysdev *h, struct probe_strv *s,
 			 const char *sub)
@@ -62,7 +55,7 @@ static void sig_error(struct probe_sig *s, const char *what, const char *name, i
 }
 
 /* Look for signatures on sysroot/dev/name with libblkid (read-only). */
-static void read_sig(const struct scan *sc, const char *name, struct probe_sig *s)
+static void read_sig(const struct probe_scan *sc, const char *name, struct probe_sig *s)
 {
 	char path[PATH_MAX];
 	blkid_probe pr;
@@ -111,7 +104,7 @@ static int64_t read_size(const struct probe_sysdev *h)
 }
 
 /* Read partition name of a disk into p; h is its directory, sys/block/DISK/NAME. */
-static int read_part(const struct scan *sc, const struct probe_sysdev *h,
+static int read_part(const struct probe_scan *sc, const struct probe_sysdev *h,
 		     const char *name, struct probe_part *p)
 {
 	char *mm;
@@ -125,7 +118,7 @@ static int read_part(const struct scan *sc, const struct probe_sysdev *h,
 	read_sig(sc, name, &p->sig);
 	if (strv_from_dir(h, &p->holders, "holders") < 0)
 		return -ENOMEM;
-	return inv_find_mounts(sc, name, p->majmin, &p->mounts, &p->swap, &p->sig);
+	return probe_inv_find_mounts(sc, name, p->majmin, &p->mounts, &p->swap, &p->sig);
 }
 
 /* The entry e of disk's directory when it is a partition's: 0 or -errno. */
@@ -138,7 +131,7 @@ static int partition_dir(const struct probe_sysdev *disk, const char *e,
 	return ret < 0 ? ret : probe_sysdev_u64(part, "partition", &n);
 }
 
-static int read_parts(const struct scan *sc, const struct probe_sysdev *h,
+static int read_parts(const struct probe_scan *sc, const struct probe_sysdev *h,
 		      struct probe_dev *d)
 {
 	char **names;
@@ -360,7 +353,7 @@ bool probe_dev_host_managed(const struct probe_dev *d)
 }
 
 /* Read device name into d; h is its directory, sys/block/NAME. */
-static int read_dev(const struct scan *sc, const struct probe_sysdev *h,
+static int read_dev(const struct probe_scan *sc, const struct probe_sysdev *h,
 		    const char *name, struct probe_dev *d)
 {
 	char real[PATH_MAX], *mm;
@@ -370,7 +363,7 @@ static int read_dev(const struct scan *sc, const struct probe_sysdev *h,
 	if (probe_sysdev_realpath(h, NULL, real, sizeof(real)) < 0)
 		real[0] = '\0';
 	d->transport = transport_of(name, real);
-	if (inv_read_pcie(sc, d, real) < 0)
+	if (probe_inv_read_pcie(sc, d, real) < 0)
 		return -ENOMEM;
 	mm = probe_sysdev_str(h, "dev");
 	snprintf(d->majmin, sizeof(d->majmin), "%s", mm ? mm : "");
@@ -378,19 +371,19 @@ static int read_dev(const struct scan *sc, const struct probe_sysdev *h,
 	d->capacity_bytes = read_size(h);
 	read_queue(h, d);
 	read_zoned(h, d);
-	if (d->transport == PROFILE_TR_NVME && inv_read_nvme(sc, h, d, real) < 0)
+	if (d->transport == PROFILE_TR_NVME && probe_inv_read_nvme(sc, h, d, real) < 0)
 		return -ENOMEM;
 	read_identity(h, d);
-	if (inv_drive_id(d) < 0)
+	if (probe_inv_drive_id(d) < 0)
 		return -ENOMEM;
 	d->media = probe_guess_media(d->transport, d->rotational, d->model);
-	if (inv_classify(h, d) < 0)
+	if (probe_inv_classify(h, d) < 0)
 		return -ENOMEM;
 	d->temp_c = probe_hwmon_temp(sc->root, d);
 	read_sig(sc, name, &d->sig);
 	if (strv_from_dir(h, &d->holders, "holders") < 0 ||
 	    strv_from_dir(h, &d->slaves, "slaves") < 0 ||
-	    inv_find_mounts(sc, name, d->majmin, &d->mounts, &d->swap, &d->sig) < 0)
+	    probe_inv_find_mounts(sc, name, d->majmin, &d->mounts, &d->swap, &d->sig) < 0)
 		return -ENOMEM;
 	return read_parts(sc, h, d);
 }
@@ -399,8 +392,8 @@ static void part_free(struct probe_part *p)
 {
 	free(p->name);
 	sig_free(&p->sig);
-	inv_strv_free(&p->mounts);
-	inv_strv_free(&p->holders);
+	probe_inv_strv_free(&p->mounts);
+	probe_inv_strv_free(&p->holders);
 }
 
 static void dev_free(struct probe_dev *d)
@@ -417,7 +410,7 @@ static void dev_free(struct probe_dev *d)
 	free(d->fabric);
 	free(d->fabric_address);
 	for (size_t i = 0; i < d->n_paths; i++)
-		inv_nvme_path_free(&d->paths[i]);
+		probe_inv_nvme_path_free(&d->paths[i]);
 	free(d->paths);
 	free(d->md_level);
 	free(d->dm_name);
@@ -426,16 +419,16 @@ static void dev_free(struct probe_dev *d)
 	free(d->local_cpulist);
 	free(d->irq_cpulist);
 	free(d->pci_port);
-	inv_strv_free(&d->pcie.upstream);
+	probe_inv_strv_free(&d->pcie.upstream);
 	sig_free(&d->sig);
-	inv_strv_free(&d->mounts);
-	inv_strv_free(&d->holders);
-	inv_strv_free(&d->slaves);
+	probe_inv_strv_free(&d->mounts);
+	probe_inv_strv_free(&d->holders);
+	probe_inv_strv_free(&d->slaves);
 	for (size_t i = 0; i < d->n_parts; i++)
 		part_free(&d->parts[i]);
 	free(d->parts);
-	inv_strv_free(&d->readonly_why);
-	inv_strv_free(&d->destructive_why);
+	probe_inv_strv_free(&d->readonly_why);
+	probe_inv_strv_free(&d->destructive_why);
 }
 
 void probe_inventory_free(struct probe_inventory *inv)
@@ -448,22 +441,7 @@ void probe_inventory_free(struct probe_inventory *inv)
 	free(inv);
 }
 
-const struct probe_dev *probe_inventory_find(const struct probe_inventory *inv,
-					     const char *name)
-{
-	if (!strncmp(name, "/dev/", 5))
-		name += 5;
-	for (size_t i = 0; i < inv->n; i++) {
-		if (!strcmp(inv->v[i].name, name))
-			return &inv->v[i];
-		for (size_t p = 0; p < inv->v[i].n_parts; p++)
-			if (!strcmp(inv->v[i].parts[p].name, name))
-				return &inv->v[i];
-	}
-	return NULL;
-}
-
-static bool has_root_majmin(const struct scan *sc, const struct probe_dev *d)
+static bool has_root_majmin(const struct probe_scan *sc, const struct probe_dev *d)
 {
 	if (!*sc->root_majmin)
 		return false;
@@ -476,7 +454,7 @@ static bool has_root_majmin(const struct scan *sc, const struct probe_dev *d)
 }
 
 /* The root filesystem's disk, and every disk under it (md/dm slaves). */
-static void mark_root(const struct scan *sc, struct probe_inventory *inv)
+static void mark_root(const struct probe_scan *sc, struct probe_inventory *inv)
 {
 	bool changed = true;
 
@@ -533,7 +511,7 @@ static bool skip_dev(const struct probe_sysdev *h, const char *name)
 	return skip;
 }
 
-static int scan_devices(struct scan *sc, struct probe_inventory *inv)
+static int scan_devices(struct probe_scan *sc, struct probe_inventory *inv)
 {
 	char **names;
 	size_t n;
@@ -562,7 +540,7 @@ static int scan_devices(struct scan *sc, struct probe_inventory *inv)
 int probe_inventory_scan(const char *sysroot, struct probe_inventory **out,
 			 char *err, size_t errlen)
 {
-	struct scan sc = { .root = sysroot };
+	struct probe_scan sc = { .root = sysroot };
 	struct probe_inventory *inv = calloc(1, sizeof(*inv));
 	char path[PATH_MAX];
 	int ret = -ENOMEM;
@@ -578,29 +556,29 @@ int probe_inventory_scan(const char *sysroot, struct probe_inventory **out,
 		goto err;
 	}
 	if (!ret)
-		ret = inv_read_mounts(&sc, false);
+		ret = probe_inv_read_mounts(&sc, false);
 	if (!ret)
-		ret = inv_read_mounts(&sc, true);
+		ret = probe_inv_read_mounts(&sc, true);
 	if (!ret)
 		ret = scan_devices(&sc, inv);
 	if (ret)
 		goto err;
 	mark_root(&sc, inv);
 	media_from_slaves(inv);
-	ret = inv_class_from_slaves(inv);
+	ret = probe_inv_class_from_slaves(inv);
 	for (size_t i = 0; !ret && i < inv->n; i++)
-		ret = inv_judge(&inv->v[i]);
+		ret = probe_inv_judge(&inv->v[i]);
 	if (ret)
 		goto err;
-	inv_mnts_free(&sc.mounts);
-	inv_mnts_free(&sc.swaps);
+	probe_inv_mnts_free(&sc.mounts);
+	probe_inv_mnts_free(&sc.swaps);
 	*out = inv;
 	return 0;
 err:
 	if (err && ret == -ENOMEM)
 		snprintf(err, errlen, "out of memory");
-	inv_mnts_free(&sc.mounts);
-	inv_mnts_free(&sc.swaps);
+	probe_inv_mnts_free(&sc.mounts);
+	probe_inv_mnts_free(&sc.swaps);
 	probe_inventory_free(inv);
 	return ret;
 }

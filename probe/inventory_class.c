@@ -125,7 +125,7 @@ static int class_removable(const struct probe_sysdev *h, struct probe_dev *d)
  * its identity and queue were read), and set optical or removable media.
  * Returns 0 or -ENOMEM.
  */
-int inv_classify(const struct probe_sysdev *h, struct probe_dev *d)
+int probe_inv_classify(const struct probe_sysdev *h, struct probe_dev *d)
 {
 	int type = scsi_type(h), r;
 	const char *area = emmc_area(d->name);
@@ -166,7 +166,7 @@ static const struct probe_dev *non_disk_slave(const struct probe_inventory *inv,
  * stick) is none either: it takes that member's class, through every level
  * of stacking.  Returns 0 or -ENOMEM.
  */
-int inv_class_from_slaves(struct probe_inventory *inv)
+int probe_inv_class_from_slaves(struct probe_inventory *inv)
 {
 	bool changed = true;
 

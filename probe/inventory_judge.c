@@ -47,7 +47,7 @@ static int why_use(struct probe_strv *why, const char *who,
 }
 
 /* The two verdicts, each with every reason against it. */
-int inv_judge(struct probe_dev *d)
+int probe_inv_judge(struct probe_dev *d)
 {
 	struct probe_strv *ro = &d->readonly_why, *rw = &d->destructive_why;
 	int r = 0;

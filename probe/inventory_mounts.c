@@ -14,10 +14,10 @@
 #include "sysroot.h"
 #include "tw_util.h"
 
-static int inv_mnts_add(struct mnts *m, const char *majmin, const char *source,
+static int probe_inv_mnts_add(struct probe_mnts *m, const char *majmin, const char *source,
 		    const char *point, const char *fstype, const char *root)
 {
-	struct mnt *v = realloc(m->v, (m->n + 1) * sizeof(*v));
+	struct probe_mnt *v = realloc(m->v, (m->n + 1) * sizeof(*v));
 
 	if (!v)
 		return -ENOMEM;
@@ -39,7 +39,7 @@ static int inv_mnts_add(struct mnts *m, const char *majmin, const char *source,
 	return 0;
 }
 
-void inv_mnts_free(struct mnts *m)
+void probe_inv_mnts_free(struct probe_mnts *m)
 {
 	for (size_t i = 0; i < m->n; i++) {
 		free(m->v[i].source);
@@ -60,7 +60,7 @@ static int skip_bad_line(struct libmnt_table *tb, const char *file, int line)
 }
 
 /* Each entry of the table into sc->mounts (swaps: sc->swaps). */
-static int take_table(struct scan *sc, struct libmnt_table *tb, bool swaps)
+static int take_table(struct probe_scan *sc, struct libmnt_table *tb, bool swaps)
 {
 	struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);
 	struct libmnt_fs *fs;
@@ -76,7 +76,7 @@ static int take_table(struct scan *sc, struct libmnt_table *tb, bool swaps)
 		if (!src)
 			src = "none";
 		if (swaps) {
-			ret = inv_mnts_add(&sc->swaps, "", src, NULL, "swap", NULL);
+			ret = probe_inv_mnts_add(&sc->swaps, "", src, NULL, "swap", NULL);
 			continue;
 		}
 		if (!point)
@@ -85,14 +85,14 @@ static int take_table(struct scan *sc, struct libmnt_table *tb, bool swaps)
 			snprintf(majmin, sizeof(majmin), "%u:%u", major(devno), minor(devno));
 		if (!strcmp(point, "/"))
 			snprintf(sc->root_majmin, sizeof(sc->root_majmin), "%s", majmin);
-		ret = inv_mnts_add(&sc->mounts, majmin, src, point, mnt_fs_get_fstype(fs),
+		ret = probe_inv_mnts_add(&sc->mounts, majmin, src, point, mnt_fs_get_fstype(fs),
 				   mnt_fs_get_root(fs));
 	}
 	mnt_free_iter(it);
 	return ret;
 }
 
-int inv_read_mounts(struct scan *sc, bool swaps)
+int probe_inv_read_mounts(struct probe_scan *sc, bool swaps)
 {
 	const char *rel = swaps ? "proc/swaps" : "proc/self/mountinfo";
 	struct libmnt_table *tb;
@@ -116,7 +116,7 @@ int inv_read_mounts(struct scan *sc, bool swaps)
 	return ret;
 }
 
-static bool inv_same_dev(const struct mnt *m, const char *name, const char *majmin)
+static bool probe_inv_same_dev(const struct probe_mnt *m, const char *name, const char *majmin)
 {
 	const char *base = strrchr(m->source, '/');
 
@@ -128,15 +128,15 @@ static bool inv_same_dev(const struct mnt *m, const char *name, const char *majm
 /* Whether an earlier entry of sc->mounts before index i that is also on
  * the device shows the same tree (one device, one root): a bind mount of a
  * mount already listed, counted once. */
-static bool inv_same_tree_before(const struct scan *sc, size_t i, const char *name,
+static bool probe_inv_same_tree_before(const struct probe_scan *sc, size_t i, const char *name,
 				 const char *majmin)
 {
-	const struct mnt *m = &sc->mounts.v[i];
+	const struct probe_mnt *m = &sc->mounts.v[i];
 
 	for (size_t j = 0; j < i; j++) {
-		const struct mnt *o = &sc->mounts.v[j];
+		const struct probe_mnt *o = &sc->mounts.v[j];
 
-		if (inv_same_dev(o, name, majmin) && !strcmp(o->root, m->root) &&
+		if (probe_inv_same_dev(o, name, majmin) && !strcmp(o->root, m->root) &&
 		    (!*m->majmin || !strcmp(o->majmin, m->majmin)))
 			return true;
 	}
@@ -147,17 +147,17 @@ static bool inv_same_tree_before(const struct scan *sc, size_t i, const char *na
  * Fill mounts and swap for the device or partition name.  When libblkid
  * could not look (no permission), the mounted filesystem's type stands in
  * for the signature; the signature stays "not probed".  Each tree once (see
- * inv_same_tree_before), the filesystem's own mount (root "/") first.
+ * probe_inv_same_tree_before), the filesystem's own mount (root "/") first.
  */
-int inv_find_mounts(const struct scan *sc, const char *name, const char *majmin,
+int probe_inv_find_mounts(const struct probe_scan *sc, const char *name, const char *majmin,
 		       struct probe_strv *mounts, bool *swap, struct probe_sig *sig)
 {
 	for (int top = 1; top >= 0; top--)
 		for (size_t i = 0; i < sc->mounts.n; i++) {
-			const struct mnt *m = &sc->mounts.v[i];
+			const struct probe_mnt *m = &sc->mounts.v[i];
 
-			if (!inv_same_dev(m, name, majmin) || (strcmp(m->root, "/") == 0) != (top == 1) ||
-			    inv_same_tree_before(sc, i, name, majmin))
+			if (!probe_inv_same_dev(m, name, majmin) || (strcmp(m->root, "/") == 0) != (top == 1) ||
+			    probe_inv_same_tree_before(sc, i, name, majmin))
 				continue;
 			if (tw_strv_addf(&mounts->v, &mounts->n, "%s", m->point) < 0)
 				return -ENOMEM;
@@ -166,7 +166,7 @@ int inv_find_mounts(const struct scan *sc, const char *name, const char *majmin,
 		}
 	*swap = false;
 	for (size_t i = 0; i < sc->swaps.n; i++)
-		if (inv_same_dev(&sc->swaps.v[i], name, ""))
+		if (probe_inv_same_dev(&sc->swaps.v[i], name, ""))
 			*swap = true;
 	if (*swap && !sig->probed && !sig->type && !(sig->type = strdup("swap")))
 		return -ENOMEM;

@@ -30,7 +30,7 @@ static int path_controller(const char *real, char *dir, size_t len, char **name)
 }
 
 /* The PCI function the controller's device link names, NULL off PCI. */
-static char *pci_function_of(const struct scan *sc, const char *ctrl_dir)
+static char *pci_function_of(const struct probe_scan *sc, const char *ctrl_dir)
 {
 	char real[PATH_MAX];
 	const char *b;
@@ -59,7 +59,7 @@ static void path_rel(const struct probe_sysdev *h, const char *name, char *rel, 
 
 /* Path entry name of the head h into p.  Returns 0, -ENOENT when it does not
  * resolve to a controller's directory, or -ENOMEM. */
-static int read_path(const struct scan *sc, const struct probe_sysdev *h,
+static int read_path(const struct probe_scan *sc, const struct probe_sysdev *h,
 		     const char *name, struct probe_nvme_path *p)
 {
 	char rel[2 * NAME_MAX + 32], real[PATH_MAX], ctrl[PATH_MAX];
@@ -90,20 +90,20 @@ static int read_path(const struct scan *sc, const struct probe_sysdev *h,
 
 		p->local_cpulist = probe_sys_str(sc->root, "%s/device/local_cpulist", ctrl);
 		snprintf(at, sizeof(at), "/%s", ctrl);	/* its function's link */
-		if (inv_read_link(sc, &p->pcie, at) < 0)
+		if (probe_inv_read_link(sc, &p->pcie, at) < 0)
 			return -ENOMEM;
 	}
-	p->numa_node = inv_read_numa(sc, ctrl);
+	p->numa_node = probe_inv_read_numa(sc, ctrl);
 	if (p->numa_node < 0 && p->pci_function) {
 		char fn[PATH_MAX + 8];
 
 		snprintf(fn, sizeof(fn), "%s/device", ctrl);
-		p->numa_node = inv_read_numa(sc, fn);
+		p->numa_node = probe_inv_read_numa(sc, fn);
 	}
 	return 0;
 }
 
-void inv_nvme_path_free(struct probe_nvme_path *p)
+void probe_inv_nvme_path_free(struct probe_nvme_path *p)
 {
 	free(p->name);
 	free(p->controller);
@@ -113,7 +113,7 @@ void inv_nvme_path_free(struct probe_nvme_path *p)
 	free(p->state);
 	free(p->ana_state);
 	free(p->local_cpulist);
-	inv_strv_free(&p->pcie.upstream);
+	probe_inv_strv_free(&p->pcie.upstream);
 }
 
 bool probe_nvme_path_degraded(const struct probe_nvme_path *p)
@@ -166,7 +166,7 @@ static int paths_from_subsystem(const struct probe_sysdev *h, const char *head,
 
 /* The paths of head h, in multipath/ order (else its subsystem's), into d.
  * 0 or -ENOMEM. */
-static int read_paths(const struct scan *sc, const struct probe_sysdev *h,
+static int read_paths(const struct probe_scan *sc, const struct probe_sysdev *h,
 		      struct probe_dev *d)
 {
 	char **names;
@@ -186,7 +186,7 @@ static int read_paths(const struct scan *sc, const struct probe_sysdev *h,
 		if (ret == 0)
 			d->n_paths++;
 		else
-			inv_nvme_path_free(&d->paths[d->n_paths]);
+			probe_inv_nvme_path_free(&d->paths[d->n_paths]);
 		if (ret == -ENOENT)	/* a path that vanished or is no controller's */
 			ret = 0;
 	}
@@ -227,7 +227,7 @@ static int set_fabric(struct probe_dev *d, const char *transport, const char *ad
 	if (!(d->fabric = strdup(transport)) ||
 	    (address && !(d->fabric_address = strdup(address))))
 		return -ENOMEM;
-	inv_strv_free(&d->pcie.upstream);
+	probe_inv_strv_free(&d->pcie.upstream);
 	memset(&d->pcie, 0, sizeof(d->pcie));
 	d->pcie.speed_gts = d->pcie.max_speed_gts = NAN;
 	d->pcie.width = d->pcie.max_width = -1;
@@ -294,7 +294,7 @@ static int head_local_cpus(struct probe_dev *d)
 	return 0;
 }
 
-int inv_read_nvme(const struct scan *sc, const struct probe_sysdev *h,
+int probe_inv_read_nvme(const struct probe_scan *sc, const struct probe_sysdev *h,
 		  struct probe_dev *d, const char *real)
 {
 	const struct probe_nvme_path *best;
@@ -324,7 +324,7 @@ int inv_read_nvme(const struct scan *sc, const struct probe_sysdev *h,
 	}
 	free(name);
 	dir[0] = '/';	/* the link, NUMA node and local CPUs of its function */
-	if (inv_read_pcie(sc, d, dir) < 0)
+	if (probe_inv_read_pcie(sc, d, dir) < 0)
 		return -ENOMEM;
 	return head_local_cpus(d);
 }
@@ -436,7 +436,7 @@ int probe_inventory_to_profile(const struct probe_inventory *inv, struct profile
 	return 0;
 }
 
-int inv_drive_id(struct probe_dev *d)
+int probe_inv_drive_id(struct probe_dev *d)
 {
 	const char *id = d->subsysnqn ? d->subsysnqn : d->serial;
 
@@ -499,7 +499,7 @@ static int paths_changed(const struct probe_dev *was, const struct probe_dev *no
 int probe_nvme_recheck(const char *sysroot, const struct probe_dev *d,
 		       struct profile_device *out)
 {
-	struct scan sc = { .root = sysroot };
+	struct probe_scan sc = { .root = sysroot };
 	struct probe_dev now = { .name = d->name };	/* read_paths needs the head's name */
 	struct probe_sysdev h;
 	char *state;
@@ -513,7 +513,7 @@ int probe_nvme_recheck(const char *sysroot, const struct probe_dev *d,
 		else
 			n = paths_changed(d, &now, out);
 		for (size_t i = 0; i < now.n_paths; i++)
-			inv_nvme_path_free(&now.paths[i]);
+			probe_inv_nvme_path_free(&now.paths[i]);
 		free(now.paths);
 		return n;
 	}

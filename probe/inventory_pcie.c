@@ -32,7 +32,7 @@ static bool is_pci_address(const char *s, size_t len)
 }
 
 /* "8.0 GT/s PCIe" → 8.0; NAN for "Unknown" or a missing attribute. */
-static double read_gts(const struct scan *sc, const char *dir, const char *attr)
+static double read_gts(const struct probe_scan *sc, const char *dir, const char *attr)
 {
 	char *v = probe_sys_str(sc->root, "%s/%s", dir, attr), *end;
 	double x = NAN;
@@ -47,7 +47,7 @@ static double read_gts(const struct scan *sc, const char *dir, const char *attr)
 }
 
 /* "4" (or "x4") → 4; -1 when missing or 0 (link down). */
-static long read_width(const struct scan *sc, const char *dir, const char *attr)
+static long read_width(const struct probe_scan *sc, const char *dir, const char *attr)
 {
 	char *v = probe_sys_str(sc->root, "%s/%s", dir, attr), *p = v, *end;
 	long n = -1;
@@ -63,7 +63,7 @@ static long read_width(const struct scan *sc, const char *dir, const char *attr)
 	return n;
 }
 
-int inv_read_numa(const struct scan *sc, const char *dir)
+int probe_inv_read_numa(const struct probe_scan *sc, const char *dir)
 {
 	char *v = probe_sys_str(sc->root, "%s/numa_node", dir), *end;
 	long n = -1;
@@ -117,7 +117,7 @@ static bool find_function(const char *real, char *dir, size_t len,
 /* The link attributes of function fn (in real, its directory dir) into pc,
  * with the bridges above it.  Not present when it has none (conventional
  * PCI, integrated).  Returns 0 or -ENOMEM. */
-static int read_link_at(const struct scan *sc, struct probe_pcie *pc, const char *real,
+static int read_link_at(const struct probe_scan *sc, struct probe_pcie *pc, const char *real,
 			const char *fn, const char *dir)
 {
 	pc->speed_gts = read_gts(sc, dir, "current_link_speed");
@@ -127,7 +127,7 @@ static int read_link_at(const struct scan *sc, struct probe_pcie *pc, const char
 	pc->present = true;
 	pc->max_speed_gts = read_gts(sc, dir, "max_link_speed");
 	pc->max_width = read_width(sc, dir, "max_link_width");
-	pc->numa_node = inv_read_numa(sc, dir);
+	pc->numa_node = probe_inv_read_numa(sc, dir);
 	snprintf(pc->address, sizeof(pc->address), "%.12s", fn);
 	for (const char *q = fn; q > real + 1; ) {	/* bridges, nearest first */
 		const char *e = q - 1, *b = e;
@@ -145,7 +145,7 @@ static int read_link_at(const struct scan *sc, struct probe_pcie *pc, const char
 /* Mark in on[PROBE_CPUS_MAX] the CPUs that take interrupt irq (a number):
  * its effective affinity, or smp_affinity where the kernel has none.
  * false when neither is known. */
-static bool mark_irq(const struct scan *sc, const char *irq, bool *on)
+static bool mark_irq(const struct probe_scan *sc, const char *irq, bool *on)
 {
 	char *list = probe_sys_str(sc->root, "proc/irq/%s/effective_affinity_list", irq);
 	bool ok;
@@ -163,7 +163,7 @@ static bool mark_irq(const struct scan *sc, const char *irq, bool *on)
  * interrupt (irq), as a list; NULL when none is known.  *err = -ENOMEM
  * when out of memory.
  */
-static char *irq_cpus(const struct scan *sc, const char *dir, int *err)
+static char *irq_cpus(const struct probe_scan *sc, const char *dir, int *err)
 {
 	bool *on = calloc(PROBE_CPUS_MAX, sizeof(*on));
 	char **irqs = NULL, *out = NULL;
@@ -195,7 +195,7 @@ static char *irq_cpus(const struct scan *sc, const char *dir, int *err)
  * attributes, and d->numa_node, d->local_cpulist, d->irq_cpulist and
  * d->pci_port from it either way.  Returns 0 or -ENOMEM.
  */
-int inv_read_pcie(const struct scan *sc, struct probe_dev *d, const char *real)
+int probe_inv_read_pcie(const struct probe_scan *sc, struct probe_dev *d, const char *real)
 {
 	const char *fn, *top;
 	char dir[PATH_MAX];
@@ -207,7 +207,7 @@ int inv_read_pcie(const struct scan *sc, struct probe_dev *d, const char *real)
 		return 0;
 	if (!(d->pci_port = strndup(top, 12)))
 		return -ENOMEM;
-	d->numa_node = inv_read_numa(sc, dir);
+	d->numa_node = probe_inv_read_numa(sc, dir);
 	d->local_cpulist = probe_sys_str(sc->root, "%s/local_cpulist", dir);
 	d->irq_cpulist = irq_cpus(sc, dir, &err);
 	if (err)
@@ -215,7 +215,7 @@ int inv_read_pcie(const struct scan *sc, struct probe_dev *d, const char *real)
 	return read_link_at(sc, &d->pcie, real, fn, dir);
 }
 
-int inv_read_link(const struct scan *sc, struct probe_pcie *pc, const char *real)
+int probe_inv_read_link(const struct probe_scan *sc, struct probe_pcie *pc, const char *real)
 {
 	const char *fn, *top;
 	char dir[PATH_MAX];

@@ -1,4 +1,6 @@
-/* job.c — the measurement loop (see job.h); engine selection is engine.c.
+/* job.c — the measurement loop's controller (job.h); the workers are
+ * job_worker.c, the state they share job_shared.c (job_int.h), engine
+ * selection engine.c.
  *
  * Threads: the caller's thread is the controller; each worker owns an
  * engine instance, its I/O slots and buffers, an rng and two histograms
@@ -18,776 +20,28 @@
  * CANCEL_GRACE_NS at most.  A worker still
  * waiting then is left behind (detached): its buffers must outlive its
  * I/Os, so it finishes and frees them on its own whenever the device
- * answers.  For that the state the workers use — struct shared with a copy
- * of the job, the worker array and a duplicate of the caller's fd (the
+ * answers.  For that the state the workers use — struct probe_job_shared
+ * with a copy of the job, the worker array and a duplicate of the caller's fd (the
  * caller may close its own and reuse the number) — is reference-counted
  * and freed by whoever leaves last.  The job then fails with -ETIMEDOUT;
  * a left-behind worker's counts are taken from its published total (I/Os;
  * bytes are I/Os times bs, no latencies).
  */
 #include "job.h"
+#include "job_int.h"
 #include "known.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/prctl.h>
 #include <time.h>
-#include <unistd.h>
 
-#include "rng.h"
 #include "steady.h"
 #include "tw_util.h"
-
-#define NS 1000000000.0
-#define STAMP_STEP 4096u	/* a fresh 8-byte stamp every 4 KiB written */
-#define CANCEL_POLL_NS 50000000u	/* the controller polls *cancel */
-#define CANCEL_GRACE_NS 1000000000u	/* after an error or a cancel, the
-					 * end waits this long for I/O in
-					 * flight, at most */
-
-/* ---- shared state ---------------------------------------------------- */
-
-struct worker;
-
-struct shared {
-	const struct probe_job *job;	/* == &jc */
-	struct probe_job jc;		/* the caller's job; fd duplicated */
-	atomic_uint refs;		/* the controller + each started worker */
-	struct worker *w;		/* threads entries, freed with this */
-	const struct probe_engine_ops *engine;
-	unsigned threads;
-	pthread_mutex_t lock;
-	pthread_cond_t ctl_cv;	/* controller waits (CLOCK_MONOTONIC) */
-	pthread_cond_t go_cv;	/* workers wait for the start */
-	unsigned ready, done;	/* workers set up / finished (under lock) */
-	unsigned left;		/* workers left behind (under lock) */
-	bool go, abort;		/* under lock */
-	bool event;		/* error or cancel seen (under lock) */
-	bool cancelled;		/* under lock */
-	int error;		/* first failure (under lock) */
-	enum probe_io_op error_op;
-	uint64_t error_offset;
-	char errmsg[PROBE_ENGINE_MSG];
-	_Atomic uint64_t m_start, m_stop;	/* the measured span, ns */
-	atomic_bool stop;	/* workers: stop submitting */
-	/* The drain (controller only): how long it waited, and why it quit. */
-	double drain_s, quiet_s, stall_s, rate;
-};
-
-struct worker {
-	/* Written by the worker only, read by the controller: own line. */
-	_Alignas(64) _Atomic uint64_t live_ios;	/* bytes: live_ios * bs */
-	_Atomic uint64_t live_reaped;	/* every reap, counted or not */
-	_Alignas(64) struct shared *sh;
-	unsigned id;
-	pthread_t tid;
-	int init_err;
-	bool finished;		/* under sh->lock */
-	bool left;		/* detached by the controller (under sh->lock) */
-	struct probe_engine eng;
-	/* slots and buffers */
-	struct probe_io *io, **ev;
-	uint32_t *free_slots;
-	uint64_t *zone_n;	/* zone-sequential: I/Os each slot issued */
-	uint64_t zone_slot_ios;	/* and how many a slot's zones hold */
-	unsigned nfree, inflight;
-	void *mem;
-	uint64_t mem_len;	/* of a region of 2 MiB or more (0: a small one) */
-	struct iovec *iov;
-	unsigned nbufs, rbase, wbase;
-	/* offsets and ops */
-	struct probe_rng rng;
-	uint64_t slots, seq, seq_last, rthresh;
-	uint64_t quota, issued;	/* measured submissions; UINT64_MAX = no cap */
-	uint64_t due_ns, gap_ns;	/* paced: the next I/O's time, the step */
-	/* results */
-	uint64_t ios, bytes, rios, wios, nreads, zero_samples, zero_reads;
-	uint64_t reaped;	/* every reaped I/O, ramp and drain included */
-	uint64_t end_ns;	/* last counted reap */
-	double cpu_s, wall_s;	/* this thread's CPU and wall time in run_loop */
-	struct probe_hist rlat, wlat;
-};
-
-/*
- * The shared state of job, with one reference (the controller's), a copy
- * of job and a duplicate of its fd (when it has one).  Returns NULL with
- * *err = -errno on failure.
- */
-static struct shared *shared_new(const struct probe_job *job, int *err)
-{
-	struct shared *sh = calloc(1, sizeof(*sh));
-	pthread_condattr_t ca;
-
-	if (!sh || pthread_condattr_init(&ca)) {
-		free(sh);
-		*err = -ENOMEM;
-		return NULL;
-	}
-	sh->jc = *job;
-	sh->job = &sh->jc;
-	if (job->fd >= 0 && (sh->jc.fd = fcntl(job->fd, F_DUPFD_CLOEXEC, 0)) < 0) {
-		*err = -errno;
-		pthread_condattr_destroy(&ca);
-		free(sh);
-		return NULL;
-	}
-	atomic_init(&sh->refs, 1);
-	sh->engine = job->engine ? job->engine : &probe_engine_uring;
-	sh->threads = job->threads ? job->threads : 1;
-	atomic_init(&sh->m_start, UINT64_MAX);
-	atomic_init(&sh->m_stop, UINT64_MAX);
-	atomic_init(&sh->stop, false);
-	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&sh->ctl_cv, &ca);
-	pthread_condattr_destroy(&ca);
-	pthread_cond_init(&sh->go_cv, NULL);
-	pthread_mutex_init(&sh->lock, NULL);
-	return sh;
-}
-
-/* Drop a reference; the last one frees sh, its workers and its fd. */
-static void shared_put(struct shared *sh)
-{
-	if (atomic_fetch_sub(&sh->refs, 1) != 1)
-		return;
-	if (sh->jc.fd >= 0)
-		close(sh->jc.fd);
-	pthread_cond_destroy(&sh->ctl_cv);
-	pthread_cond_destroy(&sh->go_cv);
-	pthread_mutex_destroy(&sh->lock);
-	free(sh->w);
-	free(sh);
-}
-
-static bool cancel_set(const struct probe_job *job)
-{
-	return job->cancel && *job->cancel;
-}
-
-/* Record the first failure of the job and wake the controller. */
-static void fail(struct shared *sh, int err, enum probe_io_op op,
-		 uint64_t off, const char *msg)
-{
-	pthread_mutex_lock(&sh->lock);
-	if (!sh->error) {
-		sh->error = err;
-		sh->error_op = op;
-		sh->error_offset = off;
-		snprintf(sh->errmsg, sizeof(sh->errmsg), "%s", msg);
-	}
-	sh->event = true;
-	atomic_store(&sh->stop, true);
-	pthread_cond_signal(&sh->ctl_cv);
-	pthread_mutex_unlock(&sh->lock);
-}
-
-static void fail_io(struct shared *sh, const struct probe_io *io)
-{
-	char msg[PROBE_ENGINE_MSG];
-	const char *what = io->op == PROBE_OP_WRITE ? "write" : "read";
-
-	if (io->res < 0)
-		snprintf(msg, sizeof(msg), "%s of %u bytes at offset %llu: %s",
-			 what, io->len, (unsigned long long)io->offset,
-			 strerror(-io->res));
-	else
-		snprintf(msg, sizeof(msg),
-			 "short %s at offset %llu: %d of %u bytes", what,
-			 (unsigned long long)io->offset, io->res, io->len);
-	fail(sh, io->res < 0 ? io->res : -EIO, (enum probe_io_op)io->op,
-	     io->offset, msg);
-}
-
-static void note_cancel(struct shared *sh)
-{
-	pthread_mutex_lock(&sh->lock);
-	sh->cancelled = true;
-	sh->event = true;
-	atomic_store(&sh->stop, true);
-	pthread_cond_signal(&sh->ctl_cv);
-	pthread_mutex_unlock(&sh->lock);
-}
-
-/* ---- worker: setup --------------------------------------------------- */
-
-static uint64_t round_up(uint64_t v, uint64_t a)
-{
-	return (v + a - 1) / a * a;
-}
-
-#define HUGE_SZ (2u << 20)
-
-void probe_bufcache_init(struct probe_bufcache *c)
-{
-	memset(c, 0, sizeof(*c));
-	pthread_mutex_init(&c->lock, NULL);
-	pthread_cond_init(&c->cv, NULL);
-}
-
-void probe_bufcache_destroy(struct probe_bufcache *c)
-{
-	if (c->pf_started)
-		pthread_join(c->pf, NULL);
-	c->pf_started = c->pf_busy = false;
-	for (unsigned i = 0; i < PROBE_BUFCACHE_N; i++) {
-		free(c->mem[i]);
-		c->mem[i] = NULL;
-		c->len[i] = 0;
-	}
-	pthread_cond_destroy(&c->cv);
-	pthread_mutex_destroy(&c->lock);
-}
-
-/* The smallest region of c that holds len bytes, taken out of c: its
- * address, its length in *got; NULL when none does.  When none does but
- * the region being prefaulted would, and is less than twice len, waits for
- * it (a smaller job maps its own meanwhile). */
-static void *cache_take(struct probe_bufcache *c, uint64_t len, uint64_t *got)
-{
-	void *m = NULL;
-	unsigned best;
-
-	pthread_mutex_lock(&c->lock);
-	for (;;) {
-		best = PROBE_BUFCACHE_N;
-		for (unsigned i = 0; i < PROBE_BUFCACHE_N; i++)
-			if (c->mem[i] && c->len[i] >= len &&
-			    (best == PROBE_BUFCACHE_N || c->len[i] < c->len[best]))
-				best = i;
-		if (best < PROBE_BUFCACHE_N || !c->pf_busy || c->pf_len < len ||
-		    c->pf_len / 2 >= len)
-			break;
-		pthread_cond_wait(&c->cv, &c->lock);
-	}
-	if (best < PROBE_BUFCACHE_N) {
-		m = c->mem[best];
-		*got = c->len[best];
-		c->mem[best] = NULL;
-	}
-	pthread_mutex_unlock(&c->lock);
-	return m;
-}
-
-/* Give region m of len bytes to c, its lock held: into a free entry, else
- * in place of the smallest one when that is smaller; returns what is left
- * over for the caller to free (the region replaced, or m), or NULL. */
-static void *cache_put(struct probe_bufcache *c, void *m, uint64_t len)
-{
-	unsigned slot = PROBE_BUFCACHE_N;
-
-	for (unsigned i = 0; i < PROBE_BUFCACHE_N; i++) {
-		if (!c->mem[i]) {
-			slot = i;
-			break;
-		}
-		if (c->len[i] < len && (slot == PROBE_BUFCACHE_N || c->len[i] < c->len[slot]))
-			slot = i;
-	}
-	if (slot < PROBE_BUFCACHE_N) {
-		void *old = c->mem[slot];
-
-		c->mem[slot] = m;
-		c->len[slot] = len;
-		m = old;
-	}
-	return m;
-}
-
-/* Give region m of len bytes to c (cache_put), freeing what is left over. */
-static void cache_give(struct probe_bufcache *c, void *m, uint64_t len)
-{
-	pthread_mutex_lock(&c->lock);
-	m = cache_put(c, m, len);
-	pthread_mutex_unlock(&c->lock);
-	free(m);
-}
-
-/* probe_bufcache_prefault's thread: the region faulted in, into the cache. */
-static void *prefault_main(void *arg)
-{
-	struct probe_bufcache *c = arg;
-	void *m = NULL;
-
-	if (posix_memalign(&m, HUGE_SZ, c->pf_len))
-		m = NULL;
-	if (m) {
-		(void)madvise(m, c->pf_len, MADV_HUGEPAGE);
-		memset(m, 0xff, c->pf_len);
-	}
-	pthread_mutex_lock(&c->lock);	/* in, and done, in one step */
-	if (m)
-		m = cache_put(c, m, c->pf_len);
-	c->pf_busy = false;
-	pthread_cond_broadcast(&c->cv);
-	pthread_mutex_unlock(&c->lock);
-	free(m);
-	return NULL;
-}
-
-int probe_bufcache_prefault(struct probe_bufcache *c, uint64_t len)
-{
-	int ret;
-
-	if (len < HUGE_SZ)
-		return -EINVAL;
-	pthread_mutex_lock(&c->lock);
-	if (c->pf_started) {
-		pthread_mutex_unlock(&c->lock);
-		return -EBUSY;
-	}
-	c->pf_len = round_up(len, HUGE_SZ);
-	c->pf_started = c->pf_busy = true;
-	pthread_mutex_unlock(&c->lock);
-	ret = -pthread_create(&c->pf, NULL, prefault_main, c);
-	if (ret) {
-		pthread_mutex_lock(&c->lock);
-		c->pf_started = c->pf_busy = false;
-		pthread_mutex_unlock(&c->lock);
-	}
-	return ret;
-}
-
-/*
- * Backing memory of n bytes of I/O buffers in w->mem.  Regions of 2 MiB
- * and more are 2 MiB aligned and asked for transparent huge pages, so that
- * a large I/O is a few physically contiguous DMA segments, not one per
- * 4 KiB page: on a virtio disk, 1 MiB reads into scattered pages ran at a
- * fifth of the rate of the same reads into huge pages (fio matches with
- * iomem=mmaphuge).  Where THP is off the advice fails or does nothing,
- * and 4 KiB pages are used.  Such a region comes from the job's bufcache
- * when it holds one large enough (free_region gives it back).  Returns 0
- * or -ENOMEM.
- */
-static int alloc_region(struct worker *w, uint64_t n)
-{
-	struct probe_bufcache *c = w->sh->job->bufcache;
-	const uint64_t len = round_up(n, HUGE_SZ);
-
-	w->mem_len = 0;
-	if (n < HUGE_SZ)
-		return posix_memalign(&w->mem, 4096, n) ? -ENOMEM : 0;
-	if (c && (w->mem = cache_take(c, len, &w->mem_len)))
-		return 0;
-	if (posix_memalign(&w->mem, HUGE_SZ, len))
-		return -ENOMEM;
-	w->mem_len = len;
-	(void)madvise(w->mem, len, MADV_HUGEPAGE);
-	return 0;
-}
-
-/* Free w->mem, or give it to the job's bufcache.  A worker left behind
- * (join_workers) never touches the cache, which may be gone with its
- * caller: the test and the give are one step under sh->lock, under which
- * join_workers marks it left, so a give that began ends before the job
- * returns. */
-static void free_region(struct worker *w)
-{
-	struct shared *sh = w->sh;
-	struct probe_bufcache *c = sh->job->bufcache;
-
-	pthread_mutex_lock(&sh->lock);
-	if (c && w->mem && w->mem_len && !w->left) {
-		cache_give(c, w->mem, w->mem_len);
-		w->mem = NULL;
-	}
-	pthread_mutex_unlock(&sh->lock);
-	free(w->mem);
-	w->mem = NULL;
-	w->mem_len = 0;
-}
-
-/* One allocation for every buffer; write buffers filled with random bytes. */
-static int alloc_buffers(struct worker *w, const struct probe_job *job)
-{
-	const uint64_t stride = round_up(job->bs, 4096);
-	const bool reads = job->read_pct > 0, writes = job->read_pct < 100;
-	unsigned char *p;
-
-	w->nbufs = (reads ? job->qd : 0) + (writes ? job->qd : 0);
-	w->rbase = 0;
-	w->wbase = reads ? job->qd : 0;
-	w->iov = calloc(w->nbufs, sizeof(*w->iov));
-	if (!w->iov || alloc_region(w, stride * w->nbufs))
-		return -ENOMEM;
-	p = w->mem;
-	for (unsigned i = 0; i < w->nbufs; i++) {
-		w->iov[i].iov_base = p + stride * i;
-		w->iov[i].iov_len = job->bs;
-	}
-	if (reads)	/* fault the pages in now, not while measuring */
-		memset(p, 0xff, stride * job->qd);
-	if (writes)
-		probe_rng_fill(&w->rng, p + stride * w->wbase,
-			       stride * job->qd);
-	return 0;
-}
-
-static int alloc_slots(struct worker *w, unsigned qd)
-{
-	w->io = calloc(qd, sizeof(*w->io));
-	w->ev = calloc(qd, sizeof(*w->ev));
-	w->free_slots = calloc(qd, sizeof(*w->free_slots));
-	w->zone_n = calloc(qd, sizeof(*w->zone_n));
-	w->zone_slot_ios = w->sh->job->zone.bytes ?
-		probe_zone_ios(&w->sh->job->zone, w->sh->job->bs) / w->sh->job->zone.par : 0;
-	if (!w->io || !w->ev || !w->free_slots || !w->zone_n)
-		return -ENOMEM;
-	for (unsigned i = 0; i < qd; i++) {
-		w->io[i].slot = i;
-		w->free_slots[i] = qd - 1 - i;	/* slot 0 is used first */
-	}
-	w->nfree = qd;
-	return 0;
-}
-
-uint64_t probe_zone_ios(const struct probe_zone_map *m, uint32_t bs)
-{
-	return bs ? m->n * (m->cap / bs) : 0;
-}
-
-uint64_t probe_zone_offset(const struct probe_zone_map *m, uint32_t bs, unsigned slot, uint64_t n)
-{
-	const uint64_t k = m->cap / bs;
-
-	return m->base + ((n / k) * m->par + slot) * m->bytes + (n % k) * bs;
-}
-
-/* Offsets: random slots, the sequential start of this thread, mix ratio. */
-static void setup_offsets(struct worker *w, const struct probe_job *job)
-{
-	const uint64_t span = job->length, bs = job->bs;
-	uint64_t start = span / w->sh->threads * w->id;
-
-	w->slots = (span - bs) / job->align + 1;
-	w->seq_last = span - bs;
-	start -= start % job->align;
-	w->seq = start > w->seq_last ? 0 : start;
-	if (job->read_pct > 0 && job->read_pct < 100)
-		w->rthresh = (uint64_t)(job->read_pct / 100.0 * 18446744073709551616.0);
-	w->quota = UINT64_MAX;
-	if (job->max_ios) {	/* a share of 0 is possible: that thread idles */
-		w->quota = job->max_ios / w->sh->threads;
-		w->quota += w->id < job->max_ios % w->sh->threads;
-	}
-}
-
-static int worker_setup(struct worker *w)
-{
-	const struct probe_job *job = w->sh->job;
-	struct probe_engine_params p;
-	int ret;
-
-	probe_rng_seed(&w->rng, job->seed + w->id);
-	probe_hist_reset(&w->rlat);
-	probe_hist_reset(&w->wlat);
-	setup_offsets(w, job);
-	ret = alloc_slots(w, job->qd);
-	if (!ret)
-		ret = alloc_buffers(w, job);
-	if (ret) {
-		snprintf(w->eng.msg, sizeof(w->eng.msg), "out of memory");
-		return ret;
-	}
-	p = (struct probe_engine_params){
-		.fd = job->fd, .qd = job->qd, .bufs = w->iov,
-		.nbufs = w->nbufs, .opts = job->engine_opts,
-	};
-	return probe_engine_open(&w->eng, w->sh->engine, &p, !job->no_fallback);
-}
-
-static void worker_teardown(struct worker *w)
-{
-	probe_engine_close(&w->eng);	/* waits for I/Os in flight */
-	free_region(w);
-	free(w->iov);
-	free(w->io);
-	free(w->ev);
-	free(w->free_slots);
-	free(w->zone_n);
-	w->zone_n = NULL;
-	w->iov = NULL;
-	w->io = NULL;
-	w->ev = NULL;
-	w->free_slots = NULL;
-}
-
-/* ---- worker: the hot loop -------------------------------------------- */
-
-
-static void stamp_buffer(unsigned char *buf, uint32_t len, uint64_t v)
-{
-	for (uint32_t o = 0; o < len; o += STAMP_STEP, v++)
-		memcpy(buf + o, &v, sizeof(v));
-}
-
-/* Choose op, offset and buffer of the I/O in slot io->slot. */
-static void next_io(struct worker *w, const struct probe_job *job,
-		    struct probe_io *io)
-{
-	uint64_t off;
-
-	if (job->zone.bytes) {	/* zone-sequential: absolute, no wrap */
-		off = probe_zone_offset(&job->zone, job->bs, io->slot, w->zone_n[io->slot]++) -
-		      job->offset;
-	} else if (job->pattern == PROBE_RAND) {
-		off = probe_rng_below(&w->rng, w->slots) * job->align;
-	} else {
-		off = w->seq;
-		w->seq = off + job->bs;
-		if (w->seq > w->seq_last)
-			w->seq = 0;	/* the next block would not fit: wrap */
-	}
-	if (job->read_pct >= 100)
-		io->op = PROBE_OP_READ;
-	else if (!job->read_pct)
-		io->op = PROBE_OP_WRITE;
-	else
-		io->op = probe_rng_next(&w->rng) < w->rthresh ? PROBE_OP_READ
-							      : PROBE_OP_WRITE;
-	io->offset = job->offset + off;
-	io->len = job->bs;
-	io->buf_index = (io->op == PROBE_OP_READ ? w->rbase : w->wbase) +
-			io->slot;
-	io->buf = w->iov[io->buf_index].iov_base;
-	if (io->op == PROBE_OP_WRITE)
-		stamp_buffer(io->buf, io->len, probe_rng_next(&w->rng));
-}
-
-static bool all_zero(const unsigned char *p, size_t len)
-{
-	return !p[0] && !memcmp(p, p + 1, len - 1);
-}
-
-/* Account n reaped I/Os, all taken from the kernel at now. */
-static void reap(struct worker *w, unsigned n, uint64_t now)
-{
-	const bool counting = now >= atomic_load_explicit(&w->sh->m_start,
-							  memory_order_relaxed) &&
-			      now < atomic_load_explicit(&w->sh->m_stop,
-							 memory_order_relaxed);
-
-	for (unsigned i = 0; i < n; i++) {
-		struct probe_io *io = w->ev[i];
-
-		w->free_slots[w->nfree++] = io->slot;
-		w->inflight--;
-		if (io->res != (int32_t)io->len) {
-			fail_io(w->sh, io);
-			continue;
-		}
-		if (!counting)
-			continue;
-		if (io->op == PROBE_OP_READ) {
-			probe_hist_add(&w->rlat, now - io->start_ns);
-			w->rios++;
-			if (!(w->nreads++ & (PROBE_JOB_ZERO_SAMPLE - 1))) {	/* 1st, 65th, … */
-				w->zero_samples++;
-				w->zero_reads += all_zero(io->buf, io->len);
-			}
-		} else {
-			probe_hist_add(&w->wlat, now - io->start_ns);
-			w->wios++;
-		}
-		w->ios++;
-		w->bytes += io->len;
-	}
-	w->reaped += n;
-	atomic_store_explicit(&w->live_reaped, w->reaped, memory_order_relaxed);
-	if (counting) {
-		w->end_ns = now;
-		atomic_store_explicit(&w->live_ios, w->ios, memory_order_relaxed);
-	}
-}
-
-static bool want_more(struct worker *w)
-{
-	if (atomic_load_explicit(&w->sh->stop, memory_order_relaxed))
-		return false;
-	if (cancel_set(w->sh->job)) {
-		note_cancel(w->sh);
-		return false;
-	}
-	return w->issued < w->quota;
-}
-
-/*
- * Queue every free slot (within the quota) and commit.  Each I/O is stamped
- * just before it is queued: the engine may hand it to the kernel while the
- * next one is prepared (engine_uring.c), so one stamp for the whole refill
- * would start the clock of its first I/Os late.
- */
-static int submit(struct worker *w)
-{
-	const struct probe_job *job = w->sh->job;
-	const struct probe_engine_ops *ops = w->eng.ops;
-	unsigned n = 0;
-	uint64_t now = 0;
-
-	while (w->nfree && w->issued + n < w->quota) {
-		struct probe_io *io = &w->io[w->free_slots[w->nfree - 1]];
-		enum probe_q q;
-
-		if (job->zone.bytes && w->zone_n[io->slot] >= w->zone_slot_ios) {
-			w->nfree--;	/* its zones are written: the slot rests */
-			continue;
-		}
-		if (w->gap_ns && w->due_ns > tw_now_ns())
-			break;	/* paced: not yet time for the next one */
-		next_io(w, job, io);
-		now = tw_now_ns();
-		io->start_ns = w->gap_ns ? w->due_ns : now;
-		q = ops->queue(w->eng.priv, io);
-		if (q == PROBE_Q_BUSY)
-			break;
-		w->due_ns += w->gap_ns;
-		w->nfree--;
-		w->inflight++;
-		if (q == PROBE_Q_COMPLETED) {
-			w->ev[0] = io;
-			reap(w, 1, tw_now_ns());
-			continue;
-		}
-		n++;
-	}
-	if (!n)
-		return 0;
-	if (now >= atomic_load_explicit(&w->sh->m_start, memory_order_relaxed))
-		w->issued += n;
-	return ops->commit(w->eng.priv);
-}
-
-/*
- * How many completions to wait for: at depth 8 and more, half of the I/Os
- * in flight (fio's iodepth_batch_complete_min idea), so that one wake-up
- * reaps several completions; below that, one.  Measured at QD32 4 KiB
- * against fio on zram (io-wq does the copy; every wake-up of this thread
- * costs the completing side a try_to_wake_up) and on a virtio disk: a half
- * beat a quarter by 3-7 %, one completion per wake-up lost 20-25 %, all of
- * them (the queue drains) lost 20 %.  Latency stays exact to the reap.
- * Measured again in session 13 (kernel 6.18, two io_uring_enter calls per
- * refill): on the virtual disk a half still beat one (median 130,300
- * against 117,500 IOPS, fio 123,500); on zram one beat a half by 13 %
- * (io-wq completes there); on a loop device 1 MiB reads and writes gain
- * 15 % from the half, which is why fio's default reads lower there
- * (docs/probe.md, "Sequential rates on a loop device").
- */
-static unsigned reap_min(unsigned inflight)
-{
-	return inflight >= 8 ? inflight / 2 : 1;
-}
-
-/*
- * Paced, nothing in flight: sleep until the next I/O is due (at most
- * CANCEL_POLL_NS, so that stop and cancel are seen).  Returns false when
- * the loop should end (nothing more will be submitted).
- */
-static bool pace_idle(struct worker *w)
-{
-	uint64_t now = tw_now_ns(), wait;
-	struct timespec ts;
-
-	if (!want_more(w))
-		return false;
-	if (w->due_ns <= now)
-		return true;
-	wait = w->due_ns - now;
-	if (wait > CANCEL_POLL_NS)
-		wait = CANCEL_POLL_NS;
-	ts = tw_ts_of_ns(wait);
-	nanosleep(&ts, NULL);
-	return true;
-}
-
-static void run_loop(struct worker *w)
-{
-	const struct probe_engine_ops *ops = w->eng.ops;
-	const struct probe_job *job = w->sh->job;
-	int ret = 0;
-	int n;
-
-	if (job->rate_iops > 0) {
-		double gap = (double)w->sh->threads * NS / job->rate_iops;
-
-		w->gap_ns = gap >= 1 ? (uint64_t)gap : 1;
-		w->due_ns = tw_now_ns();
-		/* sleeps end on time, not up to 50 µs late (the default slack) */
-		(void)prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
-	}
-	for (;;) {
-		if (want_more(w))
-			ret = submit(w);
-		if (ret)
-			break;
-		if (!w->inflight) {
-			if (w->gap_ns && pace_idle(w))
-				continue;
-			break;
-		}
-		n = ops->getevents(w->eng.priv, w->gap_ns ? 1 : reap_min(w->inflight),
-				   w->sh->job->qd, w->ev);
-		if (n < 0) {
-			ret = n;
-			break;
-		}
-		reap(w, (unsigned)n, tw_now_ns());
-	}
-	if (ret) {
-		char msg[PROBE_ENGINE_MSG];
-
-		snprintf(msg, sizeof(msg), "%s engine: %s", ops->name,
-			 strerror(-ret));
-		fail(w->sh, ret, PROBE_OP_READ, 0, msg);
-	}
-}
-
-/* Report setup; wait for the start.  Returns true to run, false to quit. */
-static bool worker_ready(struct worker *w)
-{
-	struct shared *sh = w->sh;
-	bool run;
-
-	pthread_mutex_lock(&sh->lock);
-	sh->ready++;
-	pthread_cond_signal(&sh->ctl_cv);
-	while (!sh->go && !sh->abort)
-		pthread_cond_wait(&sh->go_cv, &sh->lock);
-	run = !sh->abort;
-	pthread_mutex_unlock(&sh->lock);
-	return run;
-}
-
-static void *worker_main(void *arg)
-{
-	struct worker *w = arg;
-	struct shared *sh = w->sh;
-
-	w->init_err = worker_setup(w);
-	if (worker_ready(w) && !w->init_err) {
-		double c0 = tw_cpu_clock_s(CLOCK_THREAD_CPUTIME_ID);
-		uint64_t w0 = tw_now_ns();
-
-		run_loop(w);
-		w->wall_s = (double)(tw_now_ns() - w0) / NS;
-		w->cpu_s = tw_cpu_clock_s(CLOCK_THREAD_CPUTIME_ID) - c0;
-	}
-	worker_teardown(w);
-	pthread_mutex_lock(&sh->lock);
-	sh->done++;
-	w->finished = true;
-	pthread_cond_signal(&sh->ctl_cv);
-	pthread_mutex_unlock(&sh->lock);
-	shared_put(sh);
-	return NULL;
-}
-
-/* ---- controller ------------------------------------------------------ */
 
 static int bad(struct probe_job_result *res, const char *msg)
 {
@@ -865,7 +119,7 @@ void probe_job_result_free(struct probe_job_result *res)
 }
 
 /* Start the workers.  Returns how many started (all, or fewer on error). */
-static unsigned start_workers(struct shared *sh, struct worker *w, int *err)
+static unsigned start_workers(struct probe_job_shared *sh, struct probe_job_worker *w, int *err)
 {
 	const cpu_set_t *cpus = sh->job->cpus;
 	pthread_attr_t attr;
@@ -881,7 +135,7 @@ static unsigned start_workers(struct shared *sh, struct worker *w, int *err)
 		w[i].sh = sh;
 		w[i].id = i;
 		atomic_fetch_add(&sh->refs, 1);	/* the worker's, dropped as it ends */
-		*err = -pthread_create(&w[i].tid, &attr, worker_main, &w[i]);
+		*err = -pthread_create(&w[i].tid, &attr, probe_job_worker_main, &w[i]);
 		if (*err) {
 			atomic_fetch_sub(&sh->refs, 1);
 			break;
@@ -892,7 +146,7 @@ static unsigned start_workers(struct shared *sh, struct worker *w, int *err)
 }
 
 /* Wait for every started worker to report; the first setup error, or 0. */
-static int wait_ready(struct shared *sh, struct worker *w, unsigned n,
+static int wait_ready(struct probe_job_shared *sh, struct probe_job_worker *w, unsigned n,
 		      struct probe_job_result *res)
 {
 	pthread_mutex_lock(&sh->lock);
@@ -914,7 +168,7 @@ static int wait_ready(struct shared *sh, struct worker *w, unsigned n,
 	return 0;
 }
 
-static void release(struct shared *sh, bool abort)
+static void release(struct probe_job_shared *sh, bool abort)
 {
 	pthread_mutex_lock(&sh->lock);
 	sh->go = !abort;
@@ -930,9 +184,9 @@ enum wake {
 };
 
 /* Under sh->lock: what ended the wait, or WAKE_DEADLINE to go on. */
-static enum wake pending(struct shared *sh)
+static enum wake pending(struct probe_job_shared *sh)
 {
-	if (!sh->event && cancel_set(sh->job)) {
+	if (!sh->event && probe_job_cancel_set(sh->job)) {
 		sh->cancelled = sh->event = true;
 		atomic_store(&sh->stop, true);
 	}
@@ -946,7 +200,7 @@ static enum wake pending(struct shared *sh)
  * *cancel every CANCEL_POLL_NS (a signal handler cannot wake a condition
  * variable).
  */
-static enum wake sleep_until(struct shared *sh, uint64_t deadline)
+static enum wake sleep_until(struct probe_job_shared *sh, uint64_t deadline)
 {
 	enum wake why;
 	uint64_t now;
@@ -964,14 +218,14 @@ static enum wake sleep_until(struct shared *sh, uint64_t deadline)
 	return why;
 }
 
-struct sample {
+struct probe_sample {
 	uint64_t ns, ios, bytes;
 };
 
-static struct sample take_sample(const struct shared *sh,
-				 const struct worker *w)
+static struct probe_sample take_sample(const struct probe_job_shared *sh,
+				       const struct probe_job_worker *w)
 {
-	struct sample s = { .ns = tw_now_ns() };
+	struct probe_sample s = { .ns = tw_now_ns() };
 
 	for (unsigned i = 0; i < sh->threads; i++)
 		s.ios += atomic_load_explicit(&w[i].live_ios,
@@ -982,8 +236,8 @@ static struct sample take_sample(const struct shared *sh,
 
 /* Record window k from two samples and tell the caller. */
 static void add_window(const struct probe_job *job,
-		       struct probe_job_result *res, const struct sample *a,
-		       const struct sample *b, uint64_t m_start)
+		       struct probe_job_result *res, const struct probe_sample *a,
+		       const struct probe_sample *b, uint64_t m_start)
 {
 	const double dt = (double)(b->ns - a->ns) / NS;
 	struct probe_window win = {
@@ -1042,7 +296,7 @@ static bool futile_now(const struct probe_job *job, const struct probe_job_resul
  * the controller looks again a quarter window later (never spins).  The
  * stop rules are checked when a window closes.  Returns the end time.
  */
-static uint64_t control(struct shared *sh, struct worker *w, double window,
+static uint64_t control(struct probe_job_shared *sh, struct probe_job_worker *w, double window,
 			struct probe_job_result *res, size_t cap, bool *done)
 {
 	const struct probe_job *job = sh->job;
@@ -1050,7 +304,7 @@ static uint64_t control(struct shared *sh, struct worker *w, double window,
 	const uint64_t win_ns = (uint64_t)(window * NS);
 	const uint64_t end = m_start + (uint64_t)(job->max_s * NS);
 	const uint64_t min_end = m_start + (uint64_t)(job->min_s * NS);
-	struct sample prev = { .ns = m_start }, cur;
+	struct probe_sample prev = { .ns = m_start }, cur;
 	uint64_t next = m_start + win_ns;
 	enum wake why = sleep_until(sh, m_start);
 
@@ -1100,7 +354,7 @@ static uint64_t control(struct shared *sh, struct worker *w, double window,
 	}
 }
 
-static void merge_worker(struct probe_job_result *res, const struct worker *w)
+static void merge_worker(struct probe_job_result *res, const struct probe_job_worker *w)
 {
 	res->ios += w->ios;
 	res->bytes += w->bytes;
@@ -1114,7 +368,7 @@ static void merge_worker(struct probe_job_result *res, const struct worker *w)
 }
 
 /* A worker left behind still runs: only its published totals are read. */
-static void merge_left(struct probe_job_result *res, struct worker *w)
+static void merge_left(struct probe_job_result *res, struct probe_job_worker *w)
 {
 	uint64_t ios = atomic_load_explicit(&w->live_ios, memory_order_relaxed);
 
@@ -1126,7 +380,7 @@ static void merge_left(struct probe_job_result *res, struct worker *w)
  * Why the job failed when workers were left behind by a quiet device.  A
  * message too long for errmsg is cut (the numbers come first).
  */
-static void stall_msg(struct probe_job_result *res, const struct shared *sh)
+static void stall_msg(struct probe_job_result *res, const struct probe_job_shared *sh)
 {
 	const unsigned n = sh->threads * sh->job->qd;
 	char rate[64] = "no completion during the test";
@@ -1147,8 +401,8 @@ static void stall_msg(struct probe_job_result *res, const struct shared *sh)
 }
 
 /* Merge the workers' figures and the job's outcome (under sh->lock). */
-static void finish(struct probe_job_result *res, struct shared *sh,
-		   struct worker *w, uint64_t m_start, uint64_t stop,
+static void finish(struct probe_job_result *res, struct probe_job_shared *sh,
+		   struct probe_job_worker *w, uint64_t m_start, uint64_t stop,
 		   bool done)
 {
 	struct probe_steady st;
@@ -1213,7 +467,7 @@ double probe_job_stall_s(double inflight, double rate)
 	return t > PROBE_JOB_STALL_CAP_S ? PROBE_JOB_STALL_CAP_S : t;
 }
 
-static uint64_t reaped_total(const struct shared *sh, const struct worker *w)
+static uint64_t reaped_total(const struct probe_job_shared *sh, const struct probe_job_worker *w)
 {
 	uint64_t n = 0;
 
@@ -1227,7 +481,7 @@ static uint64_t reaped_total(const struct shared *sh, const struct worker *w)
  * completed for sh->stall_s (CANCEL_GRACE_NS once an error or a cancel is
  * seen).  Polls every CANCEL_POLL_NS for completions and *cancel.
  */
-static void wait_drain(struct shared *sh, struct worker *w, unsigned n,
+static void wait_drain(struct probe_job_shared *sh, struct probe_job_worker *w, unsigned n,
 		       uint64_t start)
 {
 	uint64_t seen = reaped_total(sh, w), quiet = start, now = start;
@@ -1259,7 +513,7 @@ static void wait_drain(struct shared *sh, struct worker *w, unsigned n,
  * complete).  t0 is the release of the workers, stop the end of the test:
  * the rate between them sets the stall time.
  */
-static void join_workers(struct shared *sh, struct worker *w, unsigned n,
+static void join_workers(struct probe_job_shared *sh, struct probe_job_worker *w, unsigned n,
 			 uint64_t t0, uint64_t stop)
 {
 	const double ran = (double)(stop - t0) / NS;
@@ -1291,7 +545,7 @@ static int alloc_windows(struct probe_job_result *res, size_t cap)
 }
 
 /* Run the started workers from release to join; fill res. */
-static int run_started(struct shared *sh, struct worker *w, double window,
+static int run_started(struct probe_job_shared *sh, struct probe_job_worker *w, double window,
 		       struct probe_job_result *res, size_t cap)
 {
 	const struct probe_engine *e = &w[0].eng;
@@ -1319,10 +573,10 @@ static int run_started(struct shared *sh, struct worker *w, double window,
 	return sh->left ? -ETIMEDOUT : 0;
 }
 
-static int run_workers(struct shared *sh, double window,
+static int run_workers(struct probe_job_shared *sh, double window,
 		       struct probe_job_result *res, size_t cap)
 {
-	struct worker *w = aligned_alloc(64, round_up(sizeof(*w) * sh->threads, 64));
+	struct probe_job_worker *w = aligned_alloc(64, probe_round_up(sizeof(*w) * sh->threads, 64));
 	unsigned started;
 	int ret;
 
@@ -1352,7 +606,7 @@ int probe_job_run(const struct probe_job *job, struct probe_job_result *res)
 {
 	const double window = job->window_s > 0 ? job->window_s
 						: PROBE_JOB_DEFAULT_WINDOW;
-	struct shared *sh = NULL;
+	struct probe_job_shared *sh = NULL;
 	size_t cap;
 	int ret;
 
@@ -1363,13 +617,14 @@ int probe_job_run(const struct probe_job *job, struct probe_job_result *res)
 	cap = (size_t)(job->max_s / window) + 2;
 	ret = alloc_windows(res, cap);
 	if (!ret)
-		sh = shared_new(job, &ret);
+		sh = probe_job_shared_new(job, &ret);
 	if (!sh) {
 		snprintf(res->errmsg, sizeof(res->errmsg), "%s",
 			 ret == -ENOMEM ? "out of memory" : strerror(-ret));
 		return ret;
 	}
 	ret = run_workers(sh, window, res, cap);
-	shared_put(sh);
+	probe_job_shared_put(sh);
 	return ret;
 }
+

@@ -89,10 +89,10 @@ struct probe_zone_map {
 	unsigned par;
 };
 
-/* The offset (from the device start) of slot's n-th I/O under m. */
+/* The offset (from the device start) of slot's n-th I/O under m (zoned.c). */
 uint64_t probe_zone_offset(const struct probe_zone_map *m, uint32_t bs, unsigned slot, uint64_t n);
 
-/* How many I/Os of bs bytes m holds: n × cap / bs. */
+/* How many I/Os of bs bytes m holds: n × cap / bs (zoned.c). */
 uint64_t probe_zone_ios(const struct probe_zone_map *m, uint32_t bs);
 
 /*
@@ -101,8 +101,8 @@ uint64_t probe_zone_ios(const struct probe_zone_map *m, uint32_t bs);
  * finds its buffers already faulted in.  A region freed and mapped again
  * costs a fault per huge page; where a guest reports its free memory to
  * the host (virtio balloon page reporting), those pages come back from the
- * host one by one: on this project's VM 32 MiB took 0.32 s for the first
- * job and 0.10 s for each later one that mapped its buffers afresh.  A
+ * host one by one (on a VM with page reporting 32 MiB take 0.32 s for
+ * the first job and 0.10 s for each later one that maps them afresh).  A
  * job's threads, or jobs run at once, may share one cache (it locks); it
  * must outlive every probe_job_run() that uses it (a worker left behind
  * by a stalled device frees its region itself, never into the cache).  A
@@ -120,7 +120,7 @@ struct probe_bufcache {
 	uint64_t pf_len;		/* the region it faults in */
 };
 
-/* Start c empty. */
+/* Start c empty (bufcache.c, as the other probe_bufcache_ functions). */
 void probe_bufcache_init(struct probe_bufcache *c);
 
 /*

@@ -257,7 +257,7 @@ struct probe_target {
 	uint64_t span_bytes;	/* bytes the tests may touch, from offset 0 */
 	unsigned align;		/* I/O alignment: the logical block size */
 	bool blank;		/* a scratch file allocated, never written: the
-				 * run fills what its reads need (run.c) */
+				 * run fills what its reads need (run_fill.c) */
 	const struct probe_dev *dev;	/* inventory entry (raw), or the
 					 * filesystem's disk (scratch); may be NULL */
 };

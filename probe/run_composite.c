@@ -1,7 +1,7 @@
 /* The composite tests of the run: those made of many jobs (qd_sweep,
  * iorate), of a job beside a background writer (read_under_write), or
  * read from the 1 Hz series afterwards (sustained_write: the cache cliff).
- * The test table and the plain tests are in run.c (run_int.h).
+ * The test table is run_table.c, the jobs run through run_job.c (run_int.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -26,14 +26,14 @@ _Static_assert(1u << (SWEEP_DEPTHS - 1) == SWEEP_MAX_QD, "one depth per power of
 #define BOOT_MIN_S 0.5		/* (at least) */
 #define BOOT_WINDOW_S 0.05	/* quick: its windows, so that by BOOT_MIN_S it
 				 * has the PROBE_KNOWN_BATCHES a give-up wants
-				 * (0.1 s windows gave up at 1 s, not 0.5) */
+				 * (0.1 s windows would give up at 1 s) */
 #define BOOT_RAMP_S 0.1		/* its ramp: the writes ran through the QD1 part
 				 * before it, only the reads' queue fills */
 #define SUSTAINED_POINT_QUEUES 1	/* the rate after the cliff: judged in points
-					 * of a queue's worth at least (two until
-					 * getevents' batches had a time bound,
-					 * engine.h: the probe's own reaps came in
-					 * half queues then) */
+					 * of a queue's worth at least (getevents'
+					 * batches have a time bound, engine.h, so
+					 * the probe's own reaps do not come in
+					 * half queues) */
 
 static int sweep_add(struct profile_device *d, unsigned qd, const struct probe_job_result *res)
 {
@@ -44,7 +44,7 @@ static int sweep_add(struct profile_device *d, unsigned qd, const struct probe_j
 	d->sweep = v;
 	v[d->n_sweep].qd = qd;
 	v[d->n_sweep].iops = res->iops;
-	lat_from_hist(&res->lat, &v[d->n_sweep].lat);
+	probe_run_lat(&res->lat, &v[d->n_sweep].lat);
 	d->n_sweep++;
 	return 0;
 }
@@ -57,7 +57,7 @@ static int sweep_add(struct profile_device *d, unsigned qd, const struct probe_j
  * rand_read_qd32 at QD 32 (4 KiB random reads, the same span).  Returns
  * true and adds it, or false (run the point).
  */
-static bool sweep_reuse(struct run *r, unsigned qd)
+static bool sweep_reuse(struct probe_run_state *r, unsigned qd)
 {
 	const struct profile_io *io = qd == 1 ? &r->dev->io[PROFILE_RAND_READ_QD1] :
 				      qd == 32 ? &r->dev->io[PROFILE_RAND_READ_QD32] : NULL;
@@ -79,7 +79,7 @@ static bool sweep_reuse(struct run *r, unsigned qd)
 
 /* Has the sweep gone as deep as it needs: IOPS flat for two steps, or the
  * p99 past the target?  Says why in a note.  Quick mode only. */
-static bool sweep_done(struct run *r, double target)
+static bool sweep_done(struct probe_run_state *r, double target)
 {
 	const struct profile_sweep *v = r->dev->sweep;
 	size_t n = r->dev->n_sweep;
@@ -121,7 +121,7 @@ static void thin_add(struct sweep_thin *t, unsigned qd, uint64_t ios)
 }
 
 /* One note: on how few samples the p99 of the depths in t rests. */
-static void thin_note(struct run *r, const struct sweep_thin *t)
+static void thin_note(struct probe_run_state *r, const struct sweep_thin *t)
 {
 	char list[192] = "";
 	size_t len = 0;
@@ -134,7 +134,7 @@ static void thin_note(struct run *r, const struct sweep_thin *t)
 	profile_device_add_notef(r->dev, "qd_sweep: the p99 of %u depth%s rests on fewer than "
 				 "the %u samples above it that make a sure tail (%s): each depth "
 				 "stops at its %.1f s cap", t->n, t->n == 1 ? "" : "s",
-				 PROBE_KNOWN_TAIL, list, tests[PROBE_TEST_QD_SWEEP].max_s);
+				 PROBE_KNOWN_TAIL, list, probe_test_defs[PROBE_TEST_QD_SWEEP].max_s);
 }
 
 /*
@@ -143,9 +143,9 @@ static void thin_note(struct run *r, const struct sweep_thin *t)
  * known), no deeper once saturated or past the p99 target; then the best
  * IOPS under the target.
  */
-int sweep_test(struct run *r)
+int probe_run_sweep(struct probe_run_state *r)
 {
-	const struct test_def *def = &tests[PROBE_TEST_QD_SWEEP];
+	const struct probe_test_def *def = &probe_test_defs[PROBE_TEST_QD_SWEEP];
 	double target = r->o->latency_target_us > 0 ? r->o->latency_target_us : 1000;
 	struct profile_lat_target *lt = &r->dev->lat_target;
 	struct sweep_thin thin = { .n = 0 };
@@ -160,10 +160,10 @@ int sweep_test(struct run *r)
 		bool reused = sweep_reuse(r, qd);
 
 		if (!reused) {
-			job_for(r, def, qd, &job);
+			probe_run_job_for(r, def, qd, &job);
 			if (!r->o->seconds && r->o->full)
 				job.min_s = job.max_s = 5;
-			ret = run_job(r, def, &job, &res);
+			ret = probe_run_job(r, def, &job, &res);
 			if (ret == 0 && res.ios && sweep_add(r->dev, qd, &res) < 0)
 				ret = -ENOMEM;
 			if (ret == 0 && res.ios && res.ios < job.min_ios && !res.cancelled)
@@ -211,7 +211,7 @@ static int iorate_add(struct profile_device *d, double pct, double offered,
 	v->pct = pct;
 	v->offered_iops = offered;
 	v->iops = res->iops > 0 ? res->iops : NAN;
-	lat_from_hist(&res->read_lat, &v->lat);
+	probe_run_lat(&res->read_lat, &v->lat);
 	return 0;
 }
 
@@ -219,10 +219,10 @@ static int iorate_add(struct profile_device *d, double pct, double offered,
  * 4 KiB random reads offered open loop (job.h rate_iops) at fixed shares
  * of the sweep's maximum, one step each, latency from the scheduled time.
  */
-int iorate_test(struct run *r)
+int probe_run_iorate(struct probe_run_state *r)
 {
 	static const double pcts[] = { 10, 25, 50, 75, 90, 100, 110 };
-	const struct test_def *def = &tests[PROBE_TEST_IORATE];
+	const struct probe_test_def *def = &probe_test_defs[PROBE_TEST_IORATE];
 	const double top = max_iops(r->dev);
 	double short_pct = 0, short_iops = 0;
 	int ret = 0;
@@ -237,12 +237,12 @@ int iorate_test(struct run *r)
 		struct probe_job_result res;
 		struct probe_job job;
 
-		job_for(r, def, def->qd, &job);
+		probe_run_job_for(r, def, def->qd, &job);
 		job.rate_iops = top * pcts[i] / 100;
 		job.stop_on_steady = false;
 		if (!r->o->seconds)
 			job.min_s = job.max_s = r->o->full ? IORATE_FULL_S : def->max_s;
-		ret = run_job(r, def, &job, &res);
+		ret = probe_run_job(r, def, &job, &res);
 		if (ret == 0 && res.ios && iorate_add(r->dev, pcts[i], job.rate_iops, &res) < 0)
 			ret = -ENOMEM;
 		if (ret == 0 && !short_pct && pcts[i] <= 100 && res.iops < 0.9 * job.rate_iops) {
@@ -260,8 +260,8 @@ int iorate_test(struct run *r)
 }
 
 /* The idle QD1 p99 to compare with: rand_read_qd1's, else measured now. */
-static int idle_p99(struct run *r, const struct test_def *def, const struct probe_job *job,
-		    double *p99)
+static int idle_p99(struct probe_run_state *r, const struct probe_test_def *def,
+		    const struct probe_job *job, double *p99)
 {
 	struct probe_job_result res;
 	struct profile_lat lat;
@@ -270,9 +270,9 @@ static int idle_p99(struct run *r, const struct test_def *def, const struct prob
 	*p99 = r->dev->io[PROFILE_RAND_READ_QD1].lat.v[PROFILE_LAT_P99];
 	if (r->dev->io[PROFILE_RAND_READ_QD1].present || r->stalled)
 		return 0;
-	ret = run_job(r, def, job, &res);
+	ret = probe_run_job(r, def, job, &res);
 	if (ret == 0 && res.ios) {
-		lat_from_hist(&res.read_lat, &lat);
+		probe_run_lat(&res.read_lat, &lat);
 		*p99 = lat.v[PROFILE_LAT_P99];
 		profile_device_add_notef(r->dev, "read_under_write: the idle figure was measured by this test "
 		     "(rand_read_qd1 did not run)");
@@ -281,8 +281,8 @@ static int idle_p99(struct run *r, const struct test_def *def, const struct prob
 	return ret;
 }
 
-static void uw_fill(struct run *r, const struct probe_job *job, const struct probe_uw_opts *uo,
-		    const struct probe_uw_result *res, double idle)
+static void uw_fill(struct probe_run_state *r, const struct probe_job *job,
+		    const struct probe_uw_opts *uo, const struct probe_uw_result *res, double idle)
 {
 	struct profile_under_write *uw = &r->dev->under_write;
 
@@ -290,7 +290,7 @@ static void uw_fill(struct run *r, const struct probe_job *job, const struct pro
 	uw->bs = job->bs;
 	uw->qd = job->qd;
 	uw->iops = res->read.iops > 0 ? res->read.iops : NAN;
-	lat_from_hist(&res->read.read_lat, &uw->lat);
+	probe_run_lat(&res->read.read_lat, &uw->lat);
 	uw->idle_p99_us = idle > 0 ? idle : NAN;
 	uw->p99_ratio = uw->lat.v[PROFILE_LAT_P99] / uw->idle_p99_us;
 	if (!(uw->p99_ratio > 0))
@@ -303,7 +303,7 @@ static void uw_fill(struct run *r, const struct probe_job *job, const struct pro
 	uw->ios = (int64_t)res->read.ios;
 }
 
-static void uw_notes(struct run *r, const struct probe_uw_opts *uo,
+static void uw_notes(struct probe_run_state *r, const struct probe_uw_opts *uo,
 		     const struct probe_uw_result *res)
 {
 	const struct profile_under_write *uw = &r->dev->under_write;
@@ -323,7 +323,7 @@ static void uw_notes(struct run *r, const struct probe_uw_opts *uo,
 
 /* Quick mode: the reads under writes ran to their cap before their p99 had
  * PROBE_KNOWN_TAIL samples above it (a slow disk): say on how many it rests. */
-static void uw_cap_note(struct run *r, const struct probe_job *job,
+static void uw_cap_note(struct probe_run_state *r, const struct probe_job *job,
 			const struct probe_job_result *res)
 {
 	if (!job->max_ios || res->ios >= job->max_ios || res->cancelled)
@@ -335,7 +335,7 @@ static void uw_cap_note(struct run *r, const struct probe_job *job,
 }
 
 /* The writer's rates from the options. */
-static struct probe_uw_opts uw_opts(const struct run *r)
+static struct probe_uw_opts uw_opts(const struct probe_run_state *r)
 {
 	struct probe_uw_opts uo = {
 		.write_mibps = r->o->uw_write_mibps > 0 ? r->o->uw_write_mibps
@@ -352,23 +352,25 @@ static struct probe_uw_opts uw_opts(const struct run *r)
 
 /*
  * The job of OCP BOOT-BENCH-1's reads (run_int.h), from a row of its own
- * (job_for): BOOT_BS at BOOT_QD.  Quick: until their IOPS are known to
- * ±PROBE_KNOWN_PCT, BOOT_MIN_S at least and BOOT_QUICK_S at most, giving up
- * at BOOT_MIN_S when the cap would not bring the band there, as the other
- * quick tests that read do (windows of BOOT_WINDOW_S, ten by then); not
- * the QD1 part's 10,000 reads, which are for a p99 (until session 17 the
- * boot reads copied the QD1 part's job, and that count ended them after
- * 0.12-0.29 s in one or two windows: no band, and 34,800-51,400 IOPS in
- * three runs on one scratch file).  Fixed (--seconds, --full): the QD1
- * part's time, BOOT_RAMP_S ramp.
+ * (probe_run_job_for): BOOT_BS at BOOT_QD.  Quick: until their IOPS are
+ * known to ±PROBE_KNOWN_PCT, BOOT_MIN_S at least and BOOT_QUICK_S at most,
+ * giving up at BOOT_MIN_S when the cap would not bring the band there, as
+ * the other quick tests that read do (windows of BOOT_WINDOW_S, ten by
+ * then).  Not the QD1 part's 10,000 reads, which are for a p99: at QD32
+ * that count ends the reads after 0.12-0.29 s in one or two windows, with
+ * no band.  Fixed (--seconds, --full): the QD1 part's time, BOOT_RAMP_S
+ * ramp.
  */
-void boot_job(const struct run *r, struct probe_job *job)
+void probe_run_boot_job(const struct probe_run_state *r, struct probe_job *job)
 {
-	static const struct test_def boot = { "read_under_write", -1, PROBE_RAND, 100, BOOT_BS, BOOT_QD,
-					      false, BOOT_RAMP_S, BOOT_MIN_S, BOOT_QUICK_S,
-					      BOOT_WINDOW_S, false };
+	static const struct probe_test_def boot = {
+		.name = "read_under_write", .slot = -1,
+		.pattern = PROBE_RAND, .read_pct = 100, .bs = BOOT_BS, .qd = BOOT_QD,
+		.ramp_s = BOOT_RAMP_S, .min_s = BOOT_MIN_S, .max_s = BOOT_QUICK_S,
+		.window_s = BOOT_WINDOW_S,
+	};
 
-	job_for(r, &boot, boot.qd, job);
+	probe_run_job_for(r, &boot, boot.qd, job);
 }
 
 /* "±3.1 % (95 % confidence)", or why there is no band. */
@@ -377,7 +379,7 @@ static void boot_band(const struct probe_job *job, const struct probe_job_result
 {
 	char band[32];
 
-	band_text(res, band, sizeof(band));
+	probe_run_band_text(res, band, sizeof(band));
 	if (!isfinite(res->known_pct))
 		snprintf(buf, len, "(%s)", band);
 	else if (job->known_pct > 0 && !res->known)
@@ -391,7 +393,8 @@ static void boot_band(const struct probe_job *job, const struct probe_job_result
  * OCP BOOT-BENCH-1's reads (32 KiB random at QD32) under the same
  * background writes: read IOPS for the boot policy.
  */
-static int uw_boot(struct run *r, const struct test_def *def, const struct probe_uw_opts *uo)
+static int uw_boot(struct probe_run_state *r, const struct probe_test_def *def,
+		   const struct probe_uw_opts *uo)
 {
 	struct profile_under_write *uw = &r->dev->under_write;
 	struct probe_uw_result res;
@@ -399,16 +402,16 @@ static int uw_boot(struct run *r, const struct test_def *def, const struct probe
 	char band[96];
 	int ret;
 
-	boot_job(r, &job);
+	probe_run_boot_job(r, &job);
 	if (job.length < job.bs)
 		return 0;
 	r->budget_s = job.max_s;
-	ret = job_outcome(r, def, probe_uw_run(&job, uo, &res), &res.read);
+	ret = probe_run_outcome(r, def, probe_uw_run(&job, uo, &res), &res.read);
 	if (ret == 0 && res.read.ios) {
 		uw->boot_bs = job.bs;
 		uw->boot_qd = job.qd;
 		uw->boot_iops = res.read.iops;
-		lat_from_hist(&res.read.read_lat, &uw->boot_lat);
+		probe_run_lat(&res.read.read_lat, &uw->boot_lat);
 		boot_band(&job, &res.read, band, sizeof(band));
 		profile_device_add_notef(r->dev, "read_under_write: %u KiB random reads at QD%u under the same writes "
 		     "(OCP BOOT-BENCH-1): %.0f IOPS %s over %llu reads in %.1f s (the boot policy's pass mark: 60,000)",
@@ -420,9 +423,9 @@ static int uw_boot(struct run *r, const struct test_def *def, const struct probe
 }
 
 /* QD1 4 KiB random reads while the background writer runs (underwrite.h). */
-int uw_test(struct run *r)
+int probe_run_uw(struct probe_run_state *r)
 {
-	const struct test_def *def = &tests[PROBE_TEST_READ_UNDER_WRITE];
+	const struct probe_test_def *def = &probe_test_defs[PROBE_TEST_READ_UNDER_WRITE];
 	const struct probe_uw_opts uo = uw_opts(r);
 	struct probe_uw_result res;
 	struct probe_job job;
@@ -430,8 +433,8 @@ int uw_test(struct run *r)
 	int ret;
 
 	/* quick: the 0.5 s ramp lets the writer settle, then the reads run
-	 * until their p99 is known (job_for: known_pct, min_ios), 1 s to 5 s */
-	job_for(r, def, def->qd, &job);
+	 * until their p99 is known (probe_run_job_for: known_pct, min_ios), 1 s to 5 s */
+	probe_run_job_for(r, def, def->qd, &job);
 	job.stop_on_steady = false;
 	ret = idle_p99(r, def, &job, &idle);
 	if (ret == -ECANCELED || r->stalled)
@@ -442,7 +445,7 @@ int uw_test(struct run *r)
 	if (ret == -EINVAL && !res.read.errmsg[0])
 		snprintf(res.read.errmsg, sizeof(res.read.errmsg),
 			 "the span is smaller than one write");
-	ret = job_outcome(r, def, ret, &res.read);
+	ret = probe_run_outcome(r, def, ret, &res.read);
 	if (ret == 0 && res.read.ios) {
 		uw_fill(r, &job, &uo, &res, idle);
 		uw_notes(r, &uo, &res);
@@ -454,19 +457,19 @@ int uw_test(struct run *r)
 	return ret;
 }
 
-double sustained_seconds(const struct run *r)
+double probe_run_sustained_seconds(const struct probe_run_state *r)
 {
 	if (r->o->sustained_s > 0)
 		return r->o->sustained_s;
-	return r->o->full ? 120 : tests[PROBE_TEST_SUSTAINED_WRITE].max_s;
+	return r->o->full ? 120 : probe_test_defs[PROBE_TEST_SUSTAINED_WRITE].max_s;
 }
 
 /* The MB a point of the rate after the cliff holds at least (cliff.h):
  * SUSTAINED_POINT_QUEUES times what is in flight. */
-static double sustained_point_mb(const struct run *r)
+static double sustained_point_mb(const struct probe_run_state *r)
 {
 	return SUSTAINED_POINT_QUEUES * (double)r->qd *
-	       (double)tests[PROBE_TEST_SUSTAINED_WRITE].bs / 1e6;
+	       (double)probe_test_defs[PROBE_TEST_SUSTAINED_WRITE].bs / 1e6;
 }
 
 /* The sustained write's stop rule (cliff.h): past the cliff, and the rate
@@ -483,7 +486,7 @@ static bool sustained_stop(void *arg, const double *win_mbps, const double *win_
 
 /* What ended a sustained write that was not given a fixed time, and what
  * it found, in a note. */
-static void sustained_note(struct run *r, const struct probe_job *job,
+static void sustained_note(struct probe_run_state *r, const struct probe_job *job,
 			   const struct probe_job_result *res)
 {
 	const double gb = (double)res->bytes / 1e9;
@@ -524,17 +527,17 @@ static void sustained_note(struct run *r, const struct probe_job *job,
  * span was written (a scratch file is written again: a drive's cache takes
  * every write, wherever it lands); a note says which.
  */
-int sustained_test(struct run *r)
+int probe_run_sustained(struct probe_run_state *r)
 {
-	const struct test_def *def = &tests[PROBE_TEST_SUSTAINED_WRITE];
+	const struct probe_test_def *def = &probe_test_defs[PROBE_TEST_SUSTAINED_WRITE];
 	const bool fixed = r->o->sustained_s > 0;
 	struct probe_job_result res;
 	struct probe_job job;
 	int ret;
 
-	job_for(r, def, def->qd, &job);
+	probe_run_job_for(r, def, def->qd, &job);
 	job.window_s = 1.0;
-	job.min_s = job.max_s = sustained_seconds(r);
+	job.min_s = job.max_s = probe_run_sustained_seconds(r);
 	job.stop_on_steady = false;
 	if (!fixed) {
 		job.min_s = 0;
@@ -542,7 +545,7 @@ int sustained_test(struct run *r)
 		if (r->t->kind != PROBE_TARGET_SCRATCH)
 			job.max_ios = r->span / job.bs ? r->span / job.bs : 1;
 	}
-	ret = run_job(r, def, &job, &res);
+	ret = probe_run_job(r, def, &job, &res);
 	if (ret == 0 && res.ios) {
 		r->dev->sustained.seconds = res.seconds;
 		if (!fixed)
@@ -553,8 +556,8 @@ int sustained_test(struct run *r)
 }
 
 /* The cache cliff from the series of the sustained write. */
-void sustained_from_series(struct profile_sustained *su, struct profile_point *pts,
-			   size_t n)
+void probe_run_sustained_series(struct profile_sustained *su, struct profile_point *pts,
+				size_t n)
 {
 	double *mbps = calloc(n + 1, sizeof(*mbps));
 	struct probe_cliff cl;

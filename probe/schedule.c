@@ -1,5 +1,6 @@
 /* schedule.c — device probes side by side (see schedule.h): which task starts
- * when, on how many threads; the spot check afterwards is spot.c. */
+ * when, on how many threads; the spot check afterwards is spot.c, one
+ * task's run schedule_run.c. */
 #include "schedule_priv.h"
 
 #include <errno.h>
@@ -88,24 +89,6 @@ static void pin(const struct sched *s, const struct probe_task *t)
 		pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 	else
 		pthread_setaffinity_np(pthread_self(), sizeof(s->all), &s->all);
-}
-
-int probe_sched_run_into(struct probe_task *t, const struct probe_options *o,
-			 const struct probe_sched_opts *so, unsigned mask, bool alone,
-			 struct profile **out, char *err, size_t errlen)
-{
-	struct probe_options o2 = *o;
-
-	o2.tests = mask;
-	if (!alone)
-		o2.progress = NULL;
-	if (!(*out = profile_new())) {
-		snprintf(err, errlen, "%s: out of memory", t->t.id);
-		return -ENOMEM;
-	}
-	if (so && so->run)
-		return so->run(so->run_arg, &t->t, &o2, *out, err, errlen);
-	return probe_run(&t->t, &o2, *out, err, errlen);
 }
 
 ptrdiff_t probe_sched_next(const struct probe_task *v, size_t n, const bool *started,

@@ -1,5 +1,6 @@
-/* schedule_priv.h — what schedule.c, spot.c and links.c share, and their
- * decisions as pure functions (unit tests call them: tests/unit/test_schedule.c).
+/* schedule_priv.h — what schedule.c, schedule_run.c, spot.c and links.c
+ * share, and their decisions as pure functions (unit tests call them:
+ * tests/unit/test_schedule.c).
  */
 #ifndef TW_PROBE_SCHEDULE_PRIV_H
 #define TW_PROBE_SCHEDULE_PRIV_H

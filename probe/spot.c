@@ -12,7 +12,7 @@
 
 /* Measured seconds of each test of the spot check's solo run, after a
  * ramp of SPOT_RAMP_S: seq_read and rand_read_qd32 cost about 1 s per
- * device in all (issue 27); a figure off in it is confirmed by a run as
+ * device in all; a figure off in it is confirmed by a run as
  * long as the side-by-side one before anything is measured again. */
 #define SPOT_SECONDS 0.4
 #define SPOT_RAMP_S 0.1

@@ -1,4 +1,5 @@
-/* zoned.c — a host-managed zoned device's zones found and reset (zoned.h). */
+/* zoned.c — a host-managed zoned device's zones found and reset (zoned.h),
+ * and the zone map's arithmetic (job.h). */
 #include "zoned.h"
 
 #include <errno.h>
@@ -99,4 +100,16 @@ int probe_zones_prepare(int fd, uint64_t span, uint32_t bs, unsigned qd, unsigne
 		return -e;
 	}
 	return 0;
+}
+
+uint64_t probe_zone_ios(const struct probe_zone_map *m, uint32_t bs)
+{
+	return bs ? m->n * (m->cap / bs) : 0;
+}
+
+uint64_t probe_zone_offset(const struct probe_zone_map *m, uint32_t bs, unsigned slot, uint64_t n)
+{
+	const uint64_t k = m->cap / bs;
+
+	return m->base + ((n / k) * m->par + slot) * m->bytes + (n % k) * bs;
 }

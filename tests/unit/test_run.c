@@ -291,7 +291,7 @@ static void test_auto_threads(void **state)
 }
 
 /*
- * The trial of more rings (more_threads) ends as soon as its band lies
+ * The trial of more rings (probe_run_more_threads) ends as soon as its band lies
  * below the 5 % gain it must bring: against one ring said to read 10^12
  * IOPS, at its first band (four 0.1 s windows, past its 0.3 s least),
  * not at the ±2 % it would otherwise run to; nothing is kept.  Against one
@@ -301,10 +301,10 @@ static void test_trial_ends_below_mark(void **state)
 {
 	struct probe_target t = fake_target(false);
 	struct probe_options o = fast_options();
-	const struct test_def *def = &tests[PROBE_TEST_RAND_READ_QD32];
+	const struct probe_test_def *def = &probe_test_defs[PROBE_TEST_RAND_READ_QD32];
 	struct probe_job_result one = { .iops = 1e12 };
 	struct profile *p = profile_new();
-	struct run r = { .t = &t, .o = &o, .span = t.span_bytes };
+	struct probe_run_state r = { .t = &t, .o = &o, .span = t.span_bytes };
 	const char *note = NULL, *in;
 	double secs = 0;
 
@@ -319,7 +319,7 @@ static void test_trial_ends_below_mark(void **state)
 	r.dev = profile_add_device(p, "null0");
 	assert_non_null(r.dev);
 	one.mbps = one.iops * 4096 / 1e6;
-	assert_int_equal(more_threads(&r, def, 1.0, &one), 0);
+	assert_int_equal(probe_run_more_threads(&r, def, 1.0, &one), 0);
 	assert_float_equal(r.trial_mark_mbps, 0, 0);	/* the trial's alone */
 	assert_false(r.dev->io[PROFILE_RAND_READ_QD32].present);
 	assert_int_equal(r.rings, 1);
@@ -335,7 +335,7 @@ static void test_trial_ends_below_mark(void **state)
 
 	one.iops = 1;
 	one.mbps = one.iops * 4096 / 1e6;
-	assert_int_equal(more_threads(&r, def, 1.0, &one), 0);
+	assert_int_equal(probe_run_more_threads(&r, def, 1.0, &one), 0);
 	assert_true(r.dev->io[PROFILE_RAND_READ_QD32].present);
 	assert_int_equal(r.dev->io[PROFILE_RAND_READ_QD32].qd, 32);	/* the same total depth */
 	assert_true(r.dev->io[PROFILE_RAND_READ_QD32].threads >= 2);
@@ -406,7 +406,7 @@ static void test_settle_first(void **state)
 	assert_true(timed_run(1u << PROBE_TEST_RAND_READ_QD1, true) >= 0.2 + 0.02);
 }
 
-/* Quick mode's give-up rule (run.c job_for): the read tests, QD1 among
+/* Quick mode's give-up rule (run_job.c probe_run_job_for): the read tests, QD1 among
  * them since session 13, stop after a third of their cap once the band
  * is on course to stay wider than their ±2 % target at the cap (±3 %
  * until session 16; and their 10,000 reads are in);
@@ -416,58 +416,58 @@ static void test_quick_give_up(void **state)
 {
 	struct probe_target t = fake_target(true);
 	struct probe_options o = fast_options();
-	struct run r = { .t = &t, .o = &o, .span = t.span_bytes };
+	struct probe_run_state r = { .t = &t, .o = &o, .span = t.span_bytes };
 	struct probe_job job;
 
 	(void)state;
 	o.seconds = 0;
 	o.ramp_s = -1;
-	job_for(&r, &tests[PROBE_TEST_RAND_READ_QD1], 1, &job);
+	probe_run_job_for(&r, &probe_test_defs[PROBE_TEST_RAND_READ_QD1], 1, &job);
 	assert_float_equal(job.futile_pct, PROBE_KNOWN_PCT, 1e-9);
 	assert_float_equal(job.futile_after_s, 1.0, 1e-9);
 	assert_float_equal(job.max_s, 3.0, 1e-9);
 	assert_int_equal(job.min_ios, 10000);
-	job_for(&r, &tests[PROBE_TEST_RAND_READ_QD32], 32, &job);
+	probe_run_job_for(&r, &probe_test_defs[PROBE_TEST_RAND_READ_QD32], 32, &job);
 	assert_float_equal(job.futile_pct, PROBE_KNOWN_PCT, 1e-9);
 	assert_float_equal(job.futile_after_s, 1.0, 1e-9);
-	job_for(&r, &tests[PROBE_TEST_SEQ_READ], 32, &job);
+	probe_run_job_for(&r, &probe_test_defs[PROBE_TEST_SEQ_READ], 32, &job);
 	assert_float_equal(job.futile_pct, PROBE_KNOWN_PCT, 1e-9);
 	/* seq_write gives up too, not before 1 GiB (or the span) is written */
-	job_for(&r, &tests[PROBE_TEST_SEQ_WRITE], 32, &job);
+	probe_run_job_for(&r, &probe_test_defs[PROBE_TEST_SEQ_WRITE], 32, &job);
 	assert_float_equal(job.futile_pct, PROBE_KNOWN_PCT, 1e-9);
 	assert_float_equal(job.futile_after_s, 1.0, 1e-9);
 	assert_int_equal(job.futile_min_ios, 1024);
 	assert_int_equal(job.min_ios, 0);
 	r.span = 256ULL << 20;
-	job_for(&r, &tests[PROBE_TEST_SEQ_WRITE], 32, &job);
+	probe_run_job_for(&r, &probe_test_defs[PROBE_TEST_SEQ_WRITE], 32, &job);
 	assert_int_equal(job.futile_min_ios, 256);
 	r.span = t.span_bytes;
-	job_for(&r, &tests[PROBE_TEST_SEQ_READ], 32, &job);
+	probe_run_job_for(&r, &probe_test_defs[PROBE_TEST_SEQ_READ], 32, &job);
 	assert_int_equal(job.futile_min_ios, 0);
 	/* seq_write's ramp: short right after a scratch file's fill, which
 	 * wrote the same file in the same shape until then */
-	job_for(&r, &tests[PROBE_TEST_SEQ_WRITE], 32, &job);
+	probe_run_job_for(&r, &probe_test_defs[PROBE_TEST_SEQ_WRITE], 32, &job);
 	assert_float_equal(job.ramp_s, 0.25, 1e-9);
 	r.filled_first = true;
-	job_for(&r, &tests[PROBE_TEST_SEQ_WRITE], 32, &job);
+	probe_run_job_for(&r, &probe_test_defs[PROBE_TEST_SEQ_WRITE], 32, &job);
 	assert_float_equal(job.ramp_s, 0.03, 1e-9);
-	job_for(&r, &tests[PROBE_TEST_SEQ_READ], 32, &job);
+	probe_run_job_for(&r, &probe_test_defs[PROBE_TEST_SEQ_READ], 32, &job);
 	assert_float_equal(job.ramp_s, 0.25, 1e-9);
 	r.filled_first = false;
-	job_for(&r, &tests[PROBE_TEST_READ_UNDER_WRITE], 1, &job);
+	probe_run_job_for(&r, &probe_test_defs[PROBE_TEST_READ_UNDER_WRITE], 1, &job);
 	assert_float_equal(job.futile_pct, 0.0, 0);
 	assert_int_equal(job.min_ios, 10000);
 	/* a tail only where the p99 is judged (since session 16) */
-	job_for(&r, &tests[PROBE_TEST_RAND_READ_QD32], 32, &job);
+	probe_run_job_for(&r, &probe_test_defs[PROBE_TEST_RAND_READ_QD32], 32, &job);
 	assert_int_equal(job.min_ios, 0);
-	job_for(&r, &tests[PROBE_TEST_MIXED_70_30], 32, &job);
+	probe_run_job_for(&r, &probe_test_defs[PROBE_TEST_MIXED_70_30], 32, &job);
 	assert_int_equal(job.min_ios, 0);
-	job_for(&r, &tests[PROBE_TEST_QD_SWEEP], 8, &job);
+	probe_run_job_for(&r, &probe_test_defs[PROBE_TEST_QD_SWEEP], 8, &job);
 	assert_int_equal(job.min_ios, 10000);
-	job_for(&r, &tests[PROBE_TEST_QD_SWEEP], 1, &job);
+	probe_run_job_for(&r, &probe_test_defs[PROBE_TEST_QD_SWEEP], 1, &job);
 	assert_int_equal(job.min_ios, 10000);
 	o.seconds = 2;
-	job_for(&r, &tests[PROBE_TEST_RAND_READ_QD1], 1, &job);
+	probe_run_job_for(&r, &probe_test_defs[PROBE_TEST_RAND_READ_QD1], 1, &job);
 	assert_float_equal(job.futile_pct, 0.0, 0);
 	assert_float_equal(job.min_s, 2.0, 1e-9);
 	assert_float_equal(job.max_s, 2.0, 1e-9);
@@ -511,7 +511,7 @@ static void test_qd32_no_tail(void **state)
 }
 
 /*
- * A blank scratch file is filled before seq_write (fill_first): its first
+ * A blank scratch file is filled before seq_write (probe_run_fill_first): its first
  * writes allocate blocks, the filesystem's cost.  Quick mode on a 2 GiB
  * file: 1 GiB is filled (the rate is not known yet), the note says it came
  * before seq_write, and seq_write and seq_read run over that part.
@@ -613,7 +613,7 @@ static void test_qd1_on_irq_cpus(void **state)
 	snprintf(all, sizeof(all), "0-%d", CPU_SETSIZE - 1);
 	for (int round = 0; round < 2; round++) {
 		struct profile *p = profile_new();
-		struct run r = { .t = &t, .o = &o, .span = t.span_bytes };
+		struct probe_run_state r = { .t = &t, .o = &o, .span = t.span_bytes };
 		const struct profile_device *d;
 		char err[256] = "";
 
@@ -629,11 +629,11 @@ static void test_qd1_on_irq_cpus(void **state)
 		CPU_ZERO(&r.qd1_cpus);
 		if (!round)
 			CPU_SET(c0, &r.qd1_cpus);
-		job_for(&r, &tests[PROBE_TEST_RAND_READ_QD1], 1, &job);
+		probe_run_job_for(&r, &probe_test_defs[PROBE_TEST_RAND_READ_QD1], 1, &job);
 		assert_true(round ? job.cpus == NULL : job.cpus == &r.qd1_cpus);
-		job_for(&r, &tests[PROBE_TEST_RAND_READ_QD32], 32, &job);
+		probe_run_job_for(&r, &probe_test_defs[PROBE_TEST_RAND_READ_QD32], 32, &job);
 		assert_null(job.cpus);
-		job_for(&r, &tests[PROBE_TEST_SEQ_READ], 1, &job);
+		probe_run_job_for(&r, &probe_test_defs[PROBE_TEST_SEQ_READ], 1, &job);
 		assert_null(job.cpus);
 	}
 }
@@ -648,7 +648,7 @@ static void test_boot_until_known(void **state)
 {
 	struct probe_target t = fake_target(true);
 	struct probe_options o = fast_options();
-	struct run r = { .t = &t, .o = &o, .span = t.span_bytes };
+	struct probe_run_state r = { .t = &t, .o = &o, .span = t.span_bytes };
 	struct profile *p = profile_new();
 	struct probe_job qd1, job;
 	const struct profile_device *d;
@@ -657,9 +657,9 @@ static void test_boot_until_known(void **state)
 	(void)state;
 	o.seconds = 0;
 	o.ramp_s = -1;
-	job_for(&r, &tests[PROBE_TEST_READ_UNDER_WRITE], 1, &qd1);
+	probe_run_job_for(&r, &probe_test_defs[PROBE_TEST_READ_UNDER_WRITE], 1, &qd1);
 	assert_int_equal(qd1.max_ios, 10000);
-	boot_job(&r, &job);
+	probe_run_boot_job(&r, &job);
 	assert_int_equal(job.bs, 32768);
 	assert_int_equal(job.qd, 32);
 	assert_int_equal(job.max_ios, 0);
@@ -673,8 +673,8 @@ static void test_boot_until_known(void **state)
 	assert_float_equal(job.max_s, 1.5, 1e-9);
 	assert_float_equal(job.ramp_s, 0.1, 1e-9);	/* the writes ran through QD1 */
 	o.seconds = 2;	/* fixed: the QD1 part's time, no stop rule */
-	job_for(&r, &tests[PROBE_TEST_READ_UNDER_WRITE], 1, &qd1);
-	boot_job(&r, &job);
+	probe_run_job_for(&r, &probe_test_defs[PROBE_TEST_READ_UNDER_WRITE], 1, &qd1);
+	probe_run_boot_job(&r, &job);
 	assert_float_equal(job.min_s, 2.0, 1e-9);
 	assert_float_equal(job.max_s, 2.0, 1e-9);
 	assert_float_equal(job.futile_pct, 0.0, 0);
