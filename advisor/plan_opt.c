@@ -11,23 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
-double plan_usable(const struct advisor_plan *plan, size_t i)
-{
-	int64_t cap = plan->devs[i].p->capacity_bytes;
-
-	return cap > 0 ? (double)cap * plan->fill : 1.0;
-}
-
-int plan_media_class(const struct profile_device *p, int t)
-{
-	if (p->rotational || p->media == PROFILE_MEDIA_HDD)
-		return PLAN_CLASS_HDD;
-	if (t == ADVISOR_HOT && p->media == PROFILE_MEDIA_3DXPOINT)
-		return PLAN_CLASS_SCM;
-	return PLAN_CLASS_SSD;
-}
-
 /* Does a device of like group g among devs[0..i) share device i's drive?  A
  * group is an array's candidates: one device per drive. */
 static bool drive_in_group(const struct advisor_plan *plan, const int *group, size_t i, int g)

@@ -48,8 +48,18 @@ int plan_raid_make(struct advisor_plan *plan, struct advisor_plan_tier *tier);
 bool plan_alike(const struct advisor_plan_device *a, const struct advisor_plan_device *b);
 
 /* Do devices a and b (plan->devs indices) share a measured bottleneck, one
- * of the profiles' links?  (raid.c) */
+ * of the profiles' links? */
 bool plan_share_link(const struct advisor_plan *plan, size_t a, size_t b);
+
+/* ---- md levels (raid_level.c) ---- */
+
+/* The level of an array of n like devices built by rule r in tier t. */
+enum advisor_raid_level advisor_array_level(enum advisor_array_rule r, int t, size_t n);
+
+/* Data-bearing members of an array of level l and n members: how many
+ * disks' worth of bandwidth and capacity (RAID0 n, RAID10 n / 2, RAID5
+ * n − 1, RAID6 n − 2, else 1). */
+size_t advisor_raid_level_data_disks(enum advisor_raid_level l, size_t n);
 
 /* ---- what the warnings keep a device off (warn.c) ---- */
 
@@ -80,7 +90,7 @@ const char *plan_objection_text(unsigned bit);
  */
 double plan_objection_cost(const struct advisor_plan *plan, size_t d, int t);
 
-/* ---- the optimiser bridge (plan_opt.c) ---- */
+/* ---- devices, drives and tiers (plan_util.c) ---- */
 
 /*
  * The media class of a device in tier t: a tier never mixes hard disks
@@ -113,6 +123,8 @@ bool plan_in_raid(const struct advisor_plan_tier *t, size_t d);
 /* The names of tier t's policies with a need (not in t->off), "a + b",
  * into buf (always terminated; cut at len). */
 void plan_need_names(const struct advisor_plan_tier *t, char *buf, size_t len);
+
+/* ---- the optimiser bridge (plan_opt.c) ---- */
 
 /*
  * Solve the assignment for plan->devs (tier scores set, excluded judged):

@@ -1,6 +1,6 @@
 /* plan_util.c — the leaf helpers every advisor source shares (plan_priv.h):
  * string lists, warnings, byte formatting, filesystem signatures, the
- * default mount points.  It calls nothing else of the advisor, so plan.c,
+ * default mount points, usable capacities, media classes, shared links.  It calls nothing else of the advisor, so plan.c,
  * mount.c, warn.c, raid.c, volume.c and buy.c depend on it and not on each
  * other's helpers.
  */
@@ -92,4 +92,36 @@ void plan_need_names(const struct advisor_plan_tier *t, char *buf, size_t len)
 		if (k >= 64 || !(t->off & (1ull << k)))
 			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? " + " : "",
 					       t->policies[k]->name);
+}
+
+double plan_usable(const struct advisor_plan *plan, size_t i)
+{
+	int64_t cap = plan->devs[i].p->capacity_bytes;
+
+	return cap > 0 ? (double)cap * plan->fill : 1.0;
+}
+
+int plan_media_class(const struct profile_device *p, int t)
+{
+	if (p->rotational || p->media == PROFILE_MEDIA_HDD)
+		return PLAN_CLASS_HDD;
+	if (t == ADVISOR_HOT && p->media == PROFILE_MEDIA_3DXPOINT)
+		return PLAN_CLASS_SCM;
+	return PLAN_CLASS_SSD;
+}
+
+bool plan_share_link(const struct advisor_plan *plan, size_t a, size_t b)
+{
+	for (size_t g = 0; g < plan->n_links; g++) {
+		const struct profile_shared *l = plan->links[g];
+		bool ia = false, ib = false;
+
+		for (size_t k = 0; k < l->n_ids; k++) {
+			ia = ia || !strcmp(plan->devs[a].p->id, l->ids[k]);
+			ib = ib || !strcmp(plan->devs[b].p->id, l->ids[k]);
+		}
+		if (ia && ib)
+			return true;
+	}
+	return false;
 }
