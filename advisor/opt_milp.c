@@ -486,7 +486,8 @@ static void solve(struct advisor_milp *p, double deadline, bool scale, struct ad
 
 /* ---- one complete optimisation ---------------------------------------- */
 
-void advisor_milp_solve_met(struct advisor_milp *p, double deadline, struct advisor_milp_out *o)
+void advisor_milp_solve_met(struct advisor_milp *p, double deadline,
+			    struct advisor_milp_out *o)
 {
 	p->integral = true;
 	solve(p, deadline, false, o);

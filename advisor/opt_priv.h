@@ -126,7 +126,8 @@ void advisor_milp_free(struct advisor_milp *p);
 
 /* Solve phase 1 (integral objective: needs met), unscaled, until deadline
  * (seconds of tw_now_ns()). */
-void advisor_milp_solve_met(struct advisor_milp *p, double deadline, struct advisor_milp_out *o);
+void advisor_milp_solve_met(struct advisor_milp *p, double deadline,
+			    struct advisor_milp_out *o);
 
 /* Solve the programme as it stands (phase 2 or 3), scaled, until deadline. */
 void advisor_milp_solve(struct advisor_milp *p, double deadline, struct advisor_milp_out *o);

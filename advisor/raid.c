@@ -49,7 +49,7 @@ static bool same_size(int64_t a, int64_t b)
  */
 static bool alike(const struct profile_device *a, const struct profile_device *b)
 {
-	return !plan_one_drive(a, b) && a->model && b->model && !strcmp(a->model, b->model) &&
+	return !advisor_one_drive(a, b) && a->model && b->model && !strcmp(a->model, b->model) &&
 	       same_size(a->capacity_bytes, b->capacity_bytes) &&
 	       close_to(a->io[PROFILE_SEQ_READ].mbps, b->io[PROFILE_SEQ_READ].mbps) &&
 	       close_to(a->io[PROFILE_RAND_READ_QD1].iops, b->io[PROFILE_RAND_READ_QD1].iops);
@@ -59,10 +59,10 @@ static bool alike(const struct profile_device *a, const struct profile_device *b
  * host-managed zoned (md takes no zoned device). */
 static bool raidable(const struct advisor_plan_device *pd)
 {
-	return !pd->has_data && !(pd->disk && pd->disk->root) && !plan_host_managed(pd->p);
+	return !pd->has_data && !(pd->disk && pd->disk->root) && !advisor_host_managed(pd->p);
 }
 
-bool plan_alike(const struct advisor_plan_device *a, const struct advisor_plan_device *b)
+bool advisor_alike(const struct advisor_plan_device *a, const struct advisor_plan_device *b)
 {
 	return raidable(a) && raidable(b) && alike(a->p, b->p);
 }
@@ -95,7 +95,7 @@ static bool drive_taken(const struct advisor_plan *plan, const size_t *idx, size
 			const struct profile_device *p)
 {
 	for (size_t k = 0; k < n; k++)
-		if (plan_one_drive(plan->devs[idx[k]].p, p))
+		if (advisor_one_drive(plan->devs[idx[k]].p, p))
 			return true;
 	return false;
 }
@@ -270,15 +270,15 @@ static bool redundant_fits(const struct advisor_plan *plan, const struct advisor
 	if (t->need_bytes <= 0)
 		return true;
 	for (size_t k = 0; k < r->n; k++)
-		cmin = fmin(cmin, plan_usable(plan, r->members[k]));
+		cmin = fmin(cmin, advisor_usable(plan, r->members[k]));
 	usable = cmin * (double)advisor_raid_level_data_disks(r->level, r->n);
 	for (size_t k = 0; k < t->n_devices; k++)
-		if (!plan_in_raid(t, t->devices[k]))
-			usable += plan_usable(plan, t->devices[k]);
+		if (!advisor_in_raid(t, t->devices[k]))
+			usable += advisor_usable(plan, t->devices[k]);
 	return usable >= (double)t->need_bytes;
 }
 
-int plan_raid_make(struct advisor_plan *plan, struct advisor_plan_tier *t)
+int advisor_raid_make(struct advisor_plan *plan, struct advisor_plan_tier *t)
 {
 	struct advisor_raid *r = &t->raid;
 	size_t n;
@@ -313,7 +313,7 @@ int plan_raid_make(struct advisor_plan *plan, struct advisor_plan_tier *t)
 	return describe(plan, t);
 }
 
-void plan_raid_clear(struct advisor_raid *r)
+void advisor_raid_clear(struct advisor_raid *r)
 {
 	if (!r)
 		return;
