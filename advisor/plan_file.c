@@ -177,7 +177,7 @@ static int j_mounts(struct jctx *c, json_t *tier, struct advisor_file_tier *rt)
 	json_t *a = json_object_get(tier, "mounts"), *one = json_object_get(tier, "mount"), *m;
 	size_t i;
 
-	if (!json_is_array(a) && json_is_object(one))	/* older writers: "mount" only */
+	if (!json_is_array(a) && json_is_object(one))	/* one mount a tier: "mount" */
 		a = one;
 	if (!(rt->mounts = file_alloc(c->pf, json_is_array(a) ? json_array_size(a) : 1,
 				    sizeof(*rt->mounts))))
