@@ -4,7 +4,9 @@
 # Usage: scripts/check-cycles.sh BUILD_DIR
 #
 # Reads every static library (*.a) under BUILD_DIR with nm: the global
-# symbols each object defines and the ones it leaves undefined.  Object A
+# symbols each object defines and the ones it leaves undefined; and the
+# objects of each executable (CMakeFiles/NAME.dir/ of a target with no
+# libNAME.a), whose symbols count only within that executable.  Object A
 # calls object B when A leaves undefined a symbol B defines.  Prints each
 # pair of objects that call each other ("lib:a.c.o <-> lib:b.c.o"), then
 # each longer loop, one group of objects a line ("loop: x y z": every object
@@ -23,22 +25,41 @@ if [[ ${#libs[@]} -eq 0 ]]; then
 	exit 2
 fi
 
-# One line per symbol: "D lib:obj sym" (defined, global) or "U lib:obj sym".
+# One line per symbol: "D lib:obj sym" (defined, global) or "U lib:obj sym";
+# an executable's: "XD exe:obj sym exe", "XU exe:obj sym exe".
 syms() {
-	local lib name
+	local lib name dir
+	local -a objs
+	declare -A is_lib=()
 	for lib in "${libs[@]}"; do
 		name=$(basename "$lib" .a)
 		name=${name#lib}
+		is_lib[$name]=1
 		nm -A --defined-only --extern-only "$lib" 2>/dev/null |
 			awk -v L="$name" '{ n = split($1, p, ":"); print "D", L ":" p[n - 1], $NF }'
 		nm -A --undefined-only "$lib" 2>/dev/null |
 			awk -v L="$name" '{ n = split($1, p, ":"); print "U", L ":" p[n - 1], $NF }'
 	done
+	while IFS= read -r dir; do
+		name=$(basename "$dir" .dir)
+		[[ -n ${is_lib[$name]:-} ]] && continue
+		mapfile -t objs < <(find "$dir" -name '*.o' -type f | sort)
+		[[ ${#objs[@]} -eq 0 ]] && continue
+		# "PATH: VALUE TYPE SYM" (-A; undefined: no VALUE)
+		nm -A --defined-only --extern-only "${objs[@]}" 2>/dev/null |
+			awk -v D="$dir/" -v X="$name" '{ o = $1; sub(/:[^:/]*$/, "", o); sub(D, "", o)
+				print "XD", X ":" o, $NF, X }'
+		nm -A --undefined-only "${objs[@]}" 2>/dev/null |
+			awk -v D="$dir/" -v X="$name" '{ o = $1; sub(/:[^:/]*$/, "", o); sub(D, "", o)
+				print "XU", X ":" o, $NF, X }'
+	done < <(find "$1" -type d -path '*/CMakeFiles/*.dir' | sort)
 }
 
-syms | awk '
+syms "$1" | awk '
 	$1 == "D" { def[$3] = $2; next }
-	{ und[++nu] = $2 " " $3 }
+	$1 == "XD" { def[$4 SUBSEP $3] = $2; next }
+	$1 == "U" { und[++nu] = $2 " " $3; next }
+	{ und[++nu] = $2 " " $4 SUBSEP $3 }
 	END {
 		for (i = 1; i <= nu; i++) {
 			split(und[i], f, " ")
