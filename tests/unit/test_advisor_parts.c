@@ -2,7 +2,8 @@
  * levels by rule and tier (raid_level.c), a tier's array rule from what
  * its policies want (plan_score.c), the array of like devices of unlike
  * sizes (raid.c), the volume over unlike devices (volume.c), the stock
- * for --buy (buy.c), media classes and usable capacity (plan_util.c). */
+ * for --buy (buy.c), media classes and usable capacity (plan_util.c), the
+ * optimum taken into a plan (plan_opt.c). */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -63,6 +64,9 @@ static void fx_free(struct fx *f)
 		free(f->points[t]);
 	}
 	tw_strv_free(f->plan.notes, f->plan.n_notes);
+	for (size_t i = 0; i < f->plan.n_warnings; i++)
+		free(f->plan.warnings[i].message);
+	free(f->plan.warnings);
 	free(f);
 }
 
@@ -78,6 +82,7 @@ static void fx_dev(struct fx *f, size_t i, const char *id, const char *model, in
 	for (int k = 0; k < PROFILE_IO_COUNT; k++)
 		f->p[i].io[k].mbps = f->p[i].io[k].iops = NAN;
 	f->p[i].io[PROFILE_SEQ_READ].mbps = seq;
+	f->p[i].health.smart_ok = -1;	/* health unknown, not failing */
 }
 
 static void fx_assign(struct fx *f, size_t d, enum advisor_tier t)
@@ -334,6 +339,50 @@ static void test_usable(void **state)
 	fx_free(f);
 }
 
+/* ---- the optimiser bridge (plan_opt.c) ---- */
+
+/* Three needs, three devices each best for one tier: each takes its tier,
+ * every need met, the score the sum of their tier scores. */
+static void test_run_optimizer(void **state)
+{
+	static const struct {
+		const char *id;
+		int64_t cap;
+		double score[ADVISOR_TIER_COUNT];
+		int tier;
+	} devs[] = {
+		{ "fast", 1 * TB, { 90, 60, 30 }, ADVISOR_HOT },
+		{ "big", 8 * TB, { 40, 50, 85 }, ADVISOR_COLD },
+		{ "mid", 2 * TB, { 70, 80, 50 }, ADVISOR_WARM },
+	};
+	static const int64_t need[ADVISOR_TIER_COUNT] = { TB / 2, 1 * TB, 4 * TB };
+	struct fx *f = fx_new(3);
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++) {
+		fx_dev(f, i, devs[i].id, devs[i].id, devs[i].cap, 1000);
+		memcpy(f->devs[i].tier_score, devs[i].score, sizeof(devs[i].score));
+	}
+	for (int t = 0; t < ADVISOR_TIER_COUNT; t++) {
+		f->plan.tiers[t].need_bytes = need[t];
+		f->plan.tiers[t].rule = ADVISOR_ARRAY_STRIPE;
+	}
+	assert_int_equal(advisor_run_optimizer(&f->plan, NULL), 0);
+	assert_int_equal(f->plan.n_warnings, 0);	/* no device placed despite a warning */
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(f->devs[i].tier, devs[i].tier);
+	assert_int_equal(f->plan.n_needs, 3);
+	assert_int_equal(f->plan.needs_met, 3);
+	assert_true(f->plan.exact);
+	assert_true(fabs(f->plan.coverage - 3.0) < 1e-9);
+	assert_true(fabs(f->plan.score - (90 + 80 + 85)) < 1e-6);
+	assert_true(fabs(f->plan.tiers[ADVISOR_COLD].score - 85) < 1e-6);
+	assert_true(f->plan.has_runner_up);
+	assert_true(f->plan.gap > 0);
+	free(f->plan.runner_up);
+	fx_free(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -345,6 +394,7 @@ int main(void)
 		cmocka_unit_test(test_buy_stock),
 		cmocka_unit_test(test_media_class),
 		cmocka_unit_test(test_usable),
+		cmocka_unit_test(test_run_optimizer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
