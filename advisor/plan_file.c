@@ -66,6 +66,7 @@ struct jctx {
 	char *err;
 	size_t errlen;
 	const char *hint;	/* said when the file is no plan, or NULL */
+	bool seen[ADVISOR_TIER_COUNT];	/* tiers read */
 };
 
 static int jfail(struct jctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -226,18 +227,25 @@ static int j_scores(struct jctx *c, json_t *tier, struct advisor_file_tier *rt)
 	return 0;
 }
 
-static int j_tier(struct jctx *c, json_t *tier, int t)
+/* Tier i of the array: its name says which (hot, warm, cold; once each). */
+static int j_tier(struct jctx *c, json_t *tier, size_t i)
 {
-	struct advisor_file_tier *rt = &c->pf->tiers[t];
+	struct advisor_file_tier *rt = NULL;
 	const char *name;
 	int ret;
 
 	if (!json_is_object(tier))
-		return jfail(c, "tiers[%d]: expected an object", t);
+		return jfail(c, "tiers[%zu]: expected an object", i);
 	if (jstr(c, tier, "name", "tier", &name))
 		return -EINVAL;
-	if (!name || strcmp(name, rt->name))
-		return jfail(c, "tiers[%d].name: expected \"%s\"", t, rt->name);
+	for (int t = 0; name && t < ADVISOR_TIER_COUNT; t++)
+		if (!strcmp(name, c->pf->tiers[t].name) && !c->seen[t]) {
+			rt = &c->pf->tiers[t];
+			c->seen[t] = true;
+		}
+	if (!rt)
+		return jfail(c, "tiers[%zu].name: expected \"hot\", \"warm\" or \"cold\", each "
+			     "tier once", i);
 	if (!json_is_array(json_object_get(tier, "devices")))
 		return jfail(c, "%s.devices: expected an array of strings", rt->name);
 	ret = jstrv(c, tier, "policies", rt->name, &rt->policies, &rt->n_policies);
@@ -343,16 +351,18 @@ static int not_a_plan(struct jctx *c, const char *schema)
 static int j_doc(struct jctx *c, json_t *doc)
 {
 	json_t *tiers = json_object_get(doc, "tiers"), *ru = json_object_get(doc, "runner_up");
+	json_t *tier;
 	const char *schema = NULL;
+	size_t i;
 	int ret;
 
 	if (!json_is_object(doc) || jstr(c, doc, "schema", "plan", &schema) || !schema ||
 	    strcmp(schema, PLAN_SCHEMA))
 		return not_a_plan(c, schema);
-	if (!json_is_array(tiers) || json_array_size(tiers) != ADVISOR_TIER_COUNT)
-		return jfail(c, "tiers: expected an array of the three tiers hot, warm, cold");
-	for (int t = 0; t < ADVISOR_TIER_COUNT; t++)
-		if ((ret = j_tier(c, json_array_get(tiers, (size_t)t), t)))
+	if (!json_is_array(tiers))
+		return jfail(c, "tiers: expected an array of the tiers hot, warm, cold");
+	json_array_foreach(tiers, i, tier)
+		if ((ret = j_tier(c, tier, i)))
 			return ret;
 	ret = jstrv(c, doc, "unassigned", "plan", &c->pf->unassigned, &c->pf->n_unassigned);
 	if (!ret)

@@ -82,10 +82,10 @@ struct advisor_plan_file {
 };
 
 /*
- * Read the tierwise.plan/1 file path: the schema, the three tiers in order
- * (hot, warm, cold, each with a devices array), the warnings (each with a
- * kind), a buy plan's lines; a key of the wrong type or a key given twice
- * is an error.  hint, when not NULL, is said after the message when the
+ * Read the tierwise.plan/1 file path: the schema, the tiers by name (hot,
+ * warm, cold, each once, in any order, each with a devices array; a tier
+ * not there has no devices), the warnings (each with a kind), a buy plan's
+ * lines; a key of the wrong type or a key given twice is an error.  hint, when not NULL, is said after the message when the
  * file is no plan (not JSON, another schema): what the caller takes.
  * Returns 0 and *out (free with advisor_plan_file_free()), -EINVAL with a
  * message in err, -errno when unreadable (err: its strerror), or -ENOMEM.

@@ -75,9 +75,9 @@ static int keep(struct fleet_plan *p, const struct advisor_plan_file *f)
 	p->score = f->score;
 	if (!(p->warnings = calloc(f->n_warnings + 1, sizeof(*p->warnings))))
 		return -ENOMEM;
-	for (; p->n_warnings < f->n_warnings; p->n_warnings++) {
-		const struct advisor_file_warning *w = &f->warnings[p->n_warnings];
-		struct fleet_warning *fw = &p->warnings[p->n_warnings];
+	for (size_t i = 0; i < f->n_warnings; i++) {
+		const struct advisor_file_warning *w = &f->warnings[i];
+		struct fleet_warning *fw = &p->warnings[p->n_warnings++];	/* freed with p */
 
 		if (copy(w->device, &fw->device) || copy(w->kind, &fw->kind) ||
 		    copy(w->message, &fw->message))

@@ -1,5 +1,6 @@
 /* The one reader of tierwise.plan/1 files (advisor/plan_file.c): what it
- * takes from a plan, and each thing it refuses, with its message. */
+ * takes from a plan (tiers by name), and each thing it refuses, with its
+ * message. */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -90,6 +91,26 @@ static void test_reads_a_plan(void **state)
 	advisor_plan_file_free(NULL);
 }
 
+/* Tiers go by their names, in any order; a tier not there has no devices. */
+static void test_tiers_by_name(void **state)
+{
+	const char *path = write_tmp("{\"schema\": \"tierwise.plan/1\", \"tiers\": ["
+				     "{\"name\": \"cold\", \"devices\": [\"b\", \"c\"]},"
+				     " {\"name\": \"hot\", \"devices\": [\"a\"]}]}");
+	struct advisor_plan_file *f = NULL;
+	char err[256] = "";
+
+	(void)state;
+	assert_int_equal(advisor_plan_file_read(path, NULL, &f, err, sizeof(err)), 0);
+	unlink(path);
+	assert_int_equal(f->tiers[ADVISOR_HOT].n_devices, 1);
+	assert_int_equal(f->tiers[ADVISOR_WARM].n_devices, 0);
+	assert_int_equal(f->tiers[ADVISOR_COLD].n_devices, 2);
+	assert_string_equal(f->tiers[ADVISOR_COLD].devices[1], "c");
+	assert_string_equal(f->tiers[ADVISOR_WARM].name, "warm");
+	advisor_plan_file_free(f);
+}
+
 static void test_refuses(void **state)
 {
 	static const struct {
@@ -98,9 +119,11 @@ static void test_refuses(void **state)
 		{ "{\"schema\": \"tierwise.plan/1\", \"schema\": \"tierwise.plan/1\", " TIERS_OK "}",
 		  NULL, "not JSON: 1:" },
 		{ "{\"schema\": \"tierwise.plan/1\", \"tiers\": 3}", NULL,
-		  "tiers: expected an array of the three tiers hot, warm, cold" },
+		  "tiers: expected an array of the tiers hot, warm, cold" },
 		{ "{\"schema\": \"tierwise.plan/1\", \"tiers\": [{\"name\": \"warm\", \"devices\": []},"
-		  " {\"name\": \"hot\", \"devices\": []}, {\"name\": \"cold\", \"devices\": []}]}",
+		  " {\"name\": \"hot\", \"devices\": []}, {\"name\": \"warm\", \"devices\": []}]}",
+		  NULL, "tiers[2].name: expected \"hot\", \"warm\" or \"cold\", each tier once" },
+		{ "{\"schema\": \"tierwise.plan/1\", \"tiers\": [{\"name\": \"boot\", \"devices\": []}]}",
 		  NULL, "tiers[0].name: expected \"hot\"" },
 		{ "{\"schema\": \"tierwise.plan/1\", \"tiers\": [{\"name\": \"hot\"},"
 		  " {\"name\": \"warm\", \"devices\": []}, {\"name\": \"cold\", \"devices\": []}]}",
@@ -157,6 +180,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reads_a_plan),
+		cmocka_unit_test(test_tiers_by_name),
 		cmocka_unit_test(test_refuses),
 		cmocka_unit_test(test_unreadable),
 	};
