@@ -1,4 +1,5 @@
-/* advisor.h — tierwise's advisor: tiers and, later, the placement plan.
+/* advisor.h — tierwise's advisor: the tier names (the placement plan is in
+ * plan.h, a plan file read back in plan_file.h).
  *
  * Never prints; renderers in cli/ turn its structs into text, JSON, fstab.
  */

@@ -31,8 +31,9 @@ static int unpriced_note(struct advisor_plan *plan, const struct profile_device 
 			     "not for sale here (no price per TB or no capacity): %s", list);
 }
 
-int plan_buy_stock(struct advisor_plan *plan, const struct profile_device *const *devs,
-		   size_t n, unsigned max_each, const struct profile_device ***out, size_t *n_out)
+int advisor_buy_stock(struct advisor_plan *plan, const struct profile_device *const *devs,
+		      size_t n, unsigned max_each, const struct profile_device ***out,
+		      size_t *n_out)
 {
 	size_t m = 0, k = 0;
 	const struct profile_device **v;
@@ -71,7 +72,7 @@ int plan_buy_stock(struct advisor_plan *plan, const struct profile_device *const
 	return unpriced_note(plan, devs, n);
 }
 
-void plan_buy_clear(struct advisor_plan *plan)
+void advisor_buy_clear(struct advisor_plan *plan)
 {
 	for (size_t i = 0; i < plan->n_stock; i++)
 		free(plan->stock[i].id);
@@ -166,7 +167,7 @@ static int versus_note(struct advisor_plan *plan, struct advisor_plan_tier *t)
 			     at ? what : "no estimate to compare");
 }
 
-int plan_buy_list(struct advisor_plan *plan)
+int advisor_buy_list(struct advisor_plan *plan)
 {
 	int ret = 0;
 

@@ -1,5 +1,6 @@
 /* candidate.c — which devices may hold a tier: fixed disks, and the
- * optical, removable or tape devices the user named. */
+ * optical, removable or tape devices the user named; what a device holds
+ * already, and whether it is RAM-backed. */
 #include <string.h>
 
 #include "plan_priv.h"
@@ -42,7 +43,7 @@ static bool is_named(const struct advisor_plan_device *pd, const struct advisor_
 	return false;
 }
 
-void plan_judge_class(struct advisor_plan_device *pd, const struct advisor_options *opt)
+void advisor_judge_class(struct advisor_plan_device *pd, const struct advisor_options *opt)
 {
 	const struct advisor_disk *k = pd->disk;
 
@@ -56,4 +57,29 @@ void plan_judge_class(struct advisor_plan_device *pd, const struct advisor_optio
 	}
 	if (pd->cls && opt && nameable(pd->cls))
 		pd->named = is_named(pd, opt);
+}
+
+void advisor_judge_disk(struct advisor_plan_device *pd)
+{
+	const struct advisor_disk *k = pd->disk;
+
+	pd->has_data = pd->reusable = false;
+	if (!k)
+		return;
+	pd->has_data = k->fstype || k->pttype || k->n_mounts || k->n_holders ||
+		       k->n_parts || k->swap;
+	if (k->n_holders || k->swap)
+		return;		/* in use by md/dm or swap: not ours to reuse */
+	if (k->fstype && k->uuid && advisor_is_filesystem(k->fstype))
+		pd->reusable = true;
+	for (size_t i = 0; i < k->n_parts; i++)
+		if (k->parts[i].fstype && k->parts[i].uuid &&
+		    advisor_is_filesystem(k->parts[i].fstype))
+			pd->reusable = true;
+}
+
+/* RAM-backed (zram, brd): whatever is stored there is gone at reboot. */
+bool advisor_volatile(const struct profile_device *d)
+{
+	return d->media == PROFILE_MEDIA_RAM || d->transport == PROFILE_TR_ZRAM;
 }

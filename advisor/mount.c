@@ -103,7 +103,7 @@ static int fmt_to(char **dst, const char *fmt, ...)
 /* The tier's mount point: from the plan, else the default. */
 static const char *tier_base(const struct advisor_plan *plan, enum advisor_tier t)
 {
-	return plan->mount_point[t] ? plan->mount_point[t] : plan_default_point[t];
+	return plan->mount_point[t] ? plan->mount_point[t] : advisor_default_point[t];
 }
 
 /* The last component of path ("/srv/vector-db" → "vector-db"). */
@@ -139,7 +139,7 @@ static bool in_array(const struct advisor_plan_tier *tier, size_t dev)
 
 static bool is_filesystem(const char *fstype)
 {
-	return fstype && *fstype && plan_is_filesystem(fstype);
+	return fstype && *fstype && advisor_is_filesystem(fstype);
 }
 
 static bool list_has(char *const *v, size_t n, const char *s)
@@ -304,7 +304,7 @@ static int new_mount(const struct advisor_plan *plan, const struct advisor_plan_
 {
 	const struct advisor_plan_device *pd = &plan->devs[d];
 	int64_t cap = pd->p ? pd->p->capacity_bytes : -1;
-	const struct fs_choice *c = plan_host_managed(pd->p) ? &zoned_fs :
+	const struct fs_choice *c = advisor_host_managed(pd->p) ? &zoned_fs :
 				    cap > 0 && cap < SMALL_DEVICE_BYTES ? &small_fs :
 				    &new_fs[tier->tier];
 	bool catalog = !(pd->disk && pd->disk->path) && !(pd->p && pd->p->path);

@@ -30,7 +30,7 @@
 /* Default wall-clock limit of one optimisation, seconds. */
 #define ADVISOR_OPT_DEFAULT_SECONDS 10.0
 
-/* How like devices of a tier form an md array (raid.c's levels). */
+/* How like devices of a tier form an md array (raid_level.c's levels). */
 enum advisor_array_rule {
 	ADVISOR_ARRAY_BY_TIER,	/* the tier's own: hot MIRROR, warm STRIPE, cold PARITY */
 	ADVISOR_ARRAY_STRIPE,	/* RAID0: every member holds data, no redundancy */
@@ -97,7 +97,7 @@ struct advisor_opt_result {
 };
 
 /*
- * The data disks a tier's md array of n like devices holds (raid.c's
+ * The data disks a tier's md array of n like devices holds (raid_level.c's
  * levels): warm RAID0 n; hot RAID1 1 (two or three), RAID10 n / 2 (four or
  * more); cold RAID1 1 (two), RAID5 2 (three), RAID6 n − 2 (four or more).
  * n for n ≤ 1 (no array).

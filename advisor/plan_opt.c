@@ -1,4 +1,4 @@
-/* plan_opt.c — the bridge from a plan to the optimiser (optimize.c): its
+/* plan_opt.c — the bridge from a plan to the optimiser (advisor_optimize()): its
  * input (scores, usable capacities, like groups, media classes, what the
  * warnings keep each device off), the buying runs, the trades off shared
  * links, and the optimum taken back into the plan (see plan_priv.h).
@@ -11,29 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-
-double plan_usable(const struct advisor_plan *plan, size_t i)
-{
-	int64_t cap = plan->devs[i].p->capacity_bytes;
-
-	return cap > 0 ? (double)cap * plan->fill : 1.0;
-}
-
-int plan_media_class(const struct profile_device *p, int t)
-{
-	if (p->rotational || p->media == PROFILE_MEDIA_HDD)
-		return PLAN_CLASS_HDD;
-	if (t == ADVISOR_HOT && p->media == PROFILE_MEDIA_3DXPOINT)
-		return PLAN_CLASS_SCM;
-	return PLAN_CLASS_SSD;
-}
-
 /* Does a device of like group g among devs[0..i) share device i's drive?  A
  * group is an array's candidates: one device per drive. */
 static bool drive_in_group(const struct advisor_plan *plan, const int *group, size_t i, int g)
 {
 	for (size_t k = 0; k < i; k++)
-		if (group[k] == g && plan_one_drive(plan->devs[k].p, plan->devs[i].p))
+		if (group[k] == g && advisor_one_drive(plan->devs[k].p, plan->devs[i].p))
 			return true;
 	return false;
 }
@@ -66,17 +49,17 @@ static int opt_input(const struct advisor_plan *plan, struct advisor_opt_input *
 	for (size_t i = 0; i < plan->n_devs; i++) {
 		for (int t = 0; t < TW_TIER_COUNT; t++) {
 			score[i][t] = plan->devs[i].excluded ? NAN : plan->devs[i].tier_score[t] *
-				      plan_objection_cost(plan, i, t);
-			cls[i][t] = plan_media_class(plan->devs[i].p, t);
-			if (!isnan(score[i][t]) && plan_objections(plan, i, t)) {
+				      advisor_objection_cost(plan, i, t);
+			cls[i][t] = advisor_media_class(plan->devs[i].p, t);
+			if (!isnan(score[i][t]) && advisor_objections(plan, i, t)) {
 				score[i][t] = NAN;
 				*objected = true;
 			}
 		}
-		cap[i] = plan_usable(plan, i);
+		cap[i] = advisor_usable(plan, i);
 		group[i] = (int)i;	/* its own group, or the first like device's */
 		for (size_t j = 0; j < i; j++)
-			if (group[j] == (int)j && plan_alike(&plan->devs[j], &plan->devs[i]) &&
+			if (group[j] == (int)j && advisor_alike(&plan->devs[j], &plan->devs[i]) &&
 			    !drive_in_group(plan, group, i, (int)j)) {
 				group[i] = (int)j;
 				break;
@@ -106,9 +89,9 @@ static void allow_objected(const struct advisor_plan *plan, struct advisor_opt_i
 	for (size_t i = 0; i < plan->n_devs; i++)
 		for (int t = 0; t < TW_TIER_COUNT; t++)
 			if (!plan->devs[i].excluded && !isnan(plan->devs[i].tier_score[t]) &&
-			    plan_objections(plan, i, t))
+			    advisor_objections(plan, i, t))
 				score[i][t] = plan->devs[i].tier_score[t] *
-					      plan_objection_cost(plan, i, t) * keep;
+					      advisor_objection_cost(plan, i, t) * keep;
 }
 
 static void opt_input_clear(struct advisor_opt_input *in)
@@ -229,7 +212,7 @@ static size_t link_mates(const struct advisor_plan *plan, const int *assign, int
 	size_t m = 0;
 
 	for (size_t i = 0; t >= 0 && i < plan->n_devs; i++)
-		m += assign[i] == t && i != d && i != skip && plan_share_link(plan, d, i);
+		m += assign[i] == t && i != d && i != skip && advisor_share_link(plan, d, i);
 	return m;
 }
 
@@ -241,7 +224,7 @@ static int spread_note(struct advisor_plan *plan, const int *a, size_t b, size_t
 	char price[64] = "at no cost in score";
 
 	for (size_t i = 0; i < plan->n_devs; i++)
-		if (a[i] == t && i != c && plan_share_link(plan, b, i)) {
+		if (a[i] == t && i != c && advisor_share_link(plan, b, i)) {
 			mate = plan->devs[i].p->id;
 			break;
 		}
@@ -281,7 +264,7 @@ static int spread_links(struct advisor_plan *plan, const struct advisor_opt_inpu
 				struct advisor_eval e;
 				int ret;
 
-				if (u == t || !plan_alike(&plan->devs[b], &plan->devs[c]) ||
+				if (u == t || !advisor_alike(&plan->devs[b], &plan->devs[c]) ||
 				    link_mates(plan, a, t, c, b) >= now ||
 				    (u >= 0 && link_mates(plan, a, u, b, c) > link_mates(plan, a, u, c, c)))
 					continue;
@@ -312,19 +295,19 @@ static int despite_notes(struct advisor_plan *plan, const int *assign, unsigned 
 {
 	for (size_t i = 0; i < plan->n_devs; i++) {
 		int t = assign[i];
-		unsigned o = t >= 0 ? plan_objections(plan, i, t) : 0;
+		unsigned o = t >= 0 ? advisor_objections(plan, i, t) : 0;
 		char need[32], names[256];
 
-		for (unsigned b = 1; o && b < (1u << PLAN_OBJ_COUNT_BITS); b <<= 1) {
+		for (unsigned b = 1; o && b < (1u << ADVISOR_OBJ_COUNT_BITS); b <<= 1) {
 			if (!(o & b))
 				continue;
-			plan_fmt_bytes(need, sizeof(need), (double)plan->tiers[t].need_bytes);
-			plan_need_names(&plan->tiers[t], names, sizeof(names));
-			if (plan_warn(plan, (ptrdiff_t)i, "placed-despite",
+			advisor_fmt_bytes(need, sizeof(need), (double)plan->tiers[t].need_bytes);
+			advisor_need_names(&plan->tiers[t], names, sizeof(names));
+			if (advisor_warn(plan, (ptrdiff_t)i, "placed-despite",
 				      "%s: placed in the %s tier despite %s, because without it no "
 				      "plan meets the %s need (%s %s): without it the plan meets %u "
 				      "of %d needs", plan->devs[i].p->id, advisor_tier_name(t),
-				      plan_objection_text(b), advisor_tier_name(t), names, need,
+				      advisor_objection_text(b), advisor_tier_name(t), names, need,
 				      met_without, plan_count_needs(plan)) < 0)
 				return -ENOMEM;
 		}
@@ -388,15 +371,15 @@ static void join_like_idle(struct advisor_plan *plan)
 			int t = plan->devs[j].tier;
 
 			if (t < 0 || plan->tiers[t].redundancy == MODEL_REDUNDANCY_NONE ||
-			    isnan(pd->tier_score[t]) || plan_objections(plan, d, t) ||
-			    !plan_alike(&plan->devs[j], pd) || plan_drive_in_tier(plan, d, t))
+			    isnan(pd->tier_score[t]) || advisor_objections(plan, d, t) ||
+			    !advisor_alike(&plan->devs[j], pd) || advisor_drive_in_tier(plan, d, t))
 				continue;
 			pd->tier = t;
 		}
 	}
 }
 
-int plan_run_optimizer(struct advisor_plan *plan, const struct advisor_options *opt)
+int advisor_run_optimizer(struct advisor_plan *plan, const struct advisor_options *opt)
 {
 	struct advisor_opt_input in;
 	struct advisor_opt_result r;

@@ -10,116 +10,188 @@
 #include "tw_util.h"
 
 /* Append a warning (message formatted).  Returns 0 or -ENOMEM. */
-int plan_warn(struct advisor_plan *plan, ptrdiff_t dev, const char *kind,
-	      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+int advisor_warn(struct advisor_plan *plan, ptrdiff_t dev, const char *kind,
+		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* "12.0 TB", "894 GB": decimal units, for messages (tw_fmt_bytes). */
-void plan_fmt_bytes(char *buf, size_t len, double bytes);
+void advisor_fmt_bytes(char *buf, size_t len, double bytes);
 
 /* The default mount point of each tier: /srv/vector-db, /srv/models,
  * /srv/archive (under advisor_options.mount_base, the last component). */
-extern const char *const plan_default_point[TW_TIER_COUNT];
+extern const char *const advisor_default_point[TW_TIER_COUNT];
 
 /*
  * Is a signature (libblkid TYPE) a filesystem one could mount and keep
  * using?  False for LVM/md/ZFS members, swap, LUKS, bcache …
  */
-bool plan_is_filesystem(const char *fstype);
+bool advisor_is_filesystem(const char *fstype);
 
 /*
  * Judge what a device is: cls and cls_why when it is not a fixed disk (from
  * its inventory class, else its profile media), named when opt includes it
  * anyway (include_removable; read-only devices and boot areas never).
  */
-void plan_judge_class(struct advisor_plan_device *pd, const struct advisor_options *opt);
+void advisor_judge_class(struct advisor_plan_device *pd, const struct advisor_options *opt);
 
 /* Judge a device's inventory facts: has_data, reusable (see plan.h). */
-void plan_judge_disk(struct advisor_plan_device *pd);
+void advisor_judge_disk(struct advisor_plan_device *pd);
+
+/* Is d RAM-backed (zram, brd): whatever is stored there is gone at reboot? */
+bool advisor_volatile(const struct profile_device *d);
+
+/* ---- the policies of each tier, device scores (plan_score.c) ---- */
+
+/* What advisor_plan_make() works with. */
+struct advisor_ctx {
+	struct advisor_plan *plan;
+	const struct model_policy_set *set;
+	const struct advisor_options *opt;
+	int64_t *need;		/* per policy in set order, -1 = none */
+};
+
+/* The need of policy p (c->need), -1 when none or p is not in the set. */
+int64_t advisor_policy_need(const struct advisor_ctx *c, const struct model_policy *p);
+
+/* c->need: the policies' need_bytes, overridden by the options (caller
+ * frees c->need).  Returns 0, -ENOMEM, or -EINVAL with a message in err
+ * when an option names no policy. */
+int advisor_resolve_needs(struct advisor_ctx *c, char *err, size_t errlen);
+
+/* Tier t's policies, need, what they want (redundancy, refetchable, writes)
+ * and so its array rule.  Returns 0 or -ENOMEM. */
+int advisor_collect_policies(struct advisor_ctx *c, struct advisor_plan_tier *t);
+
+/* Device i's score in tier t (c->plan->devs[i].tier_score, why_not).
+ * Returns 0 or -ENOMEM. */
+int advisor_score_tier(struct advisor_ctx *c, size_t i, struct advisor_plan_tier *t);
+
+/* ---- notes (plan_notes.c); each returns 0 or -ENOMEM ---- */
+
+/* Tier t short of its need: a warning, a note, and with prices what would
+ * meet it. */
+int advisor_need_note(struct advisor_plan *plan, struct advisor_plan_tier *t);
+
+/* Tier t's failure domain against what its policies ask. */
+int advisor_failure_note(const struct advisor_ctx *c, struct advisor_plan_tier *t);
+
+/* The best device for tier t kept out of it by its media class alone. */
+int advisor_class_note(struct advisor_plan *plan, struct advisor_plan_tier *t);
+
+/* No HDD in the cold tier: what holds it instead. */
+int advisor_cold_note(struct advisor_plan *plan, struct advisor_plan_tier *t);
+
+/* Warnings on devices left out (RAM-backed, no fixed disk, data to keep)
+ * or re-used as they are. */
+int advisor_data_warnings(struct advisor_plan *plan);
+
+/* A note per drive whose namespaces the plan placed (two or more). */
+int advisor_drive_notes(struct advisor_plan *plan);
+
+/* A tier note per host-managed zoned device beside others in its tier. */
+int advisor_zoned_notes(struct advisor_plan *plan);
+
+/* ---- estimates (plan_estimate.c) ---- */
+
+/* Tier t's estimates, of what is built: its array, volume or devices.
+ * Returns 0 or -ENOMEM. */
+int advisor_tier_estimates(struct advisor_plan *plan, struct advisor_plan_tier *t);
 
 /*
  * Group like devices of tier t into an md array (tier->raid), with the
  * estimates recomputed for it.  Returns 0 or -ENOMEM.
  */
-int plan_raid_make(struct advisor_plan *plan, struct advisor_plan_tier *tier);
+int advisor_raid_make(struct advisor_plan *plan, struct advisor_plan_tier *tier);
 
 /* Could a and b form an md array: both new, not the root disk, and like
  * devices (same model, figures within raid.c's tolerance), not two
- * namespaces of one drive (plan_one_drive)? */
-bool plan_alike(const struct advisor_plan_device *a, const struct advisor_plan_device *b);
+ * namespaces of one drive (advisor_one_drive)? */
+bool advisor_alike(const struct advisor_plan_device *a, const struct advisor_plan_device *b);
 
 /* Do devices a and b (plan->devs indices) share a measured bottleneck, one
- * of the profiles' links?  (raid.c) */
-bool plan_share_link(const struct advisor_plan *plan, size_t a, size_t b);
+ * of the profiles' links? */
+bool advisor_share_link(const struct advisor_plan *plan, size_t a, size_t b);
+
+/* ---- md levels (raid_level.c) ---- */
+
+/* The level of an array of n like devices built by rule r in tier t. */
+enum advisor_raid_level advisor_array_level(enum advisor_array_rule r, int t, size_t n);
+
+/* Data-bearing members of an array of level l and n members: how many
+ * disks' worth of bandwidth and capacity (RAID0 n, RAID10 n / 2, RAID5
+ * n − 1, RAID6 n − 2, else 1). */
+size_t advisor_raid_level_data_disks(enum advisor_raid_level l, size_t n);
 
 /* ---- what the warnings keep a device off (warn.c) ---- */
 
 /* Warnings that bind the optimiser: a device is kept off a tier by them. */
-enum plan_objection {
-	PLAN_OBJ_WRITE_TRAP = 1u << 0,	/* write-trap: tiers that write */
-	PLAN_OBJ_HEAT = 1u << 1,	/* heat under load, throttling: tiers that write */
-	PLAN_OBJ_HEALTH = 1u << 2,	/* worn or failing: tiers holding the only copy */
-	PLAN_OBJ_HDD = 1u << 3,		/* a hard disk: the latency and loading tiers */
-	PLAN_OBJ_USB = 1u << 4,		/* a USB bridge: the latency tier */
-	PLAN_OBJ_COUNT_BITS = 5
+enum advisor_objection {
+	ADVISOR_OBJ_WRITE_TRAP = 1u << 0,	/* write-trap: tiers that write */
+	ADVISOR_OBJ_HEAT = 1u << 1,	/* heat under load, throttling: tiers that write */
+	ADVISOR_OBJ_HEALTH = 1u << 2,	/* worn or failing: tiers holding the only copy */
+	ADVISOR_OBJ_HDD = 1u << 3,		/* a hard disk: the latency and loading tiers */
+	ADVISOR_OBJ_USB = 1u << 4,		/* a USB bridge: the latency tier */
+	ADVISOR_OBJ_COUNT_BITS = 5
 };
 
 /*
  * The objections of the warnings against device d in tier t (a mask of
- * enum plan_objection; 0 = none), from d's figures and the tier's
+ * enum advisor_objection; 0 = none), from d's figures and the tier's
  * policies (plan->tiers[t].writes, refetchable).  Pure.
  */
-unsigned plan_objections(const struct advisor_plan *plan, size_t d, int t);
+unsigned advisor_objections(const struct advisor_plan *plan, size_t d, int t);
 
 /* "an OEM write trap", "heat under load", …: one objection bit in words. */
-const char *plan_objection_text(unsigned bit);
+const char *advisor_objection_text(unsigned bit);
 
 /*
  * Soft costs of the warnings: the factor (≤ 1) on device d's score in tier
  * t for figures the plan cannot trust in full — write figures from a burst
  * only, a cache cliff — in a tier that writes.  1 when none.
  */
-double plan_objection_cost(const struct advisor_plan *plan, size_t d, int t);
+double advisor_objection_cost(const struct advisor_plan *plan, size_t d, int t);
 
-/* ---- the optimiser bridge (plan_opt.c) ---- */
+/* ---- devices, drives and tiers (plan_util.c) ---- */
 
 /*
  * The media class of a device in tier t: a tier never mixes hard disks
  * with solid state, and in the latency tier (hot) never storage-class
  * memory (3D XPoint) with NAND: its reads would run at either speed by
- * chance.  PLAN_CLASS_SSD (NAND, unknown), _HDD, _SCM (only in hot).
+ * chance.  ADVISOR_CLASS_SSD (NAND, unknown), _HDD, _SCM (only in hot).
  */
-enum { PLAN_CLASS_SSD, PLAN_CLASS_HDD, PLAN_CLASS_SCM };
-int plan_media_class(const struct profile_device *p, int t);
+enum { ADVISOR_CLASS_SSD, ADVISOR_CLASS_HDD, ADVISOR_CLASS_SCM };
+int advisor_media_class(const struct profile_device *p, int t);
 
 /* Usable bytes of device i: its capacity × plan->fill (1 when unknown). */
-double plan_usable(const struct advisor_plan *plan, size_t i);
+double advisor_usable(const struct advisor_plan *plan, size_t i);
 
 /* Are a and b two devices of one physical drive (namespaces of one NVMe
  * drive): distinct, with one non-null drive_id?  They share its flash, link
  * and heat: an array or volume over both gains neither redundancy nor
  * bandwidth. */
-bool plan_one_drive(const struct profile_device *a, const struct profile_device *b);
+bool advisor_one_drive(const struct profile_device *a, const struct profile_device *b);
 
 /* Is p a host-managed zoned device (the profile's zoned block)?  It takes
  * only zone-sequential writes: no ext4/XFS, and neither md nor LVM takes it. */
-bool plan_host_managed(const struct profile_device *p);
+bool advisor_host_managed(const struct profile_device *p);
 
 /* Does another device placed in tier t (devs[].tier) share device d's drive? */
-bool plan_drive_in_tier(const struct advisor_plan *plan, size_t d, int t);
+bool advisor_drive_in_tier(const struct advisor_plan *plan, size_t d, int t);
 
 /* Is device d a member of tier t's array (a level other than none)? */
-bool plan_in_raid(const struct advisor_plan_tier *t, size_t d);
+bool advisor_in_raid(const struct advisor_plan_tier *t, size_t d);
 
 /* The names of tier t's policies with a need (not in t->off), "a + b",
  * into buf (always terminated; cut at len). */
-void plan_need_names(const struct advisor_plan_tier *t, char *buf, size_t len);
+void advisor_need_names(const struct advisor_plan_tier *t, char *buf, size_t len);
+
+/* ---- the optimiser bridge (plan_opt.c) ---- */
 
 /*
  * Solve the assignment for plan->devs (tier scores set, excluded judged):
  * every device's tier, the plan's score, bounds, runner-up and the notes of
  * what was traded or placed despite a warning.  Returns 0 or -ENOMEM.
  */
-int plan_run_optimizer(struct advisor_plan *plan, const struct advisor_options *opt);
+int advisor_run_optimizer(struct advisor_plan *plan, const struct advisor_options *opt);
 
 /* ---- one volume per tier (volume.c) ---- */
 
@@ -128,10 +200,10 @@ int plan_run_optimizer(struct advisor_plan *plan, const struct advisor_options *
  * there are two or more (tier->volume), linear or striped, and a note on
  * which policy's data goes where.  Returns 0 or -ENOMEM.
  */
-int plan_volume_make(struct advisor_plan *plan, struct advisor_plan_tier *t);
+int advisor_volume_make(struct advisor_plan *plan, struct advisor_plan_tier *t);
 
 /* Free what a volume owns.  NULL-safe. */
-void plan_volume_clear(struct advisor_volume *v);
+void advisor_volume_clear(struct advisor_volume *v);
 
 /* ---- buying (buy.c) ---- */
 
@@ -141,17 +213,18 @@ void plan_volume_clear(struct advisor_volume *v);
  * caller frees the array), and a plan note naming the entries not for sale.
  * Returns 0 or -ENOMEM.
  */
-int plan_buy_stock(struct advisor_plan *plan, const struct profile_device *const *devs,
-		   size_t n, unsigned max_each, const struct profile_device ***out, size_t *n_out);
+int advisor_buy_stock(struct advisor_plan *plan, const struct profile_device *const *devs,
+		      size_t n, unsigned max_each, const struct profile_device ***out,
+		      size_t *n_out);
 
 /* Count the copies in each tier into plan->buy, and a note per tier on its
  * leading model against the best cheaper one.  Returns 0 or -ENOMEM. */
-int plan_buy_list(struct advisor_plan *plan);
+int advisor_buy_list(struct advisor_plan *plan);
 
 /* Free the stock and the buy list. */
-void plan_buy_clear(struct advisor_plan *plan);
+void advisor_buy_clear(struct advisor_plan *plan);
 
 /* Free what a raid suggestion owns.  NULL-safe. */
-void plan_raid_clear(struct advisor_raid *r);
+void advisor_raid_clear(struct advisor_raid *r);
 
 #endif

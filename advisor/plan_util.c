@@ -1,8 +1,8 @@
 /* plan_util.c — the leaf helpers every advisor source shares (plan_priv.h):
  * string lists, warnings, byte formatting, filesystem signatures, the
- * default mount points.  It calls nothing else of the advisor, so plan.c,
- * mount.c, warn.c, raid.c, volume.c and buy.c depend on it and not on each
- * other's helpers.
+ * default mount points, usable capacities, media classes, shared links.
+ * It calls nothing else of the advisor, so the other advisor sources
+ * depend on it and not on each other's helpers.
  */
 #include "plan_priv.h"
 
@@ -13,11 +13,11 @@
 
 #include "tw_util.h"
 
-const char *const plan_default_point[TW_TIER_COUNT] = {
+const char *const advisor_default_point[TW_TIER_COUNT] = {
 	"/srv/vector-db", "/srv/models", "/srv/archive" };
 
-int plan_warn(struct advisor_plan *plan, ptrdiff_t dev, const char *kind,
-	      const char *fmt, ...)
+int advisor_warn(struct advisor_plan *plan, ptrdiff_t dev, const char *kind,
+		 const char *fmt, ...)
 {
 	struct advisor_warning *nv = realloc(plan->warnings,
 					     (plan->n_warnings + 1) * sizeof(*nv));
@@ -39,12 +39,12 @@ int plan_warn(struct advisor_plan *plan, ptrdiff_t dev, const char *kind,
 	return 0;
 }
 
-void plan_fmt_bytes(char *buf, size_t len, double bytes)
+void advisor_fmt_bytes(char *buf, size_t len, double bytes)
 {
 	tw_fmt_bytes(buf, len, bytes, TW_BYTES_DECIMAL);
 }
 
-bool plan_is_filesystem(const char *fstype)
+bool advisor_is_filesystem(const char *fstype)
 {
 	static const char *const v[] = { "LVM2_member", "linux_raid_member", "swap",
 		"crypto_LUKS", "zfs_member", "bcache", "ceph", "isw_raid_member",
@@ -57,25 +57,25 @@ bool plan_is_filesystem(const char *fstype)
 }
 
 
-bool plan_one_drive(const struct profile_device *a, const struct profile_device *b)
+bool advisor_one_drive(const struct profile_device *a, const struct profile_device *b)
 {
 	return a != b && a->drive_id && b->drive_id && !strcmp(a->drive_id, b->drive_id);
 }
 
-bool plan_host_managed(const struct profile_device *p)
+bool advisor_host_managed(const struct profile_device *p)
 {
 	return p && p->zoned.present && p->zoned.model == PROFILE_ZONED_HOST_MANAGED;
 }
 
-bool plan_drive_in_tier(const struct advisor_plan *plan, size_t d, int t)
+bool advisor_drive_in_tier(const struct advisor_plan *plan, size_t d, int t)
 {
 	for (size_t k = 0; k < plan->n_devs; k++)
-		if (k != d && plan->devs[k].tier == t && plan_one_drive(plan->devs[k].p, plan->devs[d].p))
+		if (k != d && plan->devs[k].tier == t && advisor_one_drive(plan->devs[k].p, plan->devs[d].p))
 			return true;
 	return false;
 }
 
-bool plan_in_raid(const struct advisor_plan_tier *t, size_t d)
+bool advisor_in_raid(const struct advisor_plan_tier *t, size_t d)
 {
 	for (size_t i = 0; t->raid.level != ADVISOR_RAID_NONE && i < t->raid.n; i++)
 		if (t->raid.members[i] == d)
@@ -83,7 +83,7 @@ bool plan_in_raid(const struct advisor_plan_tier *t, size_t d)
 	return false;
 }
 
-void plan_need_names(const struct advisor_plan_tier *t, char *buf, size_t len)
+void advisor_need_names(const struct advisor_plan_tier *t, char *buf, size_t len)
 {
 	size_t at = 0;
 
@@ -92,4 +92,36 @@ void plan_need_names(const struct advisor_plan_tier *t, char *buf, size_t len)
 		if (k >= 64 || !(t->off & (1ull << k)))
 			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? " + " : "",
 					       t->policies[k]->name);
+}
+
+double advisor_usable(const struct advisor_plan *plan, size_t i)
+{
+	int64_t cap = plan->devs[i].p->capacity_bytes;
+
+	return cap > 0 ? (double)cap * plan->fill : 1.0;
+}
+
+int advisor_media_class(const struct profile_device *p, int t)
+{
+	if (p->rotational || p->media == PROFILE_MEDIA_HDD)
+		return ADVISOR_CLASS_HDD;
+	if (t == ADVISOR_HOT && p->media == PROFILE_MEDIA_3DXPOINT)
+		return ADVISOR_CLASS_SCM;
+	return ADVISOR_CLASS_SSD;
+}
+
+bool advisor_share_link(const struct advisor_plan *plan, size_t a, size_t b)
+{
+	for (size_t g = 0; g < plan->n_links; g++) {
+		const struct profile_shared *l = plan->links[g];
+		bool ia = false, ib = false;
+
+		for (size_t k = 0; k < l->n_ids; k++) {
+			ia = ia || !strcmp(plan->devs[a].p->id, l->ids[k]);
+			ib = ib || !strcmp(plan->devs[b].p->id, l->ids[k]);
+		}
+		if (ia && ib)
+			return true;
+	}
+	return false;
 }

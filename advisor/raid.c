@@ -23,14 +23,6 @@
 
 #define LIKE_TOLERANCE 0.15
 
-const char *advisor_raid_name(enum advisor_raid_level l)
-{
-	static const char *const names[ADVISOR_RAID_COUNT] = { NULL, "raid0", "raid1",
-							       "raid10", "raid5", "raid6" };
-
-	return (int)l >= 0 && l < ADVISOR_RAID_COUNT ? names[l] : NULL;
-}
-
 /* a and b within the tolerance of each other (either unknown: alike). */
 static bool close_to(double a, double b)
 {
@@ -57,7 +49,7 @@ static bool same_size(int64_t a, int64_t b)
  */
 static bool alike(const struct profile_device *a, const struct profile_device *b)
 {
-	return !plan_one_drive(a, b) && a->model && b->model && !strcmp(a->model, b->model) &&
+	return !advisor_one_drive(a, b) && a->model && b->model && !strcmp(a->model, b->model) &&
 	       same_size(a->capacity_bytes, b->capacity_bytes) &&
 	       close_to(a->io[PROFILE_SEQ_READ].mbps, b->io[PROFILE_SEQ_READ].mbps) &&
 	       close_to(a->io[PROFILE_RAND_READ_QD1].iops, b->io[PROFILE_RAND_READ_QD1].iops);
@@ -67,54 +59,12 @@ static bool alike(const struct profile_device *a, const struct profile_device *b
  * host-managed zoned (md takes no zoned device). */
 static bool raidable(const struct advisor_plan_device *pd)
 {
-	return !pd->has_data && !(pd->disk && pd->disk->root) && !plan_host_managed(pd->p);
+	return !pd->has_data && !(pd->disk && pd->disk->root) && !advisor_host_managed(pd->p);
 }
 
-bool plan_alike(const struct advisor_plan_device *a, const struct advisor_plan_device *b)
+bool advisor_alike(const struct advisor_plan_device *a, const struct advisor_plan_device *b)
 {
 	return raidable(a) && raidable(b) && alike(a->p, b->p);
-}
-
-enum advisor_array_rule advisor_array_rule_of(enum advisor_array_rule r, int tier)
-{
-	if (r != ADVISOR_ARRAY_BY_TIER)
-		return r;
-	return tier == ADVISOR_WARM ? ADVISOR_ARRAY_STRIPE :
-	       tier == ADVISOR_HOT ? ADVISOR_ARRAY_MIRROR : ADVISOR_ARRAY_PARITY;
-}
-
-static enum advisor_raid_level level_by(enum advisor_array_rule r, int t, size_t n)
-{
-	switch (advisor_array_rule_of(r, t)) {
-	case ADVISOR_ARRAY_STRIPE:
-		return ADVISOR_RAID0;
-	case ADVISOR_ARRAY_MIRROR:
-		return n >= 4 ? ADVISOR_RAID10 : ADVISOR_RAID1;
-	default:
-		return n >= 4 ? ADVISOR_RAID6 : n == 3 ? ADVISOR_RAID5 : ADVISOR_RAID1;
-	}
-}
-
-/* Data-bearing members: how many disks' worth of bandwidth and capacity. */
-static size_t data_disks(enum advisor_raid_level l, size_t n)
-{
-	switch (l) {
-	case ADVISOR_RAID0: return n;
-	case ADVISOR_RAID10: return n / 2;
-	case ADVISOR_RAID5: return n - 1;
-	case ADVISOR_RAID6: return n - 2;
-	default: return 1;
-	}
-}
-
-size_t advisor_array_data_disks(enum advisor_array_rule r, int tier, size_t n)
-{
-	return n <= 1 ? n : data_disks(level_by(r, tier, n), n);
-}
-
-size_t advisor_raid_data_disks(int tier, size_t n)
-{
-	return advisor_array_data_disks(ADVISOR_ARRAY_BY_TIER, tier, n);
 }
 
 static const char *tradeoff(enum advisor_raid_level l, bool refetchable)
@@ -140,28 +90,12 @@ static const char *tradeoff(enum advisor_raid_level l, bool refetchable)
 	}
 }
 
-bool plan_share_link(const struct advisor_plan *plan, size_t a, size_t b)
-{
-	for (size_t g = 0; g < plan->n_links; g++) {
-		const struct profile_shared *l = plan->links[g];
-		bool ia = false, ib = false;
-
-		for (size_t k = 0; k < l->n_ids; k++) {
-			ia = ia || !strcmp(plan->devs[a].p->id, l->ids[k]);
-			ib = ib || !strcmp(plan->devs[b].p->id, l->ids[k]);
-		}
-		if (ia && ib)
-			return true;
-	}
-	return false;
-}
-
 /* Does one of idx[0..n) share p's drive? */
 static bool drive_taken(const struct advisor_plan *plan, const size_t *idx, size_t n,
 			const struct profile_device *p)
 {
 	for (size_t k = 0; k < n; k++)
-		if (plan_one_drive(plan->devs[idx[k]].p, p))
+		if (advisor_one_drive(plan->devs[idx[k]].p, p))
 			return true;
 	return false;
 }
@@ -281,7 +215,7 @@ static int describe(struct advisor_plan *plan, struct advisor_plan_tier *t)
 {
 	char rds[32], wrs[32];
 	struct advisor_raid *r = &t->raid;
-	const size_t k = data_disks(r->level, r->n);
+	const size_t k = advisor_raid_level_data_disks(r->level, r->n);
 	const char *dir = strrchr(plan->mount_point[t->tier], '/');
 	double rd = member_min(plan, r, get_read), wr = member_min(plan, r, get_write);
 	double cap = member_min(plan, r, get_cap);
@@ -336,15 +270,15 @@ static bool redundant_fits(const struct advisor_plan *plan, const struct advisor
 	if (t->need_bytes <= 0)
 		return true;
 	for (size_t k = 0; k < r->n; k++)
-		cmin = fmin(cmin, plan_usable(plan, r->members[k]));
-	usable = cmin * (double)data_disks(r->level, r->n);
+		cmin = fmin(cmin, advisor_usable(plan, r->members[k]));
+	usable = cmin * (double)advisor_raid_level_data_disks(r->level, r->n);
 	for (size_t k = 0; k < t->n_devices; k++)
-		if (!plan_in_raid(t, t->devices[k]))
-			usable += plan_usable(plan, t->devices[k]);
+		if (!advisor_in_raid(t, t->devices[k]))
+			usable += advisor_usable(plan, t->devices[k]);
 	return usable >= (double)t->need_bytes;
 }
 
-int plan_raid_make(struct advisor_plan *plan, struct advisor_plan_tier *t)
+int advisor_raid_make(struct advisor_plan *plan, struct advisor_plan_tier *t)
 {
 	struct advisor_raid *r = &t->raid;
 	size_t n;
@@ -364,7 +298,7 @@ int plan_raid_make(struct advisor_plan *plan, struct advisor_plan_tier *t)
 		return 0;
 	}
 	r->n = n;
-	r->level = level_by(t->rule, (int)t->tier, n);
+	r->level = advisor_array_level(t->rule, (int)t->tier, n);
 	if (r->level != ADVISOR_RAID0 && t->redundancy == MODEL_REDUNDANCY_PREFERRED &&
 	    !redundant_fits(plan, t)) {
 		int ret = tw_strv_addf(&t->notes, &t->n_notes,
@@ -379,7 +313,7 @@ int plan_raid_make(struct advisor_plan *plan, struct advisor_plan_tier *t)
 	return describe(plan, t);
 }
 
-void plan_raid_clear(struct advisor_raid *r)
+void advisor_raid_clear(struct advisor_raid *r)
 {
 	if (!r)
 		return;

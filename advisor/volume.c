@@ -10,7 +10,7 @@
  * otherwise linear: striping would stop at the smallest unit and run every
  * request at the slowest one's pace.  Devices with data to keep stay mounts
  * of their own, and so does a namespace of a drive already in the volume
- * (plan_one_drive: one flash, one link; plan.c notes it).  Method in
+ * (advisor_one_drive: one flash, one link; plan_notes.c notes it).  Method in
  * docs/advisor.md ("One volume per tier").
  */
 #include "plan_priv.h"
@@ -30,7 +30,7 @@
 static bool pv_ok(const struct advisor_plan_device *pd)
 {
 	return !pd->excluded && !pd->has_data && !(pd->disk && pd->disk->root) &&
-	       pd->p->transport != PROFILE_TR_FILE && !plan_host_managed(pd->p);
+	       pd->p->transport != PROFILE_TR_FILE && !advisor_host_managed(pd->p);
 }
 
 /* Capacity and sequential read of unit k (-1: the array). */
@@ -162,10 +162,10 @@ static bool drive_in_volume(const struct advisor_plan *plan, const struct adviso
 	const struct advisor_volume *v = &t->volume;
 
 	for (size_t k = 0; k < v->n; k++) {
-		if (v->pv[k] >= 0 && plan_one_drive(plan->devs[v->pv[k]].p, plan->devs[d].p))
+		if (v->pv[k] >= 0 && advisor_one_drive(plan->devs[v->pv[k]].p, plan->devs[d].p))
 			return true;
 		for (size_t m = 0; v->pv[k] < 0 && m < t->raid.n; m++)
-			if (plan_one_drive(plan->devs[t->raid.members[m]].p, plan->devs[d].p))
+			if (advisor_one_drive(plan->devs[t->raid.members[m]].p, plan->devs[d].p))
 				return true;
 	}
 	return false;
@@ -204,7 +204,7 @@ static int bs_note(struct advisor_plan *plan, struct advisor_plan_tier *t, size_
 			    plan->devs[d].p->id);
 }
 
-int plan_volume_make(struct advisor_plan *plan, struct advisor_plan_tier *t)
+int advisor_volume_make(struct advisor_plan *plan, struct advisor_plan_tier *t)
 {
 	struct advisor_volume *v = &t->volume;
 	size_t out[64], n_out = 0;
@@ -222,7 +222,7 @@ int plan_volume_make(struct advisor_plan *plan, struct advisor_plan_tier *t)
 	for (size_t i = 0; i < t->n_devices; i++) {
 		size_t d = t->devices[i];
 
-		if (plan_in_raid(t, d) || !pv_ok(&plan->devs[d]) || drive_in_volume(plan, t, d))
+		if (advisor_in_raid(t, d) || !pv_ok(&plan->devs[d]) || drive_in_volume(plan, t, d))
 			continue;
 		e = volume_bs_dev(plan, t);
 		if (e >= 0 && dev_bs(plan, d) && dev_bs(plan, d) != dev_bs(plan, (size_t)e)) {
@@ -237,7 +237,7 @@ int plan_volume_make(struct advisor_plan *plan, struct advisor_plan_tier *t)
 		if (bs_note(plan, t, out[k], (size_t)e) < 0)
 			return -ENOMEM;
 	if (v->n < 2) {
-		plan_volume_clear(v);
+		advisor_volume_clear(v);
 		return 0;
 	}
 	ret = names(plan, t);
@@ -245,10 +245,10 @@ int plan_volume_make(struct advisor_plan *plan, struct advisor_plan_tier *t)
 		ret = layout(plan, t);
 	if (!ret)
 		ret = placement_note(plan, t);
-	return ret;	/* its failure domain: plan.c's failure_note() */
+	return ret;	/* its failure domain: advisor_failure_note() */
 }
 
-void plan_volume_clear(struct advisor_volume *v)
+void advisor_volume_clear(struct advisor_volume *v)
 {
 	if (!v)
 		return;

@@ -565,7 +565,7 @@ static bool hot_under_load(const struct profile_device *p)
 		(known(t->warning_c) && t->load_c >= t->warning_c - HEAT_WARNING_MARGIN_C));
 }
 
-unsigned plan_objections(const struct advisor_plan *plan, size_t d, int t)
+unsigned advisor_objections(const struct advisor_plan *plan, size_t d, int t)
 {
 	const struct advisor_plan_device *pd = &plan->devs[d];
 	const struct advisor_plan_tier *tier = &plan->tiers[t];
@@ -573,27 +573,27 @@ unsigned plan_objections(const struct advisor_plan *plan, size_t d, int t)
 	unsigned o = 0;
 
 	if (tier->writes && check_write_trap(pd, &m))
-		o |= PLAN_OBJ_WRITE_TRAP;
+		o |= ADVISOR_OBJ_WRITE_TRAP;
 	if (tier->writes && (hot_under_load(pd->p) || check_throttling(pd, &m)))
-		o |= PLAN_OBJ_HEAT;
+		o |= ADVISOR_OBJ_HEAT;
 	if (!tier->refetchable && check_health(pd, &m))
-		o |= PLAN_OBJ_HEALTH;
+		o |= ADVISOR_OBJ_HEALTH;
 	if ((t == ADVISOR_HOT || t == ADVISOR_WARM) &&
 	    (pd->p->rotational || pd->p->media == PROFILE_MEDIA_HDD))
-		o |= PLAN_OBJ_HDD;
+		o |= ADVISOR_OBJ_HDD;
 	if (t == ADVISOR_HOT && pd->p->transport == PROFILE_TR_USB)
-		o |= PLAN_OBJ_USB;
+		o |= ADVISOR_OBJ_USB;
 	return o;
 }
 
-const char *plan_objection_text(unsigned bit)
+const char *advisor_objection_text(unsigned bit)
 {
 	switch (bit) {
-	case PLAN_OBJ_WRITE_TRAP: return "its OEM write trap (writes far slower than it reads)";
-	case PLAN_OBJ_HEAT: return "its heat under load (it throttles)";
-	case PLAN_OBJ_HEALTH: return "its health (worn or failing) for data with no other copy";
-	case PLAN_OBJ_HDD: return "being a hard disk in a latency or loading tier";
-	case PLAN_OBJ_USB: return "its USB bridge's latency";
+	case ADVISOR_OBJ_WRITE_TRAP: return "its OEM write trap (writes far slower than it reads)";
+	case ADVISOR_OBJ_HEAT: return "its heat under load (it throttles)";
+	case ADVISOR_OBJ_HEALTH: return "its health (worn or failing) for data with no other copy";
+	case ADVISOR_OBJ_HDD: return "being a hard disk in a latency or loading tier";
+	case ADVISOR_OBJ_USB: return "its USB bridge's latency";
 	default: return "a warning";
 	}
 }
@@ -603,7 +603,7 @@ const char *plan_objection_text(unsigned bit)
  * measured past their cache, all else equal. */
 static const double UNTRUSTED_WRITE_KEEP = 0.9;
 
-double plan_objection_cost(const struct advisor_plan *plan, size_t d, int t)
+double advisor_objection_cost(const struct advisor_plan *plan, size_t d, int t)
 {
 	const struct advisor_plan_device *pd = &plan->devs[d];
 	struct advisor_plan_device as = *pd;
@@ -655,7 +655,7 @@ static bool said_for_drive(struct advisor_plan *plan, size_t i, const char *kind
 		char *msg;
 
 		if (x->dev < 0 || strcmp(x->kind, kind) ||
-		    !plan_one_drive(plan->devs[x->dev].p, plan->devs[i].p))
+		    !advisor_one_drive(plan->devs[x->dev].p, plan->devs[i].p))
 			continue;
 		if (asprintf(&msg, "%s; %s is a namespace of the same drive", x->message,
 			     plan->devs[i].p->id) < 0) {
@@ -687,7 +687,7 @@ static int warn_device(struct advisor_plan *plan, size_t i)
 				return rc;
 			continue;
 		}
-		rc = plan_warn(plan, (ptrdiff_t)i, warn_checks[k].kind, "%s", m.s);
+		rc = advisor_warn(plan, (ptrdiff_t)i, warn_checks[k].kind, "%s", m.s);
 		if (rc)
 			return rc;
 	}
@@ -739,7 +739,7 @@ static int warn_shared(struct advisor_plan *plan, const struct profile_shared *g
 			" the shared link carries, not the sum", advisor_tier_name(same_tier));
 	msg_add(&m, "; for arrays, prefer devices on separate links (root ports,"
 		" HBAs), or move one to another slot");
-	return plan_warn(plan, first, "shared-link", "%s", m.s);
+	return advisor_warn(plan, first, "shared-link", "%s", m.s);
 }
 
 int advisor_warnings_make(struct advisor_plan *plan)

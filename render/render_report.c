@@ -271,7 +271,7 @@ static void plan_estimates(FILE *out, const struct report_tier *t)
 	if (t->n_est)
 		fputs("<h4>Estimates</h4>\n<ul class=\"estimates\">\n", out);
 	for (size_t i = 0; i < t->n_est; i++) {
-		const struct report_est *e = &t->est[i];
+		const struct advisor_file_est *e = &t->est[i];
 
 		render_estimate(v, sizeof(v), e->value, e->unit);	/* 2 min, not 0.03 h */
 		fputs("<li>", out);
@@ -293,7 +293,7 @@ static void plan_mounts(FILE *out, const struct report_tier *t)
 	if (t->n_mounts)
 		fputs("<h4>Mount</h4>\n<ul class=\"mounts\">\n", out);
 	for (size_t i = 0; i < t->n_mounts; i++) {
-		const struct report_mount *m = &t->mounts[i];
+		const struct advisor_file_mount *m = &t->mounts[i];
 
 		fputs("<li><code>", out);
 		render_html_esc(out, m->point);
@@ -405,7 +405,7 @@ static void plan_costs(FILE *out, const struct report_plan *p)
 	      "has no price per TB.</p>\n", out);
 }
 
-static void buy_row(FILE *out, const struct report_buy *b)
+static void buy_row(FILE *out, const struct advisor_file_buy *b)
 {
 	char each[32], cost[32];
 
@@ -491,7 +491,7 @@ static void plan_warnings(FILE *out, const struct report_plan *p)
 	fputs("<table class=\"warnings\">\n<thead><tr><th>device</th><th>kind</th><th>message</th>"
 	      "</tr></thead>\n<tbody>\n", out);
 	for (size_t i = 0; i < p->n_warnings; i++) {
-		const struct report_warning *w = &p->warnings[i];
+		const struct advisor_file_warning *w = &p->warnings[i];
 
 		fputs("<tr data-kind=\"", out);
 		render_html_esc(out, w->kind);

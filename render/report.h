@@ -20,6 +20,7 @@
 
 #include "advisor.h"
 #include "metrics.h"
+#include "plan_file.h"
 #include "profile.h"
 #include "render.h"
 
@@ -27,18 +28,10 @@ struct advisor_plan;
 
 /* ---- the plan (render_report_plan.c) ----------------------------------
  * Strings are borrowed from what the plan was made from (the advisor's
- * plan or the parsed JSON document), which report_plan keeps alive.
+ * plan or the parsed JSON document), which report_plan keeps alive.  An
+ * estimate, a mount, a warning and a line to buy are the plan file's
+ * (plan_file.h), whichever it came from.
  */
-struct report_est {
-	const char *policy, *label, *unit, *device;
-	double value;			/* NAN = unknown */
-};
-
-struct report_mount {
-	const char *point, *fs, *options, *source, *why;	/* why may be NULL */
-	bool reuse, directory;
-};
-
 struct report_tier {
 	const char *name;		/* "hot", "warm", "cold" */
 	size_t n_policies;
@@ -57,25 +50,11 @@ struct report_tier {
 	const char *raid_level, *raid_name, *raid_tradeoff;	/* level NULL = no array */
 	double raid_read_mbps;		/* NAN = unknown */
 	size_t n_est;
-	struct report_est *est;
+	struct advisor_file_est *est;
 	size_t n_mounts;
-	struct report_mount *mounts;
+	struct advisor_file_mount *mounts;
 	size_t n_notes;
 	const char **notes;
-};
-
-struct report_warning {
-	const char *device;		/* NULL = the whole plan */
-	const char *kind, *message;
-};
-
-/* One line of a buy plan's shopping list: count × a catalog model. */
-struct report_buy {
-	const char *id;			/* the catalog entry: "optane905p" */
-	const char *model;		/* its model, or NULL */
-	const char *tier;		/* "hot", "warm", "cold" */
-	unsigned count;
-	double price, cost;		/* one device; count × price (NAN = unknown) */
 };
 
 struct report_plan {
@@ -84,7 +63,7 @@ struct report_plan {
 	size_t n_unassigned;
 	const char **unassigned;
 	size_t n_warnings;
-	struct report_warning *warnings;
+	struct advisor_file_warning *warnings;
 	double score, runner_up_gap;	/* NAN = unknown / no runner-up */
 	bool exact;
 	size_t n_notes;
@@ -96,7 +75,7 @@ struct report_plan {
 					   devices are copies of catalog entries */
 	double budget;			/* NAN = none */
 	size_t n_buy;
-	struct report_buy *buy;		/* by tier, most bought first */
+	struct advisor_file_buy *buy;		/* by tier, most bought first */
 	/* private: what the strings point into, and every array allocated */
 	struct advisor_plan *owned_plan;
 	void *owned_json;

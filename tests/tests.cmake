@@ -39,6 +39,8 @@ tw_unit_test(test_score tw_model)
 tw_unit_test(test_optimize tw_advisor)
 tw_unit_test(test_warn tw_advisor)
 tw_unit_test(test_plan_mount tw_advisor)
+tw_unit_test(test_advisor_parts tw_advisor)
+tw_unit_test(test_plan_file tw_advisor)
 
 # ---- the built binary ----
 tw_cli_test(validate)
