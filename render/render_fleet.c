@@ -401,14 +401,3 @@ static int json_print(FILE *out, const struct fleet *f)
 }
 
 const struct fleet_render_ops fleet_render_json = { .name = "json", .print = json_print };
-
-const struct fleet_render_ops *fleet_render_find(const char *name)
-{
-	static const struct fleet_render_ops *const all[] = { &fleet_render_text, &fleet_render_md,
-		&fleet_render_json, &fleet_render_html };
-
-	for (size_t i = 0; name && i < sizeof(all) / sizeof(all[0]); i++)
-		if (!strcmp(all[i]->name, name))
-			return all[i];
-	return NULL;
-}
