@@ -275,7 +275,7 @@ static int plan_parse(int argc, char **argv, struct cli_plan_opts *o)
 	};
 	int c, rc = 0;
 
-	o->render = &plan_render_text;
+	o->render = &render_plan_text;
 	o->a.needs = o->needs;
 	o->a.include = o->include;
 	o->a.margin = -1;	/* the default */

@@ -62,7 +62,7 @@ static bool copy_dev(struct advisor_disk *k, const struct probe_dev *d)
 	return true;
 }
 
-int plan_disks_from_inventory(const struct probe_inventory *inv, struct plan_disks *out)
+int cli_plan_disks_from_inventory(const struct probe_inventory *inv, struct cli_plan_disks *out)
 {
 	out->n = 0;
 	out->v = calloc(inv->n ? inv->n : 1, sizeof(*out->v));
@@ -71,7 +71,7 @@ int plan_disks_from_inventory(const struct probe_inventory *inv, struct plan_dis
 	for (size_t i = 0; i < inv->n; i++) {
 		out->n++;
 		if (!copy_dev(&out->v[i], &inv->v[i])) {
-			plan_disks_free(out);
+			cli_plan_disks_free(out);
 			return -ENOMEM;
 		}
 	}
@@ -150,7 +150,7 @@ static bool read_dev(struct advisor_disk *k, const json_t *o)
 	return true;
 }
 
-static int from_json(const json_t *root, struct plan_disks *out, const char *path,
+static int from_json(const json_t *root, struct cli_plan_disks *out, const char *path,
 		     char *err, size_t errlen)
 {
 	const json_t *devs = json_object_get(root, "devices");
@@ -185,7 +185,7 @@ static bool is_dir(FILE *f)
 	return fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-int plan_disks_load_json(const char *path, struct plan_disks *out, char *err, size_t errlen)
+int cli_plan_disks_load_json(const char *path, struct cli_plan_disks *out, char *err, size_t errlen)
 {
 	json_error_t je;
 	FILE *f = fopen(path, "r");
@@ -210,7 +210,7 @@ int plan_disks_load_json(const char *path, struct plan_disks *out, char *err, si
 	ret = from_json(root, out, path, err, errlen);
 	json_decref(root);
 	if (ret)
-		plan_disks_free(out);
+		cli_plan_disks_free(out);
 	return ret;
 }
 
@@ -221,7 +221,7 @@ static const char *base_name(const char *p)
 	return s ? s + 1 : p;
 }
 
-const struct advisor_disk *plan_disks_match(const struct plan_disks *disks,
+const struct advisor_disk *cli_plan_disks_match(const struct cli_plan_disks *disks,
 					    const struct profile_device *d)
 {
 	for (size_t i = 0; disks && i < disks->n; i++) {
@@ -244,7 +244,7 @@ const struct advisor_disk *plan_disks_match(const struct plan_disks *disks,
 	return NULL;
 }
 
-void plan_disks_free(struct plan_disks *disks)
+void cli_plan_disks_free(struct cli_plan_disks *disks)
 {
 	if (!disks)
 		return;

@@ -7,29 +7,29 @@
 #include "plan.h"
 #include "probe.h"
 
-struct plan_disks {
+struct cli_plan_disks {
 	size_t n;
 	struct advisor_disk *v;
 };
 
 /* Copy what the advisor needs from an inventory.  Returns 0 or -ENOMEM. */
-int plan_disks_from_inventory(const struct probe_inventory *inv, struct plan_disks *out);
+int cli_plan_disks_from_inventory(const struct probe_inventory *inv, struct cli_plan_disks *out);
 
 /*
  * Read a tierwise.inventory/1 document (the output of `tierwise list
  * --json`).  Returns 0; -EINVAL with "FILE: message" in err when it is not
  * one; -errno when unreadable; -ENOMEM.
  */
-int plan_disks_load_json(const char *path, struct plan_disks *out, char *err, size_t errlen);
+int cli_plan_disks_load_json(const char *path, struct cli_plan_disks *out, char *err, size_t errlen);
 
 /*
  * The disk of profile device d: same serial when both have one, else the
  * same path or kernel name; NULL when none matches (catalog devices).
  */
-const struct advisor_disk *plan_disks_match(const struct plan_disks *disks,
+const struct advisor_disk *cli_plan_disks_match(const struct cli_plan_disks *disks,
 					    const struct profile_device *d);
 
 /* Free the disks.  NULL-safe. */
-void plan_disks_free(struct plan_disks *disks);
+void cli_plan_disks_free(struct cli_plan_disks *disks);
 
 #endif

@@ -21,9 +21,9 @@
 #include "tw_tier.h"
 #include "tw_util.h"
 
-static const struct plan_render_ops *const formats[] = {
-	&plan_render_text, &plan_render_json, &plan_render_md,
-	&plan_render_fstab, &plan_render_udev, &plan_render_script,
+static const struct render_plan_ops *const formats[] = {
+	&render_plan_text, &render_plan_json, &render_plan_md,
+	&render_plan_fstab, &render_plan_udev, &render_plan_script,
 };
 
 int cli_plan_format(struct cli_plan_opts *o, const char *arg)
@@ -38,7 +38,7 @@ int cli_plan_format(struct cli_plan_opts *o, const char *arg)
 
 /* Inventory facts: the file given, this machine (or --sysroot), or none. */
 static int load_disks(const struct cli_plan_opts *o, const struct tw_global *g,
-		      struct plan_disks *disks)
+		      struct cli_plan_disks *disks)
 {
 	struct probe_inventory *inv = NULL;
 	char err[512];
@@ -49,7 +49,7 @@ static int load_disks(const struct cli_plan_opts *o, const struct tw_global *g,
 	if (o->no_inventory)
 		return TW_EXIT_OK;
 	if (o->inventory) {
-		ret = plan_disks_load_json(o->inventory, disks, err, sizeof(err));
+		ret = cli_plan_disks_load_json(o->inventory, disks, err, sizeof(err));
 		if (ret == -ENOMEM)
 			return TW_EXIT_SYSTEM;
 		if (ret == -EINVAL)
@@ -68,7 +68,7 @@ static int load_disks(const struct cli_plan_opts *o, const struct tw_global *g,
 			"planning as if every disk were new\n", err);
 		return TW_EXIT_OK;
 	}
-	ret = plan_disks_from_inventory(inv, disks);
+	ret = cli_plan_disks_from_inventory(inv, disks);
 	probe_inventory_free(inv);
 	return ret ? TW_EXIT_SYSTEM : TW_EXIT_OK;
 }
@@ -80,7 +80,7 @@ static int save_json(const struct advisor_plan *plan, const char *path)
 	char err[256];
 	int ret = tw_outfile_open(&f, path, err, sizeof(err));
 
-	if (ret == 0 && plan_render_json.print(f.f, plan)) {
+	if (ret == 0 && render_plan_json.print(f.f, plan)) {
 		tw_outfile_abort(&f);
 		snprintf(err, sizeof(err), "the plan cannot be written as json");
 		ret = -EINVAL;
@@ -161,14 +161,14 @@ static int text_width(void)
 }
 
 /* r->print to stdout; text is wrapped to text_width() (render_wrap). */
-static int print_plan(const struct plan_render_ops *r, const struct advisor_plan *plan)
+static int print_plan(const struct render_plan_ops *r, const struct advisor_plan *plan)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *m;
 	int ret;
 
-	if (r != &plan_render_text || !(m = open_memstream(&buf, &len)))
+	if (r != &render_plan_text || !(m = open_memstream(&buf, &len)))
 		return r->print(stdout, plan);
 	ret = r->print(m, plan);
 	if (fclose(m) != 0) {
@@ -182,7 +182,7 @@ static int print_plan(const struct plan_render_ops *r, const struct advisor_plan
 }
 
 static int make_and_print(const struct cli_plan_opts *o, const struct cli_inputs *in,
-			  const struct plan_disks *disks)
+			  const struct cli_plan_disks *disks)
 {
 	const struct advisor_disk **facts = calloc(in->n_devs ? in->n_devs : 1, sizeof(*facts));
 	struct advisor_plan *plan = NULL;
@@ -192,7 +192,7 @@ static int make_and_print(const struct cli_plan_opts *o, const struct cli_inputs
 	if (!facts)
 		return TW_EXIT_SYSTEM;
 	for (size_t i = 0; i < in->n_devs; i++)
-		facts[i] = plan_disks_match(disks, in->devs[i]);
+		facts[i] = cli_plan_disks_match(disks, in->devs[i]);
 	rc = check_includes(o, in, facts);
 	if (rc != TW_EXIT_OK) {
 		free(facts);
@@ -212,7 +212,7 @@ static int make_and_print(const struct cli_plan_opts *o, const struct cli_inputs
 			rc = TW_EXIT_INVALID;
 		}
 	}
-	if (rc == TW_EXIT_OK && (o->render == &plan_render_text || o->render == &plan_render_md))
+	if (rc == TW_EXIT_OK && (o->render == &render_plan_text || o->render == &render_plan_md))
 		cli_print_policies_from(stdout, in, "");
 	if (rc == TW_EXIT_OK && o->save_json)
 		rc = save_json(plan, o->save_json);
@@ -357,7 +357,7 @@ int cli_plan_files(const struct cli_plan_opts *o, char *const *files, size_t n,
 		   const struct tw_global *g)
 {
 	struct cli_inputs in;
-	struct plan_disks disks = { 0 };
+	struct cli_plan_disks disks = { 0 };
 	int rc = cli_inputs_load("plan", &in, files, n, o->policies, o->prices);
 
 	if (rc != TW_EXIT_OK)
@@ -386,7 +386,7 @@ int cli_plan_files(const struct cli_plan_opts *o, char *const *files, size_t n,
 	rc = load_disks(o, g, &disks);
 	if (rc == TW_EXIT_OK)
 		rc = make_and_print(o, &in, &disks);
-	plan_disks_free(&disks);
+	cli_plan_disks_free(&disks);
 	cli_inputs_free(&in);
 	return rc;
 }
@@ -394,7 +394,7 @@ int cli_plan_files(const struct cli_plan_opts *o, char *const *files, size_t n,
 int cli_plan_profile(const char *profile, const char *format, const char *save_json,
 		     struct tw_global *g)
 {
-	struct cli_plan_opts o = { .render = &plan_render_text, .save_json = save_json };
+	struct cli_plan_opts o = { .render = &render_plan_text, .save_json = save_json };
 	char *files[] = { (char *)profile };
 	int rc = format ? cli_plan_format(&o, format) : 0;
 

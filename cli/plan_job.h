@@ -20,7 +20,7 @@ struct cli_plan_opts {
 	char *include_buf;		/* the --include-removable list, split */
 	const char *include[CLI_PLAN_MAX_NEEDS];
 	struct advisor_options a;
-	const struct plan_render_ops *render;
+	const struct render_plan_ops *render;
 	const char *save_json;	/* also write tierwise.plan/1 here (the default job) */
 	const char *output;	/* -o FILE; NULL = stdout */
 };

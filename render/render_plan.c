@@ -372,7 +372,7 @@ static int text_print_clean(FILE *out, const struct advisor_plan *plan)
 	return print_clean(out, plan, text_print);
 }
 
-const struct plan_render_ops plan_render_text = { .name = "text", .print = text_print_clean };
+const struct render_plan_ops render_plan_text = { .name = "text", .print = text_print_clean };
 
 /* ---- Markdown ---- */
 
@@ -462,7 +462,7 @@ static int md_print_clean(FILE *out, const struct advisor_plan *plan)
 	return print_clean(out, plan, md_print);
 }
 
-const struct plan_render_ops plan_render_md = { .name = "md", .print = md_print_clean };
+const struct render_plan_ops render_plan_md = { .name = "md", .print = md_print_clean };
 
 /* ---- JSON (tierwise.plan/1) ---- */
 
@@ -674,4 +674,4 @@ static int json_print(FILE *out, const struct advisor_plan *plan)
 	return ret ? -EIO : 0;
 }
 
-const struct plan_render_ops plan_render_json = { .name = "json", .print = json_print };
+const struct render_plan_ops render_plan_json = { .name = "json", .print = json_print };

@@ -27,7 +27,7 @@
 
 /* ---- text that goes into comments ------------------------------------- */
 
-void plan_put_comment(FILE *out, const char *s)
+void render_plan_put_comment(FILE *out, const char *s)
 {
 	for (s = s ? s : "-"; *s; s++)
 		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
@@ -116,7 +116,7 @@ static int put_fstab_path(FILE *out, const char *s)
  * mount point, type or options, or a UUID that is not [0-9A-Fa-f-]+;
  * -ENOMEM.  *fields is NULL on error.
  */
-int plan_fstab_fields(const struct advisor_mount *m, char **fields)
+int render_plan_fstab_fields(const struct advisor_mount *m, char **fields)
 {
 	static const char fs_chars[] = "abcdefghijklmnopqrstuvwxyz0123456789._-";
 	static const char opt_chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -155,7 +155,7 @@ static int fstab_check(const struct advisor_plan *plan)
 
 			if (tier->mounts[i].directory)
 				continue;
-			if ((rc = plan_fstab_fields(&tier->mounts[i], &fields)))
+			if ((rc = render_plan_fstab_fields(&tier->mounts[i], &fields)))
 				return rc;
 			free(fields);
 		}
@@ -163,40 +163,40 @@ static int fstab_check(const struct advisor_plan *plan)
 	return 0;
 }
 
-/* The line (or comment) of one mount; fields from plan_fstab_fields(). */
+/* The line (or comment) of one mount; fields from render_plan_fstab_fields(). */
 static void fstab_mount(FILE *out, const struct advisor_mount *m, const char *fields)
 {
 	if (m->directory) {
 		fputs("# ", out);
-		plan_put_comment(out, m->point);
+		render_plan_put_comment(out, m->point);
 		fputs(": a directory on an existing filesystem, no line needed\n", out);
 	} else if (m->reuse && m->uuid) {
 		fputs("# existing filesystem on ", out);
-		plan_put_comment(out, m->source);
+		render_plan_put_comment(out, m->source);
 		fprintf(out, ", kept as it is\nUUID=%s %s\n", m->uuid, fields);
 	} else if (m->reuse) {
 		fputs("# ", out);
-		plan_put_comment(out, m->source);
+		render_plan_put_comment(out, m->source);
 		fputs(": existing data without a UUID tierwise knows; add its line by hand:\n"
 		      "# UUID=<its-uuid> ", out);
 		fprintf(out, "%s\n", fields);
 	} else if (m->source && m->source[0] != '/') {	/* a catalog entry: no device node to name */
 		fprintf(out, "# new %s on ", m->fs);
-		plan_put_comment(out, m->source);
+		render_plan_put_comment(out, m->source);
 		fputs(": a catalog entry, not a device of this machine; once the filesystem is "
 		      "made on the real device, replace <new-uuid> with `blkid -s UUID -o value "
 		      "/dev/<its node>`\n", out);
 		fprintf(out, "# after mkfs: UUID=<new-uuid> %s\n", fields);
 	} else {
 		fprintf(out, "# new %s on ", m->fs);
-		plan_put_comment(out, m->source);
+		render_plan_put_comment(out, m->source);
 		fputs(": once made, replace <new-uuid> with `blkid -s UUID -o value ", out);
 		put_comment_word(out, m->source);
 		fprintf(out, "`\n# after mkfs: UUID=<new-uuid> %s\n", fields);
 	}
 }
 
-int plan_print_fstab(FILE *out, const struct advisor_plan *plan)
+int render_plan_print_fstab(FILE *out, const struct advisor_plan *plan)
 {
 	int rc = fstab_check(plan);
 
@@ -211,7 +211,7 @@ int plan_print_fstab(FILE *out, const struct advisor_plan *plan)
 			char *fields = NULL;
 
 			if (!tier->mounts[i].directory &&
-			    (rc = plan_fstab_fields(&tier->mounts[i], &fields)))
+			    (rc = render_plan_fstab_fields(&tier->mounts[i], &fields)))
 				return rc;
 			fstab_mount(out, &tier->mounts[i], fields);
 			free(fields);
@@ -233,10 +233,10 @@ static int print_fstab(FILE *out, const struct advisor_plan *plan)
 	      "# stop the boot.  No \"discard\": SSDs are trimmed weekly by fstrim.timer\n"
 	      "# (systemctl enable --now fstrim.timer).\n"
 	      "# <file system> <mount point> <type> <options> <dump> <pass>\n", out);
-	return plan_print_fstab(out, plan);
+	return render_plan_print_fstab(out, plan);
 }
 
-const struct plan_render_ops plan_render_fstab = { .name = "fstab", .print = print_fstab };
+const struct render_plan_ops render_plan_fstab = { .name = "fstab", .print = print_fstab };
 
 /* ---- udev -------------------------------------------------------------- */
 
@@ -366,12 +366,12 @@ static void udev_device(FILE *out, const struct advisor_plan *plan,
 
 	udev_match_of(pd, &m);
 	fputs("# ", out);
-	plan_put_comment(out, pd->p->id);
+	render_plan_put_comment(out, pd->p->id);
 	fprintf(out, " (%s tier", tier_label(tier->tier));
 	if (pd->p->model && *pd->p->model)
-		fputs(", ", out), plan_put_comment(out, pd->p->model);
+		fputs(", ", out), render_plan_put_comment(out, pd->p->model);
 	fputs("): ", out);
-	plan_put_comment(out, why);
+	render_plan_put_comment(out, why);
 	fputc('\n', out);
 	if (!m.safe) {
 		fputs("# skipped: its name or serial cannot be quoted in a udev rule\n", out);
@@ -415,7 +415,7 @@ static void udev_array(FILE *out, const struct advisor_raid *r)
 	const char *level = advisor_raid_name(r->level);
 
 	fprintf(out, "# the %s array ", level ? level : "md");
-	plan_put_comment(out, r->name);
+	render_plan_put_comment(out, r->name);
 	fputs(" (warm tier): read-ahead on the array, whose page cache the\n"
 	      "# loaders use; MD_DEVNAME comes from mdadm (63-md-raid-arrays.rules runs later)\n", out);
 	if (!udev_array_ok(r)) {
@@ -434,9 +434,9 @@ static void udev_array(FILE *out, const struct advisor_raid *r)
 static void udev_volume(FILE *out, const struct advisor_volume *v)
 {
 	fputs("# the LVM volume ", out);
-	plan_put_comment(out, v->vg);
+	render_plan_put_comment(out, v->vg);
 	fputc('/', out);
-	plan_put_comment(out, v->lv);
+	render_plan_put_comment(out, v->lv);
 	fputs(" (warm tier): read-ahead on the volume, whose page cache the\n"
 	      "# loaders use; DM_VG_NAME and DM_LV_NAME come from 11-dm-lvm.rules\n", out);
 	if (!udev_array_ok_name(v->vg) || !udev_array_ok_name(v->lv)) {
@@ -447,7 +447,7 @@ static void udev_volume(FILE *out, const struct advisor_volume *v)
 		"ATTR{queue/read_ahead_kb}=\"%d\"\n", MATCH, v->vg, v->lv, WARM_READ_AHEAD_KB);
 }
 
-void plan_print_udev_rules(FILE *out, const struct advisor_plan *plan)
+void render_plan_print_udev_rules(FILE *out, const struct advisor_plan *plan)
 {
 	for (int t = 0; t < TW_TIER_COUNT; t++) {
 		const struct advisor_plan_tier *tier = &plan->tiers[t];
@@ -498,8 +498,8 @@ static int print_udev(FILE *out, const struct advisor_plan *plan)
 	      "# udevadm control --reload && udevadm trigger --subsystem-match=block --action=change\n"
 	      "# Matched by serial (ID_SERIAL_SHORT, set by 60-persistent-storage.rules)\n"
 	      "# when known, as kernel names can change between boots.\n", out);
-	plan_print_udev_rules(out, plan);
+	render_plan_print_udev_rules(out, plan);
 	return 0;
 }
 
-const struct plan_render_ops plan_render_udev = { .name = "udev", .print = print_udev };
+const struct render_plan_ops render_plan_udev = { .name = "udev", .print = print_udev };

@@ -124,7 +124,7 @@ static int script_check(const struct advisor_plan *plan)
 				return -EINVAL;
 			if (m->directory)
 				continue;
-			if ((rc = plan_fstab_fields(m, &fields)))
+			if ((rc = render_plan_fstab_fields(m, &fields)))
 				return rc;
 			free(fields);
 		}
@@ -147,14 +147,14 @@ static void script_summary(FILE *out, const struct advisor_plan *plan)
 			const struct advisor_mount *m = &tier->mounts[i];
 
 			fprintf(out, "#   %-5s ", name ? name : "?");
-			plan_put_comment(out, m->point);
+			render_plan_put_comment(out, m->point);
 			if (m->directory) {
 				fputs("  a directory on an existing filesystem", out);
 			} else {
 				fputs(m->reuse ? "  existing " : "  new ", out);
-				plan_put_comment(out, m->fs);
+				render_plan_put_comment(out, m->fs);
 				fputs(" on ", out);
-				plan_put_comment(out, m->source);
+				render_plan_put_comment(out, m->source);
 			}
 			fputs(actionable(plan, tier, m) ? "\n" : "  (skipped: not on this machine)\n",
 			      out);
@@ -241,7 +241,7 @@ static void script_array(FILE *out, const struct advisor_plan *plan,
 	const char *level = advisor_raid_name(tier->raid.level);
 
 	fputs("# ", out);
-	plan_put_comment(out, tier->raid.tradeoff);
+	render_plan_put_comment(out, tier->raid.tradeoff);
 	fprintf(out, "\nrun mdadm --create ");
 	tw_shell_quote(out, md);
 	fprintf(out, " --run --level=%s --raid-devices=%zu", level ? level + 4 : "?", tier->raid.n);
@@ -273,7 +273,7 @@ static void script_volume(FILE *out, const struct advisor_plan *plan,
 		script_array(out, plan, tier, md);
 	}
 	fputs("# ", out);
-	plan_put_comment(out, v->why);
+	render_plan_put_comment(out, v->why);
 	fputc('\n', out);
 	for (size_t k = 0; k < v->n; k++)
 		sh_words(out, "make_pv", (const char *[]){ pv_path(plan, tier, k, md), NULL });
@@ -313,7 +313,7 @@ static void script_make(FILE *out, const struct advisor_plan *plan)
 			if (m->volume)
 				script_volume(out, plan, tier);
 			fputs("# ", out);
-			plan_put_comment(out, m->why);
+			render_plan_put_comment(out, m->why);
 			fputc('\n', out);
 			sh_words(out, "make_fs", (const char *[]){ m->fs, m->source, NULL });
 			any = true;
@@ -328,7 +328,7 @@ static int script_mount(FILE *out, const struct advisor_mount *m)
 	char *fields = NULL, *line = NULL;
 	int rc;
 
-	if ((rc = plan_fstab_fields(m, &fields)))
+	if ((rc = render_plan_fstab_fields(m, &fields)))
 		return rc;
 	sh_words(out, "run mkdir -p --", (const char *[]){ m->point, NULL });
 	if (!m->reuse)
@@ -356,7 +356,7 @@ static int script_fstab(FILE *out, const struct advisor_plan *plan)
 			if (m->directory || !actionable(plan, tier, m))
 				continue;
 			fprintf(out, "# %s: ", advisor_tier_name(tier->tier));
-			plan_put_comment(out, m->why);
+			render_plan_put_comment(out, m->why);
 			fputc('\n', out);
 			if ((rc = script_mount(out, m)))
 				return rc;
@@ -375,7 +375,7 @@ static int script_udev(FILE *out, const struct advisor_plan *plan)
 	if (!f)
 		return -ENOMEM;
 	fputs("# written by a `tierwise plan` script: I/O scheduler and read-ahead\n", f);
-	plan_print_udev_rules(f, plan);
+	render_plan_print_udev_rules(f, plan);
 	if (fclose(f) || !rules) {
 		free(rules);
 		return -ENOMEM;
@@ -412,7 +412,7 @@ static void script_mount_all(FILE *out, const struct advisor_plan *plan)
 			if (!m->directory || !actionable(plan, tier, m))
 				continue;
 			fprintf(out, "# %s: ", advisor_tier_name(tier->tier));
-			plan_put_comment(out, m->why);
+			render_plan_put_comment(out, m->why);
 			fputc('\n', out);
 			sh_words(out, "run mkdir -p --", (const char *[]){ m->source, NULL });
 		}
@@ -547,4 +547,4 @@ static int print_script(FILE *out, const struct advisor_plan *plan)
 	return 0;
 }
 
-const struct plan_render_ops plan_render_script = { .name = "script", .print = print_script };
+const struct render_plan_ops render_plan_script = { .name = "script", .print = print_script };

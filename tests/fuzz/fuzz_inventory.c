@@ -189,7 +189,7 @@ static void check_inventory(const struct probe_inventory *inv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct probe_inventory *inv = NULL;
-	struct plan_disks disks = { 0 };
+	struct cli_plan_disks disks = { 0 };
 	const uint8_t *p = data, *end = data + size;
 	char err[256];
 	int ret;
@@ -208,9 +208,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_fail("scan: %s (%d)", err, ret);
 	if (ret == 0) {
 		check_inventory(inv);
-		if (plan_disks_from_inventory(inv, &disks) == 0 && disks.n != inv->n)
+		if (cli_plan_disks_from_inventory(inv, &disks) == 0 && disks.n != inv->n)
 			fuzz_fail("%zu plan disks for %zu devices", disks.n, inv->n);
-		plan_disks_free(&disks);
+		cli_plan_disks_free(&disks);
 	}
 	probe_inventory_free(inv);
 	return 0;
