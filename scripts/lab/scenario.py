@@ -206,7 +206,7 @@ def nvme_only(p, key, name, d):
 
 
 def parse_nvme_shape(p, key, d):
-    """paths, drive, zoned and fabric: the enterprise NVMe shapes (issue 28)."""
+    """paths, drive, zoned and fabric: the enterprise NVMe shapes."""
     for name in ('paths', 'drive', 'zoned', 'fabric'):
         nvme_only(p, key, name, d)
     d['paths'] = opt(p, 'paths', integer, f'{key}.paths', 1, MAX_PATHS, default=1)

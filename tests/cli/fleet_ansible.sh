@@ -3,7 +3,8 @@
 # this test starts on 127.0.0.2, .3 and .4 (port 2222, their own config, host
 # key and authorized key), and a fourth inventory host on 127.0.0.5 whose
 # sshd is not running.  Each host probes its own scratch directory (two short
-# tests) and installs tierwise under its own prefix.
+# tests) and installs tierwise under its own prefix (the binary and a
+# directory of one policy).
 #  1. site.yml: every reachable host's profile is fetched (node4's probe is
 #     partial, exit 4: one of its targets is missing; reported, not fatal) and its plan
 #     rendered (text, json, fstab, script) next to it; the down host fails
@@ -92,6 +93,11 @@ export ANSIBLE_TIMEOUT=10 ANSIBLE_PYTHON_INTERPRETER=/usr/bin/python3 ANSIBLE_PI
 ansible-galaxy collection install -p "$tmp/collections" "$src/ansible" >"$tmp/galaxy.log" 2>&1 ||
 	{ echo "FAIL: ansible-galaxy collection install: $(tail -5 "$tmp/galaxy.log")"; exit 1; }
 
+# The install role copies the policies' directory file by file, a module run
+# per file on every host in every run: a directory of one policy checks it.
+mkdir -p "$tmp/policies"
+cp "$src/policies/vector-db.yaml" "$tmp/policies/"
+
 fleet=$tmp/fleet
 cat >"$tmp/inventory.yml" <<INV
 all:
@@ -102,7 +108,7 @@ all:
     ansible_ssh_common_args: -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o ConnectTimeout=5
     tierwise_install_method: files
     tierwise_binary: $tw
-    tierwise_policies_src: $src/policies
+    tierwise_policies_src: $tmp/policies
     tierwise_controller_bin: $tw
     tierwise_fetch_dir: $fleet
     tierwise_tests: seq_read,rand_read_qd1

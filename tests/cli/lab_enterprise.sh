@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# lab_enterprise.sh — enterprise NVMe shapes end to end in the server lab
-# (issue 28), on tests/lab/enterprise.yaml: a dual-port drive (DUAL0), a
+# lab_enterprise.sh — enterprise NVMe shapes end to end in the server lab,
+# on tests/lab/enterprise.yaml: a dual-port drive (DUAL0), a
 # drive split in two namespaces (SPLITA, SPLITB: serial SPLIT0), a ZNS
 # namespace (ZNS0), a fabrics disk (FAB0, nvmet over TCP on 127.0.0.1) and a
 # plain NVMe disk (PLAIN0).  Boot 1: `tierwise list`, the guest recorded by

@@ -117,7 +117,7 @@ groups:
   link0: {}
 devices: [{name: A, bus: nvme, size: 64M}]
 EOF
-# The enterprise NVMe shapes (issue 28): paths, drive, zoned, fabric.
+# The enterprise NVMe shapes: paths, drive, zoned, fabric.
 bad paths-sata "3:44: devices[0].paths: only for bus: nvme" <<EOF
 $ok_head
   - {name: A, bus: sata, size: 64M, paths: 2}

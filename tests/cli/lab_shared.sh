@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lab_shared.sh — the link pass in the server lab (issue 14), on
+# lab_shared.sh — the link pass in the server lab, on
 # tests/lab/shared-link.yaml: two emulated NVMe disks in one QEMU throttle
 # group (one 60 MB/s link) and two with 60 MB/s each.  `tierwise probe` of
 # the four must record exactly one shared group in the profile's links,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # lab_slc.sh — the sustained write on a disk with an SLC-like cache, in the
-# server lab (issue 27), on tests/lab/slc-cache.yaml: QEMU's burst bucket
+# server lab, on tests/lab/slc-cache.yaml: QEMU's burst bucket
 # (burst_write_mbps × burst_seconds MB, draining at write_mbps) on a blank
 # 4 GiB disk.  `tierwise probe --full --tests sustained_write` must find
 # the cliff, put the cache (cliff_after_gb) within ±15 % of what the bucket

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lab_unlike.sh — one volume per tier (issue 15) in the server lab, on
+# lab_unlike.sh — one volume per tier in the server lab, on
 # tests/lab/unlike-tier.yaml: two unlike blank disks that only together meet
 # the warm tier's need.  Boot 1: a destructive probe of the new disks, the
 # plan (an LVM volume tw-models, linear), its script with --apply, data

@@ -1,4 +1,4 @@
-# lib_lab.sh — sourced by the lab tests (lab.sh, lab_unlike.sh): the
+# lib_lab.sh — sourced by the lab tests (lab*.sh but lab_scenario.sh): the
 # checks that skip them, and one run of a scenario with one retry when
 # QEMU's NVMe emulation lost a command.
 # Needs: tw (the binary), srcdir; sets qemu, builddir; defines now, since,
