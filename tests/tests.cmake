@@ -163,5 +163,5 @@ set_tests_properties(cli.read_under_write PROPERTIES TIMEOUT 120 LABELS device R
 set_property(TEST cli.validate cli.jsonschema cli.csv2profile cli.golden cli.record_sysroot
   cli.k8s_node fixtures.consistent cli.score cli.explain cli.plan cli.plan_engineer
   cli.plan_drive cli.compare cli.import_fio cli.wrong_kind cli.docs_drift cli.messages
-  cli.policies_builtin cli.lab_scenario cli.wording cli.link
+  cli.policies_builtin cli.lab_scenario cli.wording cli.link build.no_cycles
   APPEND PROPERTY LABELS parallel)
