@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Docs that cannot drift (issue 29).  For every command, each long option of
+# Docs that cannot drift.  For every command, each long option of
 # its getopt table (cli/cmd_*.c) appears in its --help, in its section of
 # the man page docs/tierwise.1 (the default job's: DESCRIPTION and OPTIONS)
 # and in its list of the bash completion scripts/completion/tierwise.bash;

@@ -167,7 +167,7 @@ same "another block size: its own row" "$(jq -r '.models[] | select(.model == "S
 	.figures[] | select(.metric == "seq_read.mbps") | "\(.n) \(.method)"' "$tmp/e21.json" | sort | tr '\n' ';')" \
 	"1 catalog catalog bs=131072 qd=32;3 catalog catalog bs=1048576 qd=32;"
 
-# --- namespaces of one drive count once (issue 28) --------------------------
+# --- namespaces of one drive count once -------------------------------------
 # namespaces.json: two drives of one model, each split into two namespaces
 # (one drive_id each); a copy on a second host without drive_id: 4 drives
 mkdir "$tmp/ns"
@@ -232,7 +232,7 @@ grep -qi '<script' "$tmp/dom" && bad "rendered: the DOM has a <script"
 same "rendered: outlier rows" "$(grep -o '<tr class="outlier"' "$tmp/dom" | wc -l)" "$n_out"
 same "rendered: outlier dots" "$(grep -o '<circle class="odd"' "$tmp/dom" | wc -l)" "$n_out"
 same "rendered: host rows" "$(grep -o '<tr data-host="host-' "$tmp/dom" | wc -l)" 5
-# one host: its nouns in the singular (issue 29)
+# one host: its nouns in the singular
 same "one host: the summary" "$("$tw" fleet "$ex" 2>/dev/null | head -1)" \
 	"Fleet: 1 host, 18 devices, 14 models; plans for 0 of 1 host"
 exit $fail

@@ -28,13 +28,13 @@ for fx in "$src"/tests/fixtures/*/; do
 		n=$((n + 1))
 	done
 done
-# issue 28: a dual-port drive behind a multipath head warns of its
+# A dual-port drive behind a multipath head warns of its
 # non-optimized path, whatever else the golden file says.
 if ! "$tw" --sysroot "$src/tests/fixtures/enterprise" list 2>&1 |
 	grep -qx 'warning: nvme0n1: path nvme0c1n1 via nvme1 (pcie 0001:5e:00.0, NUMA node 1) is non-optimized: .*'; then
 	echo "FAIL: enterprise: no warning for the non-optimized path nvme0c1n1"; fail=1
 fi
-# issue 28: a PCIe link per path: the second port trained x1 of its x2.
+# A PCIe link per path: the second port trained x1 of its x2.
 for fx in enterprise enterprise-6.1; do
 	if ! "$tw" --sysroot "$src/tests/fixtures/$fx" list 2>&1 |
 		grep -qx '  nvme0n1 path nvme0c1n1 via nvme1: Gen4 x1 of Gen4 x2 (degraded) at 0001:5e:00.0: .*'; then
@@ -42,7 +42,7 @@ for fx in enterprise enterprise-6.1; do
 	fi
 done
 
-# issue 28: NVMe over Fabrics.  list: the transport as nvme-tcp, the
+# NVMe over Fabrics.  list: the transport as nvme-tcp, the
 # network-attached section; a plan that puts a fabrics device in hot says
 # its latency is the network's, one in warm gets no such warning.
 fab=$src/tests/fixtures/fabrics
@@ -70,7 +70,7 @@ else
 	fi
 fi
 
-# issue 28: zoned devices.  list: the zoned section and JSON blocks (null
+# Zoned devices.  list: the zoned section and JSON blocks (null
 # for conventional devices); a plan of tests/fixtures/profiles/zoned.json
 # never puts ext4 or XFS on the host-managed nvme1n2 (btrfs, with the
 # reason) and warns of the host-aware sda, once.
@@ -101,7 +101,7 @@ fi
 
 [ "$n" -ge 6 ] || { echo "FAIL: expected at least 3 fixtures (6 outputs), found $n outputs"; fail=1; }
 
-# Plans (issue 26): the published server as is, with needs it cannot meet,
+# Plans: the published server as is, with needs it cannot meet,
 # and a datacenter catalog built for the purpose, text and md; the search's
 # node count (GLPK's path, not the plan) is masked.
 ex=$src/examples/ai-server-18-devices.json dc=$src/tests/fixtures/catalogs/datacenter.json
@@ -116,7 +116,7 @@ plan_case() {	# NAME ARGS...
 	fi
 	sed -i -E 's/, [0-9]+ nodes searched\)/, N nodes searched)/; s/\(proven optimum, [0-9]+ nodes/(proven optimum, N nodes/; s/^    [0-9]+ nodes searched\)/    N nodes searched)/' "$tmp/out"
 	sed -i "s|^Policies: $src/|Policies: SRC/|" "$tmp/out"	# where the checkout is
-	case $name in *.txt)	# text is wrapped to 80 columns when not a terminal (issue 29)
+	case $name in *.txt)	# text is wrapped to 80 columns when not a terminal
 		w=$(grep -v '^Policies: ' "$tmp/out" | LC_ALL=C.UTF-8 wc -L)
 		[ "$w" -le 80 ] || { echo "FAIL: plan $name: a line of $w columns"; fail=1; }
 	esac

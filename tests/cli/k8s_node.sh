@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 29: a Kubernetes node (tests/fixtures/k8s-node: three xfs
+# A Kubernetes node (tests/fixtures/k8s-node: three xfs
 # filesystems on three NVMe drives under ~490 mounts, hundreds of them bind
 # mounts of those three: a local volume bound into 90 pods, another into 30,
 # configmap subPaths, kubelet's own directory).

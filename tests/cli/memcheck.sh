@@ -56,7 +56,7 @@ printf '{"schema": ' >"$tmp/truncated.json"
 vg 1 validate "$tmp/truncated.json"
 vg 1 validate "$tmp/missing.json"
 vg 2 frobnicate
-# ---- import fio (issue 29): every fixture, bad input, a file of the wrong kind
+# ---- import fio: every fixture, bad input, a file of the wrong kind
 fio=$src/tests/fixtures/fio
 vg 0 import fio "$fio/recipe.json" "$fio/sweep.json" "$fio/two.json" "$fio/plus.json" \
 	"$fio/bins-only.json" "$fio/old-2x.json" "$fio/lat-pct.json" "$fio/noisy.json" \

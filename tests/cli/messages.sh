@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 29: the messages a newcomer meets, each one said right.
+# The messages a newcomer meets, each one said right.
 #  - a short option a command lacks is unknown ("validate -q", "validate -o"),
 #    one that needs a value says so ("plan -o" at the end);
 #  - an unknown command gets the nearest one ("plna": "plan");

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Outputs never destroy anything (issue 19):
+# Outputs never destroy anything:
 #  - every output option (probe --json, report -o, the default job's --json)
 #    pointed at a loop device holding ext4 is refused with exit 2, and the
 #    filesystem signature is intact afterwards (blkid -p); at a directory too;
@@ -92,7 +92,7 @@ wait "$pid"
 rc=$?
 [ "$rc" -eq 130 ] || { echo "FAIL: SIGINT: exit $rc, wanted 130"; fail=1; }
 unchanged "SIGINT in the middle of a probe"
-# what was measured before the interrupt is kept beside it (issue 20)
+# what was measured before the interrupt is kept beside it
 [ "$(jq '.devices | length' "$tmp/keep.partial.json" 2>/dev/null)" = 1 ] ||
 	{ echo "FAIL: SIGINT: no keep.partial.json with the device measured so far"; fail=1; }
 ls -A "$tmp/scratch" | grep -q . && { echo "FAIL: SIGINT left a scratch file"; fail=1; }
@@ -143,7 +143,7 @@ fi
 check "probe without --json" 0 "$tw" probe "$tmp/scratch" "${quick[@]}"
 expect "probe without --json" "$tmp/err" "not saved: add -o FILE"
 
-# 7b. the old spellings work for one release and say so (issue 20)
+# 7b. the old spellings work for one release and say so
 check "list --json (deprecated)" 0 "$tw" --sysroot "$TW_SRCDIR/tests/fixtures/server" list --json
 jq_true "list --json still writes the inventory" '.schema == "tierwise.inventory/1"'
 expect "list --json (deprecated)" "$tmp/err" "--json is deprecated: use --format json"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tierwise plan with namespaces of one drive (issue 28): the fixture
+# tierwise plan with namespaces of one drive: the fixture
 # tests/fixtures/profiles/namespaces.json holds two U.2 drives of one model,
 # each split into two like namespaces (one drive_id each), an Optane and an
 # HDD.  No md array and no LVM volume ever spans two namespaces of one drive

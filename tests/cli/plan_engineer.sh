@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Plans an engineer would sign (issue 26), on the published server and on
+# Plans an engineer would sign, on the published server and on
 # catalogs built for the purpose: the warnings bind the optimiser (placed
 # despite only when a need requires it, and said so), one media class per
 # tier, estimates of what is built, redundancy from the policies, one host

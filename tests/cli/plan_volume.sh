@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tierwise plan: one LVM volume per tier for unlike devices (issue 15), on two
+# tierwise plan: one LVM volume per tier for unlike devices, on two
 # loop devices of different sizes in the warm tier: the plan (one volume,
 # linear, one mount), fstab, udev (read-ahead on the volume, not its members)
 # and the script: bash -n, a dry run that changes nothing (pvcreate,

@@ -35,7 +35,7 @@ for fmt in text json script; do
 			jq 'del(.seconds, .policies_from)' "$tmp/$f.json" >"$tmp/$f.j" && mv "$tmp/$f.j" "$tmp/$f.json"
 		done
 	fi
-	if [ "$fmt" = text ]; then	# each says where its policies came from (issue 29)
+	if [ "$fmt" = text ]; then	# each says where its policies came from
 		expect "plan alone: the built-in policies named" "$tmp/alone.text" "Policies: built-in"
 		expect "plan --policies: the directory named" "$tmp/dir.text" "Policies: $src/policies (--policies)"
 		for f in alone dir; do

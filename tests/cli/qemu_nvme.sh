@@ -5,7 +5,7 @@
 # boots: a plain one, and one where the controller reports the SMART
 # temperature critical warning from power-on (smart_critical_warning=2); a
 # third adds a zoned (ZNS) namespace on a second controller, probed with
-# --destructive: zone-sequential writes after a zone reset (issue 28).
+# --destructive: zone-sequential writes after a zone reset.
 # The guest and its disk images are built by scripts/qemu/; the host's own
 # disks are never touched.
 #
@@ -191,7 +191,7 @@ ok warning probe.json "critical warning 2 (temperature)" \
 thermal_fail=$((fail - base_fail))
 # ---- end of THERMAL checks --------------------------------------------------
 
-# ---- ZONED: zone-sequential writes on a ZNS namespace (issue 28) -----------
+# ---- ZONED: zone-sequential writes on a ZNS namespace ----------------------
 # 256 MiB in zones of 64 MiB, 4 open at most: all four reset and written in
 # order, 4 at once (a slot each), every write accepted; no mixed test.
 rc_ok zoned zoned

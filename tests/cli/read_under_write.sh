@@ -76,7 +76,7 @@ for target in "zram:/dev/zram$zram" "loop:$loop" "scratch:$tmp/dir"; do
 		"$tw" probe "$path" "${args[@]}" "${quick[@]}" -o "$tmp/$what.json" >"$tmp/$what.txt" 2>"$tmp/err"
 		rc=$?
 		# The scratch file lies on the machine's own disk, which at times
-		# stalls writes for a while (session 21, at the end of a CI run on
+		# stalls writes for a while (at the end of a CI run on
 		# a virtual disk: 14.5 MiB/s delivered, 3 of 3 runs alone in the
 		# band): one more try there, said; RAM-backed devices get none.
 		if [ "$rc" -ne 0 ] || [ "$what" != scratch ] || [ "$try" = 2 ] || delivered "$tmp/$what.json"; then

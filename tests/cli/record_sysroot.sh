@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 28: scripts/record-sysroot.sh records what `tierwise list` reads, so a
+# scripts/record-sysroot.sh records what `tierwise list` reads, so a
 # recording replays as the machine itself lists.  Re-recorded with --from,
 # every fixture of tests/fixtures/ (a multipath head with multipath/ and in
 # Linux 6.1's layout with hidden paths in sys/block, fabrics, zoned, ...)
@@ -38,7 +38,7 @@ for fx in "$src"/tests/fixtures/*/; do
 done
 [ "$n" -ge 9 ] || { echo "FAIL: only $n fixtures re-recorded"; fail=1; }
 
-# The shapes of issue 28, by name: what the recording holds.
+# The multipath, fabrics and zoned shapes, by name: what the recording holds.
 e=$tmp/enterprise e61=$tmp/enterprise-6.1
 for f in sys/devices/virtual/nvme-subsystem/nvme-subsys0/{serial,firmware_rev,subsysnqn,iopolicy} \
 	sys/devices/pci0001:5d/0001:5d:00.0/0001:5e:00.0/{current_link_width,max_link_width,numa_node} \

@@ -162,7 +162,7 @@ echo '{"schema": "tierwise.score/1"}' >"$tmp/wrong.json"
 check "--plan wrong schema" 1 "$tw" report "$ex" --plan "$tmp/wrong.json" -o "$tmp/x.html"
 expect "--plan wrong schema" "$tmp/err" "not a tierwise.plan/1 document"
 
-# --- money (issue 26): cost per tier and per usable TB; a buy plan's list -----
+# --- money: cost per tier and per usable TB; a buy plan's list ----------------
 # commas N — 1752 → 1,752 (the report's thousands)
 commas() { echo "$1" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta'; }
 # cents JSON FILTER — the figure to the cent, as the report's data-* attributes
@@ -306,7 +306,7 @@ grep -qi '<script' "$tmp/e.html" && bad "escaping: a model became a <script>"
 has "escaping: model" "$tmp/e.html" "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;q&quot;"
 same "escaping: id in attributes" "$(count "$tmp/e.html" 'data-device="biwin&lt;1t&gt;&amp;&quot;x&#39;"')" 8
 
-# --- issue 21: the iorate curve, latency against delivered IOPS -------------
+# --- the iorate curve, latency against delivered IOPS -----------------------
 jq '(.devices[] | select(.id == "nvme0n1") | .results.iorate) = [
 	{"pct": 10, "offered_iops": 10000, "iops": 9990, "lat_us": {"p50": 50, "p99": 80}},
 	{"pct": 50, "offered_iops": 50000, "iops": 49900, "lat_us": {"p50": 60, "p99": 120}},

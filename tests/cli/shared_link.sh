@@ -5,8 +5,8 @@
 # "link"), and two loop devices capped at 30 MB/s each (links of their own;
 # every cap also 3,000 read IOPS),
 # probed side by side: the profile's links name the first two and no other,
-# the plan warns shared-link.  Stands in for the lab's QEMU throttle group
-# (issue 13).  Root only; SKIP without blk-throttle or mkfs.ext4.
+# the plan warns shared-link.  Stands in for the lab's QEMU throttle group.
+# Root only; SKIP without blk-throttle or mkfs.ext4.
 tw=$1
 src=${TW_SRCDIR:?}
 fail=0
@@ -28,8 +28,7 @@ trap cleanup EXIT
 # and 3,000 read IOPS: the links, not this machine's two CPUs, bound the
 # random reads.  At 30 MB/s alone a QD1 4 KiB reader runs up to 7,680 IOPS,
 # which two QD1 readers side by side on two CPUs do not reach (6,100 each
-# against 7,900 alone once the engine got faster, session 11): the spot
-# check would see the CPUs, not a link.
+# against 7,900 alone): the spot check would see the CPUs, not a link.
 IOPS_CAP=3000
 if [ -e /sys/fs/cgroup/blkio/blkio.throttle.read_bps_device ]; then
 	cg=/sys/fs/cgroup/blkio/tw-shared.$$

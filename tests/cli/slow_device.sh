@@ -83,7 +83,7 @@ no_stall() {
 head -c 64M /dev/urandom >"$tmp/disk.img"
 loop=$(losetup -f --show "$tmp/disk.img") || { echo "SKIP: no loop device"; exit 77; }
 # the sweep from QD 1 in powers of two, to QD 128 or to where a note says it
-# stopped and why (saturated, or the p99 past the target: issue 27)
+# stopped and why (saturated, or the p99 past the target)
 sweep='(.devices[0].results.qd_sweep | map(.qd)) as $q | $q[0] == 1
 	and $q == [1,2,4,8,16,32,64,128][:($q | length)]
 	and (($q | last) == 128 or ([.devices[0].notes[] | test("^qd_sweep: stopped at QD \($q | last): (its p99 .* past the .* target|IOPS grew less than 5 % for two steps)")] | any))'
@@ -124,7 +124,7 @@ probe iops-wr --destructive --yes
 within iops-wr .devices[0].results.rand_read_qd32.iops 120 180
 within iops-wr .devices[0].results.mixed_70_30.iops 120 330
 # reads under writes on a 150-IOPS disk: at their cap long before a p99's
-# 10,000, and a note says on how few samples the p99 rests (issue 27)
+# 10,000, and a note says on how few samples the p99 rests
 jq -e '.devices[0] | (.results.read_under_write.ios | . > 0 and . < 10000) and
 	([.notes[] | test("^read_under_write: stopped at its 4.0 s cap after [0-9]+ reads: its p99 rests on [0-9]+ samples above it \\(100 wanted\\)$")] | any)' \
 	"$tmp/iops-wr.json" >/dev/null ||

@@ -42,7 +42,7 @@ check "shipped policies" 0 "$tw" validate "$src"/policies/*.yaml
 printf 'name: x\ntier: lukewarm\nmetrics:\n  - path: seq_read.mbps\n    better: higher\n    good: 100\n    poor: 10\n' >"$tmp/bad.yaml"
 check "bad policy" 1 "$tw" validate "$tmp/bad.yaml"
 expect "bad policy" "$tmp/err" "$tmp/bad.yaml:2:7: tier:"
-# refetchable and redundancy (issue 26): wrong values name line:column, key and the allowed values.
+# refetchable and redundancy: wrong values name line:column, key and the allowed values.
 printf 'name: x\ntier: warm\nmetrics:\n  - {path: seq_read.mbps, better: higher, good: 100, poor: 10}\nrefetchable: yes\nredundancy: mirror\n' >"$tmp/bad-red.yaml"
 check "bad redundancy" 1 "$tw" validate "$tmp/bad-red.yaml"
 expect "bad refetchable" "$tmp/err" "$tmp/bad-red.yaml:5:14: refetchable: must be true or false, not a string (\"yes\")"
@@ -57,7 +57,7 @@ check "no file" 2 "$tw" validate
 expect "no file" "$tmp/err" "Try 'tierwise validate --help'"
 check "help" 0 "$tw" validate --help
 
-# a policy's size without a unit is refused as on the command line (issue 29)
+# a policy's size without a unit is refused as on the command line
 sed 's/^need_bytes:.*/need_bytes: 500/' "$src/policies/archive.yaml" >"$tmp/archive.yaml"
 line=$(grep -n '^need_bytes:' "$tmp/archive.yaml" | cut -d: -f1)
 check "policy: need_bytes without a unit" 1 "$tw" validate "$tmp/archive.yaml"

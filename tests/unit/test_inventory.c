@@ -335,7 +335,7 @@ static void test_board(void **state)
 	probe_inventory_free(inv);
 }
 
-/* issue 28: a dual-port U.2 drive behind an NVMe multipath head. */
+/* A dual-port U.2 drive behind an NVMe multipath head. */
 static void test_enterprise_multipath(void **state)
 {
 	struct probe_inventory *inv = scan("enterprise");
@@ -599,7 +599,7 @@ static void test_enterprise_profile(void **state)
 	probe_inventory_free(inv);
 }
 
-/* issue 28: NVMe over Fabrics — an nvme-tcp namespace of its own controller
+/* NVMe over Fabrics — an nvme-tcp namespace of its own controller
  * and an nvme-rdma one behind a multipath head: network-attached, no link,
  * no NUMA node (though the controllers' numa_node says 1), no PCI port. */
 static void test_fabrics(void **state)
@@ -690,7 +690,7 @@ static void test_fabrics_profile(void **state)
 	probe_inventory_free(inv);
 }
 
-/* issue 28: zoned devices.  queue/zoned, chunk_sectors and nr_zones: a ZNS
+/* Zoned devices.  queue/zoned, chunk_sectors and nr_zones: a ZNS
  * namespace (host-managed, 64 MiB zones) beside the drive's conventional
  * one (one drive_id), a host-aware SMR disk; "none" is no zoned block. */
 static void test_zoned(void **state)

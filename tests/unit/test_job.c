@@ -619,7 +619,7 @@ static void test_stop_on_steady(void **state)
 }
 
 /*
- * Stop when the figure is known (issue 27): a steady null device with short
+ * Stop when the figure is known: a steady null device with short
  * windows stops once its rate is known to ±2 % and min_ios were counted,
  * long before the cap; the band it reports is within the target.  A job
  * that cannot count min_ios before its cap runs to the cap, not known.
@@ -671,7 +671,7 @@ static void test_stop_on_known(void **state)
 }
 
 /*
- * Give up early on a swinging device (issue 27): a null device whose rate
+ * Give up early on a swinging device: a null device whose rate
  * halves in every other 0.15 s is never known to ±2 %; with futile_pct the
  * job stops once futile_after_s are measured (its band, projected to the
  * cap, is still far wider than ±3 %), not at its cap, and says so; without
@@ -1420,8 +1420,8 @@ static void test_job_cpus(void **state)
 
 /*
  * Reads under writes (underwrite.h) stop when the reader stops: the
- * trimmer's tick (1 ms to 60 s) is a wait that the stop ends.  Until session 18 it slept
- * out its tick (100 ms), so each call returned up to a tick after its
+ * trimmer's tick (1 ms to 60 s) is a wait that the stop ends; one slept
+ * out would return each call up to a tick after its
  * reader; here the tick is 3 s, and a reader of 0.11 s on the null engine
  * over a real file (the trimmer punches and rewrites ranges of it) must
  * come back long before the first tick would have ended.

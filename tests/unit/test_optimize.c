@@ -235,7 +235,7 @@ static void check_against_brute(bool all_needs, int rounds)
 }
 
 /*
- * Media classes and array rules (issue 26) against brute force: random
+ * Media classes and array rules against brute force: random
  * classes per device (one per tier in a tier), random rules per tier and
  * redundancy required in some; the optimum meets as many needs with the
  * same score as the best assignment advisor_evaluate() accepts, and never
@@ -428,7 +428,7 @@ static void test_obvious_plan(void **state)
 }
 
 /*
- * Needs first (issue 15): two identical 512 GB drives, warm needs 800 GB,
+ * Needs first: two identical 512 GB drives, warm needs 800 GB,
  * nothing else has a need.  Both go to warm (820 GB), none to hot, although
  * the hot tier would score them higher.
  */

@@ -242,7 +242,7 @@ static const struct bad_case bad_cases[] = {
 	{ "{\"schema\": \"tierwise.profile/1\", \"host\": \"h\", \"created\": \"2026-11-29T20:00:00Z\",\n"
 	  " \"tool\": {\"name\": \"t\", \"version\": \"1\"}, \"devices\": [], \"x\": 1e999}",
 	  0, 0, NULL, "not valid JSON" },
-	/* a multipath path's own link (issue 28): checked as a device's */
+	/* a multipath path's own link: checked as a device's */
 	{ HEAD DEV(",\n \"multipath\": {\"paths\": [{\"name\": \"nvme0c1n1\", \"controller\": "
 		  "\"nvme1\", \"link\": {\"width\": 0}}]}") "]}",
 	  0, 0, "devices[0].multipath.paths[0].link.width", "must be at least 1" },

@@ -178,7 +178,7 @@ static void test_writable_all_tests(void **state)
 	json = profile_write_string(p);
 	assert_int_equal(profile_read_string(json, strlen(json), "run.json", &q, &diags), 0);
 	assert_int_equal(diags.n, 0);
-	/* the probe's settings as fields, for compare (issue 20) */
+	/* the probe's settings as fields, for compare */
 	assert_string_equal(d->probe.engine, "null");
 	assert_float_equal(d->probe.test_seconds, 0.25, 0);
 	assert_string_equal(q->devices[0].probe.engine, "null");
@@ -407,9 +407,9 @@ static void test_settle_first(void **state)
 }
 
 /* Quick mode's give-up rule (run_job.c probe_run_job_for): the read tests, QD1 among
- * them since session 13, stop after a third of their cap once the band
- * is on course to stay wider than their ±2 % target at the cap (±3 %
- * until session 16; and their 10,000 reads are in);
+ * them, stop after a third of their cap once the band
+ * is on course to stay wider than their ±2 % target at the cap (and
+ * their 10,000 reads are in);
  * not seq_write (a trend), not read_under_write (its figure is the p99),
  * and never with --seconds. */
 static void test_quick_give_up(void **state)
@@ -457,7 +457,7 @@ static void test_quick_give_up(void **state)
 	probe_run_job_for(&r, &probe_test_defs[PROBE_TEST_READ_UNDER_WRITE], 1, &job);
 	assert_float_equal(job.futile_pct, 0.0, 0);
 	assert_int_equal(job.min_ios, 10000);
-	/* a tail only where the p99 is judged (since session 16) */
+	/* a tail only where the p99 is judged */
 	probe_run_job_for(&r, &probe_test_defs[PROBE_TEST_RAND_READ_QD32], 32, &job);
 	assert_int_equal(job.min_ios, 0);
 	probe_run_job_for(&r, &probe_test_defs[PROBE_TEST_MIXED_70_30], 32, &job);
@@ -500,7 +500,7 @@ static void test_qd32_no_tail(void **state)
 	assert_true(io->ios < 10000);
 	assert_true(io->seconds >= 0.3 && io->seconds < 2.0);
 	/* known to ±2 %; or, where the host's timers jitter (a fresh-clone CI
-	 * run under ASan, session 19: the held reads' completions came in
+	 * run under ASan, where the held reads' completions come in
 	 * bunches), given up at a third of its cap with its band in a note:
 	 * either way a band rule ended it, not the 10,000 reads of a tail */
 	assert_true(io->steady || notes_with(d, "rand_read_qd32: stopped after ",
@@ -640,8 +640,8 @@ static void test_qd1_on_irq_cpus(void **state)
 
 /*
  * read_under_write's second part, OCP BOOT-BENCH-1's reads: quick, until
- * their IOPS are known (not the QD1 part's 10,000 reads, which ended them
- * in one or two windows, with no band, until session 17), and the note
+ * their IOPS are known (not the QD1 part's 10,000 reads, which would end
+ * them in one or two windows, with no band), and the note
  * says how sure the figure is.
  */
 static void test_boot_until_known(void **state)

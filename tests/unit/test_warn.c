@@ -686,7 +686,7 @@ static void test_usb(void **state)
 	profile_free(p);
 }
 
-/* issue 28: a network-attached device warns only in the hot tier. */
+/* A network-attached device warns only in the hot tier. */
 static void test_fabric(void **state)
 {
 	struct profile *p = profile_new();
@@ -727,7 +727,7 @@ static void test_fabric(void **state)
 	profile_free(p);
 }
 
-/* issue 28: a host-aware zoned device warns in any tier it is placed in;
+/* A host-aware zoned device warns in any tier it is placed in;
  * a host-managed one (its mount says why) and an unplaced one do not. */
 static void test_zoned(void **state)
 {
