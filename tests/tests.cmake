@@ -159,9 +159,12 @@ set_tests_properties(cli.read_under_write PROPERTIES TIMEOUT 120 LABELS device R
 # Tests that only read files (fixtures, profiles, policies, the docs) and
 # run no probe on a real target: scripts/test runs them two at a time
 # (ctest -j, label parallel) before the others, which run one at a time.
-# Not here: what uses devices, mounts, sshd or chromium, and what measures.
+# Not here: what uses devices, mounts, sshd or chromium, and what measures;
+# except cli.memcheck, whose loop device and scratch file only it sees and
+# whose figures nobody judges (valgrind: it checks memory, not speed).
 set_property(TEST cli.validate cli.jsonschema cli.csv2profile cli.golden cli.record_sysroot
   cli.k8s_node fixtures.consistent cli.score cli.explain cli.plan cli.plan_engineer
   cli.plan_drive cli.compare cli.import_fio cli.wrong_kind cli.docs_drift cli.messages
   cli.policies_builtin cli.lab_scenario cli.wording cli.link build.no_cycles
+  cli.no_nan cli.package cli.memcheck
   APPEND PROPERTY LABELS parallel)
