@@ -5,16 +5,9 @@
 # tier, estimates of what is built, redundancy from the policies, one host
 # per plan, buying by the same rules (a larger budget never scores lower).
 set -u
-tw=$1
 export COLUMNS=1000	# whole sentences to match; the wrap at 80 is checked by golden.sh
-src=${TW_SRCDIR:?}
-ex=$src/examples/ai-server-18-devices.json
-pol=$src/policies
-command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
 . "$(dirname "$0")/lib.sh"
+cli_test_start "$1"
 plan() { "$tw" plan --policies "$pol" --no-inventory "$@"; }
 
 # mixcheck DESCRIPTION CATALOG: no tier of the plan in $tmp/out holds a hard
