@@ -211,7 +211,9 @@ static void bytes_txt(char *buf, size_t len, int64_t b)
 		render_value(buf, len, (double)b, "bytes");
 }
 
-static void plan_devices(FILE *out, const struct report_input *in, const struct report_tier *t)
+/* The tier's devices; origins[i]: the catalog entry of a bought copy, or NULL. */
+static void plan_devices(FILE *out, const struct report_input *in, const struct advisor_file_tier *t,
+			 const char *const *origins)
 {
 	char s[32];
 
@@ -224,7 +226,7 @@ static void plan_devices(FILE *out, const struct report_input *in, const struct 
 		return;
 	fputs("<ul class=\"devices\">\n", out);
 	for (size_t i = 0; i < t->n_devices; i++) {
-		const char *origin = t->origins[i];
+		const char *origin = origins[i];
 		const struct profile_device *d = find_dev(in, origin ? origin : t->devices[i]);
 
 		rh_num(s, sizeof(s), t->scores[i]);
@@ -248,7 +250,7 @@ static void plan_devices(FILE *out, const struct report_input *in, const struct 
 	fputs("</ul>\n", out);
 }
 
-static void plan_raid(FILE *out, const struct report_tier *t)
+static void plan_raid(FILE *out, const struct advisor_file_tier *t)
 {
 	char r[32];
 
@@ -264,7 +266,7 @@ static void plan_raid(FILE *out, const struct report_tier *t)
 	fputs("</p>\n", out);
 }
 
-static void plan_estimates(FILE *out, const struct report_tier *t)
+static void plan_estimates(FILE *out, const struct advisor_file_tier *t)
 {
 	char v[48];
 
@@ -288,7 +290,7 @@ static void plan_estimates(FILE *out, const struct report_tier *t)
 		fputs("</ul>\n", out);
 }
 
-static void plan_mounts(FILE *out, const struct report_tier *t)
+static void plan_mounts(FILE *out, const struct advisor_file_tier *t)
 {
 	if (t->n_mounts)
 		fputs("<h4>Mount</h4>\n<ul class=\"mounts\">\n", out);
@@ -346,7 +348,7 @@ static void money_attr(FILE *out, const char *name, double v)
 }
 
 /* " · cost 960 (1,250 per usable TB)" on a tier card; nothing without prices. */
-static void tier_cost(FILE *out, const struct report_plan *p, const struct report_tier *t)
+static void tier_cost(FILE *out, const struct report_plan *p, const struct advisor_file_tier *t)
 {
 	char c[32], per[32];
 
@@ -390,7 +392,7 @@ static void plan_costs(FILE *out, const struct report_plan *p)
 	      "<th>devices</th><th>usable</th><th>cost</th><th>per usable TB</th></tr></thead>\n"
 	      "<tbody>\n", out);
 	for (int i = 0; i < TW_TIER_COUNT; i++) {
-		const struct report_tier *t = &p->tiers[i];
+		const struct advisor_file_tier *t = &p->tiers[i];
 
 		cost_row(out, t->name, t->n_devices, t->n_devices ? t->usable_bytes : -1,
 			 t->cost, t->cost_per_usable_tb);
@@ -458,7 +460,8 @@ static void plan_buy(FILE *out, const struct report_plan *p)
 		"<td class=\"num\">%s</td></tr></tfoot>\n</table>\n", n, sum);
 }
 
-static void plan_tier(FILE *out, const struct report_input *in, const struct report_tier *t)
+static void plan_tier(FILE *out, const struct report_input *in, const struct advisor_file_tier *t,
+		      const char *const *origins)
 {
 	char need[32], use[32], sc[32];
 
@@ -474,7 +477,7 @@ static void plan_tier(FILE *out, const struct report_input *in, const struct rep
 	fprintf(out, "</p>\n<p class=\"meta\">need %s · usable %s · tier score %s", need, use, sc);
 	tier_cost(out, in->plan, t);
 	fputs("</p>\n", out);
-	plan_devices(out, in, t);
+	plan_devices(out, in, t, origins);
 	plan_raid(out, t);
 	plan_estimates(out, t);
 	plan_mounts(out, t);
@@ -540,7 +543,7 @@ void report_section_plan(FILE *out, const struct report_input *in)
 	plan_summary(out, p);
 	fputs("<div class=\"tiers\">\n", out);
 	for (int t = 0; t < TW_TIER_COUNT; t++)
-		plan_tier(out, in, &p->tiers[t]);
+		plan_tier(out, in, &p->tiers[t], p->origins[t]);
 	fputs("</div>\n", out);
 	plan_buy(out, p);
 	plan_costs(out, p);

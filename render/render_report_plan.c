@@ -138,10 +138,10 @@ static size_t plan_ids(const struct report_plan *rp)
 static void fit_all(struct misfit *m, const struct report_plan *rp)
 {
 	for (int t = 0; t < TW_TIER_COUNT; t++) {
-		const struct report_tier *rt = &rp->tiers[t];
+		const struct advisor_file_tier *rt = &rp->tiers[t];
 
 		for (size_t i = 0; i < rt->n_devices; i++)	/* a copy: its catalog entry */
-			fit(m, rt->origins[i] ? rt->origins[i] : rt->devices[i]);
+			fit(m, rp->origins[t][i] ? rp->origins[t][i] : rt->devices[i]);
 		fit_dev(m, rp, rt->shared_with);
 	}
 	for (size_t i = 0; i < rp->n_unassigned; i++)
@@ -194,14 +194,15 @@ static const char *adv_id(const struct advisor_plan *plan, size_t i)
 }
 
 static int adv_lists(struct report_plan *rp, const struct advisor_plan *plan,
-		     const struct advisor_plan_tier *at, struct report_tier *rt)
+		     const struct advisor_plan_tier *at, struct advisor_file_tier *rt,
+		     const char ***origins)
 {
 	rt->policies = rp_alloc(rp, at->n_policies, sizeof(*rt->policies));
 	rt->devices = rp_alloc(rp, at->n_devices, sizeof(*rt->devices));
-	rt->origins = rp_alloc(rp, at->n_devices, sizeof(*rt->origins));
+	*origins = rp_alloc(rp, at->n_devices, sizeof(**origins));
 	rt->scores = rp_alloc(rp, at->n_devices, sizeof(*rt->scores));
 	rt->notes = strv(rp, at->notes, at->n_notes);
-	if (!rt->policies || !rt->devices || !rt->origins || !rt->scores || !rt->notes)
+	if (!rt->policies || !rt->devices || !*origins || !rt->scores || !rt->notes)
 		return -ENOMEM;
 	rt->n_policies = at->n_policies;
 	for (size_t k = 0; k < at->n_policies; k++)
@@ -210,7 +211,7 @@ static int adv_lists(struct report_plan *rp, const struct advisor_plan *plan,
 	for (size_t i = 0; i < at->n_devices; i++) {
 		rt->devices[i] = adv_id(plan, at->devices[i]);
 		if (plan->buying && plan->origin)
-			rt->origins[i] = plan->origin[at->devices[i]]->id;
+			(*origins)[i] = plan->origin[at->devices[i]]->id;
 		rt->scores[i] = at->scores[i];
 	}
 	rt->n_notes = at->n_notes;
@@ -218,7 +219,7 @@ static int adv_lists(struct report_plan *rp, const struct advisor_plan *plan,
 }
 
 static int adv_est_mounts(struct report_plan *rp, const struct advisor_plan_tier *at,
-			  struct report_tier *rt)
+			  struct advisor_file_tier *rt)
 {
 	rt->est = rp_alloc(rp, at->n_est, sizeof(*rt->est));
 	rt->mounts = rp_alloc(rp, at->n_mounts, sizeof(*rt->mounts));
@@ -241,7 +242,7 @@ static int adv_est_mounts(struct report_plan *rp, const struct advisor_plan_tier
 static int adv_tier(struct report_plan *rp, const struct advisor_plan *plan, int t)
 {
 	const struct advisor_plan_tier *at = &plan->tiers[t];
-	struct report_tier *rt = &rp->tiers[t];
+	struct advisor_file_tier *rt = &rp->tiers[t];
 
 	rt->score = at->score;
 	rt->cost = at->cost;
@@ -255,7 +256,7 @@ static int adv_tier(struct report_plan *rp, const struct advisor_plan *plan, int
 		rt->raid_tradeoff = at->raid.tradeoff;
 		rt->raid_read_mbps = at->raid.seq_read_mbps;
 	}
-	if (adv_lists(rp, plan, at, rt))
+	if (adv_lists(rp, plan, at, rt, &rp->origins[t]))
 		return -ENOMEM;
 	return adv_est_mounts(rp, at, rt);
 }
@@ -333,33 +334,14 @@ int report_plan_from_advisor(struct advisor_plan *plan, struct report_plan **out
 
 /* ---- from a tierwise.plan/1 file (advisor_plan_file_read()) ---- */
 
-/* Tier t of the file into rp: its arrays shared, a buy plan's origins made. */
+/* Tier ft of the file into *rt, its arrays shared; *origins made for a buy
+ * plan's copies (money()).  Returns 0 or -ENOMEM. */
 static int file_tier(struct report_plan *rp, const struct advisor_file_tier *ft,
-		     struct report_tier *rt)
+		     struct advisor_file_tier *rt, const char ***origins)
 {
-	rt->policies = ft->policies;
-	rt->n_policies = ft->n_policies;
-	rt->devices = ft->devices;
-	rt->n_devices = ft->n_devices;
-	rt->notes = ft->notes;
-	rt->n_notes = ft->n_notes;
-	rt->scores = ft->scores;
-	rt->shared_with = ft->shared_with;
-	rt->score = ft->score;
-	rt->cost = ft->cost;
-	rt->cost_per_usable_tb = ft->cost_per_usable_tb;
-	rt->need_bytes = ft->need_bytes;
-	rt->usable_bytes = ft->usable_bytes;
-	rt->raid_level = ft->raid_level;
-	rt->raid_name = ft->raid_name;
-	rt->raid_tradeoff = ft->raid_tradeoff;
-	rt->raid_read_mbps = ft->raid_read_mbps;
-	rt->est = ft->est;
-	rt->n_est = ft->n_est;
-	rt->mounts = ft->mounts;
-	rt->n_mounts = ft->n_mounts;
-	rt->origins = rp_alloc(rp, ft->n_devices, sizeof(*rt->origins));
-	return rt->origins ? 0 : -ENOMEM;
+	*rt = *ft;
+	*origins = rp_alloc(rp, ft->n_devices, sizeof(**origins));
+	return *origins ? 0 : -ENOMEM;
 }
 
 /* The plan-wide parts of the file into rp. */
@@ -406,12 +388,12 @@ static int money(struct report_plan *rp)
 
 	rp->priced = rp->buying;
 	for (int t = 0; t < TW_TIER_COUNT; t++) {
-		struct report_tier *rt = &rp->tiers[t];
+		struct advisor_file_tier *rt = &rp->tiers[t];
 
 		/* without prices a tier's cost is null; an empty tier's is 0 either way */
 		rp->priced = rp->priced || (rt->n_devices && !isnan(rt->cost));
 		for (size_t i = 0; rp->buying && i < rt->n_devices; i++)
-			if (copy_origin(rp, rt->devices[i], &rt->origins[i]))
+			if (copy_origin(rp, rt->devices[i], &rp->origins[t][i]))
 				return -ENOMEM;
 	}
 	return 0;
@@ -436,7 +418,7 @@ int report_plan_from_json(const char *path, struct report_plan **out, char *err,
 	rp->source = path;
 	file_plan(rp, f);
 	for (int t = 0; t < TW_TIER_COUNT && !ret; t++)
-		ret = file_tier(rp, &f->tiers[t], &rp->tiers[t]);
+		ret = file_tier(rp, &f->tiers[t], &rp->tiers[t], &rp->origins[t]);
 	if (!ret)
 		ret = money(rp);
 	if (ret) {

@@ -28,38 +28,16 @@ struct advisor_plan;
 
 /* ---- the plan (render_report_plan.c) ----------------------------------
  * Strings are borrowed from what the plan was made from (the advisor's
- * plan or the parsed JSON document), which report_plan keeps alive.  An
- * estimate, a mount, a warning and a line to buy are the plan file's
- * (plan_file.h), whichever it came from.
+ * plan or the parsed JSON document), which report_plan keeps alive.  A
+ * tier, an estimate, a mount, a warning and a line to buy are the plan
+ * file's (plan_file.h), whichever it came from.
  */
-struct report_tier {
-	const char *name;		/* "hot", "warm", "cold" */
-	size_t n_policies;
-	const char **policies;
-	size_t n_devices;
-	const char **devices;		/* device ids, best first */
-	const char **origins;		/* per device: a buy plan's copy
-					   ("optane905p-2") → its catalog entry's
-					   id ("optane905p"); NULL = a device there */
-	double *scores;			/* per device, NAN = unknown */
-	double cost;			/* Σ price of its devices; NAN = unknown */
-	double cost_per_usable_tb;	/* NAN = unknown */
-	double score;			/* tier value, NAN = unknown */
-	int64_t need_bytes, usable_bytes;	/* -1 = unknown */
-	const char *shared_with;	/* directories on this device, or NULL */
-	const char *raid_level, *raid_name, *raid_tradeoff;	/* level NULL = no array */
-	double raid_read_mbps;		/* NAN = unknown */
-	size_t n_est;
-	struct advisor_file_est *est;
-	size_t n_mounts;
-	struct advisor_file_mount *mounts;
-	size_t n_notes;
-	const char **notes;
-};
-
 struct report_plan {
 	const char *source;		/* where it came from, for the reader */
-	struct report_tier tiers[TW_TIER_COUNT];
+	struct advisor_file_tier tiers[TW_TIER_COUNT];	/* hot, warm, cold */
+	/* per tier, per device: a buy plan's copy ("optane905p-2") → its
+	 * catalog entry's id ("optane905p"); NULL = a device there */
+	const char **origins[TW_TIER_COUNT];
 	size_t n_unassigned;
 	const char **unassigned;
 	size_t n_warnings;
