@@ -244,7 +244,7 @@ bool advisor_opt_no_worse(const struct advisor_eval *a, const struct advisor_eva
 	return a->valid && a->met >= b->met && a->score >= b->score - 1e-7;
 }
 
-/* ---- the integer programme (GLPK) ------------------------------------- */
+/* ---- twins: devices the search and the programme treat as one ---------- */
 
 bool advisor_opt_twins(const struct advisor_opt_input *in, size_t a, size_t b)
 {

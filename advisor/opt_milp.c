@@ -484,7 +484,7 @@ static void solve(struct advisor_milp *p, double deadline, bool scale, struct ad
 		o->bound = o->obj;
 }
 
-/* ---- one complete optimisation ---------------------------------------- */
+/* ---- solving --------------------------------------------------------- */
 
 void advisor_milp_solve_met(struct advisor_milp *p, double deadline,
 			    struct advisor_milp_out *o)
