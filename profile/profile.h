@@ -251,6 +251,31 @@ struct profile_zoned {
 	long zones;			/* queue/nr_zones */
 };
 
+/*
+ * The device read and written the way applications do (`results.app`,
+ * probe/app.c): what the estimates of the policies' workloads use beside
+ * the O_DIRECT figures.  NAN / -1 = not measured.
+ */
+struct profile_app {
+	bool present;
+	double buffered_mbps;		/* buffered_read: cold, 1 MiB, one stream,
+					 * the device's read-ahead */
+	long read_ahead_kb;		/* that read-ahead */
+	double buffered_plan_mbps;	/* buffered_read_plan: the same with the
+					 * plan's read-ahead window */
+	long plan_read_ahead_kb;	/* that window (4096) */
+	double mmap_mbps;		/* mmap_read: cold mapping, one touch per
+					 * 4 KiB in order, default read-around */
+	double fault_iops;		/* mmap_fault: random 4 KiB touches of a
+					 * cold mapping, faults/s */
+	double fault_p99_us;		/* their p99 */
+	double fault_kib;		/* KiB the device read per fault */
+	double fsync_mbps;		/* fsync_write: buffered 1 MiB writes +
+					 * fsync (writable targets only) */
+	double inner_mbps;		/* seq_read_inner: 1 MiB QD32 reads in the
+					 * device's last 2 % (rotational only) */
+};
+
 struct profile_device {
 	char *id, *path, *model, *serial, *firmware;
 	char *drive_id;			/* the physical drive (NVMe subsystem NQN,
@@ -267,6 +292,7 @@ struct profile_device {
 	struct profile_sweep *sweep;
 	struct profile_lat_target lat_target;
 	struct profile_under_write under_write;
+	struct profile_app app;
 	size_t n_iorate;
 	struct profile_iorate *iorate;
 	struct profile_thermal thermal;
