@@ -135,8 +135,7 @@ static void text_tier(FILE *out, const struct verify_tier *t)
 	render_pad(out, "PATTERN", 34);
 	render_pad(out, "ESTIMATE", 16);
 	render_pad(out, "MEASURED", 16);
-	render_pad(out, "RATIO", 7);
-	fputs("\n", out);
+	fputs("RATIO\n", out);
 	for (size_t i = 0; i < t->n; i++)
 		text_workload(out, &t->w[i], pw, ww);
 }
@@ -208,7 +207,10 @@ static json_t *json_workload(const struct verify_workload *w)
 			 "reads_per_query", count(e->reads_per_query),
 			 "concurrency", count(e->concurrency), "size_bytes", num(e->size_bytes),
 			 "estimate", json_estimate(e), "measured", json_measured(w),
-			 "figure", str(w->figure), "ratio", num(w->ratio),
+			 "compared", json_pack("{s:o, s:o, s:o}", "figure", str(w->figure),
+					       "estimate", num(w->estimate),
+					       "measured", num(w->measured)),
+			 "ratio", num(w->ratio),
 			 "within", run ? json_boolean(w->state == VERIFY_WITHIN) : json_null(),
 			 "status", verify_state_name(w->state),
 			 "why", w->why[0] ? json_string(w->why) : json_null());
