@@ -567,8 +567,8 @@ static int verify_run(int argc, char **argv, struct tw_global *g)
 		return TW_EXIT_USAGE;
 	if (o.output && (rc = cli_check_output("verify", "-o", o.output)))
 		return rc;
-	ret = advisor_plan_file_read(o.plan, "verify reads the plan tierwise plan --format json "
-				     "writes", &pf, err, sizeof(err));
+	ret = advisor_plan_file_read(o.plan, "verify takes a plan: tierwise plan PROFILE --format "
+				     "json > plan.json makes one", &pf, err, sizeof(err));
 	if (ret == -ENOMEM) {
 		fprintf(stderr, "tierwise verify: out of memory\n");
 		return TW_EXIT_SYSTEM;
