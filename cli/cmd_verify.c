@@ -144,34 +144,43 @@ static bool known(const char *s, const char *const *names, size_t n)
 	return false;
 }
 
-/* Every estimate of the tiers verified names a known pattern and via; else
- * "PLAN: warm.estimates.model-loading[0].pattern: …" and false. */
-static bool plan_workloads_ok(const char *path, const struct advisor_plan_file *pf,
-			      const char *only)
+/* What is wrong with e's workload for verify ("pattern: missing …"), or NULL. */
+static const char *workload_problem(const struct advisor_file_est *e)
 {
 	static const char *const vias[] = { "direct", "buffered", "mmap" };
 
+	if (!e->pattern)
+		return "pattern: missing (a plan from a tierwise without workloads: make it "
+		       "again with tierwise plan --format json)";
+	if (!known(e->pattern, patterns, ARRAY_SIZE(patterns)))
+		return "pattern: expected stream, write, restore, samples, chain or beam";
+	if (e->via && !known(e->via, vias, ARRAY_SIZE(vias)))
+		return "via: expected direct, buffered or mmap";
+	if (e->madvise && strcmp(e->madvise, "normal") && strcmp(e->madvise, "random"))
+		return "madvise: expected normal or random";
+	return NULL;
+}
+
+/* Every estimate of the tiers verified (only: one tier, or NULL) has a
+ * workload verify can run; else "tierwise verify: PLAN: warm.estimates.
+ * model-loading[0].pattern: …" on stderr and false. */
+static bool plan_workloads_ok(const char *path, const struct advisor_plan_file *pf,
+			      const char *only)
+{
 	for (int t = 0; t < TW_TIER_COUNT; t++) {
 		const struct advisor_file_tier *rt = &pf->tiers[t];
 
 		for (size_t i = 0; (!only || !strcmp(only, rt->name)) && i < rt->n_est; i++) {
-			const struct advisor_file_est *e = &rt->est[i];
-			const char *bad = !e->pattern ? "pattern: missing (a plan from a tierwise "
-				"without workloads: make it again with tierwise plan --format json)" :
-				!known(e->pattern, patterns, ARRAY_SIZE(patterns)) ?
-				"pattern: expected stream, write, restore, samples, chain or beam" :
-				e->via && !known(e->via, vias, ARRAY_SIZE(vias)) ?
-				"via: expected direct, buffered or mmap" : NULL;
-
+			const char *bad = workload_problem(&rt->est[i]);
 			size_t k = 0;	/* its index among its policy's estimates */
 
+			if (!bad)
+				continue;
 			for (size_t j = 0; j < i; j++)
-				k += !strcmp(rt->est[j].policy, e->policy);
-			if (bad) {
-				fprintf(stderr, "tierwise verify: %s: %s.estimates.%s[%zu].%s\n", path,
-					rt->name, e->policy, k, bad);
-				return false;
-			}
+				k += !strcmp(rt->est[j].policy, rt->est[i].policy);
+			fprintf(stderr, "tierwise verify: %s: %s.estimates.%s[%zu].%s\n", path, rt->name,
+				rt->est[i].policy, k, bad);
+			return false;
 		}
 	}
 	return true;
@@ -386,6 +395,22 @@ static void judge(const struct verify_ctx *c, const struct probe_app_result *r,
 		   VERIFY_OUTSIDE;
 }
 
+/*
+ * The filesystem at dir done with a closed scratch file before the next run:
+ * syncfs commits the journal, and with it the freeing of the file's blocks
+ * and, on a filesystem mounted with discard, their discards, which would
+ * otherwise run during the next workload and slow it.
+ */
+static void settle(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		syncfs(fd);
+		close(fd);
+	}
+}
+
 static void verify_one(const struct verify_ctx *c, struct verify_workload *w)
 {
 	const struct advisor_file_est *e = w->est;
@@ -428,6 +453,7 @@ static void verify_one(const struct verify_ctx *c, struct verify_workload *w)
 		}
 	}
 	close(fd);
+	settle(c->dir);
 }
 
 /* ---- one tier --------------------------------------------------------------- */

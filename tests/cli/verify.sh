@@ -105,7 +105,7 @@ for try in 1 2 3 4; do
 	[ "$rc" -eq 0 ] && { ok=1; break; }
 	[ "$rc" -eq 5 ] || { bad "estimates as measured: exit $rc: $(cat "$tmp/err")"; break; }
 	echo "try $try: exit $rc: $(jq -c "[$warm[] | [.workload, .ratio]]" "$tmp/out")"
-	seen="$seen $(jq -r "$warm[] | select(.within) | .workload" "$tmp/out")"
+	seen="$seen $(jq -r "$warm[] | select(.within) | .workload" "$tmp/out" | tr '\n' ' ')"
 done
 if [ "$ok" -eq 0 ]; then
 	for w in buffered-load mmap-load save chain-lookup beam-search; do
