@@ -33,7 +33,7 @@ struct args {
 	enum pattern pattern;
 	enum probe_app_via via;
 	struct probe_app_target t;
-	bool have_len, madv_random;
+	bool have_len, madv_random, destructive;
 	unsigned streams, window_kib, beam_width, reads_per_query, concurrency;
 	uint64_t reads, queries, seed;
 	double seconds;
@@ -62,6 +62,7 @@ static void usage(FILE *f)
 		"  --length BYTES       length of the range (default: to the end)\n"
 		"  --stat-dev NAME      count device reads in /sys/block/NAME/stat\n"
 		"  --seed N             chain and beam: the walk (default 1)\n"
+		"  --destructive        write: allow a block device (its data is lost)\n"
 		"  -h, --help           this help\n"
 		"\n"
 		"Exit status: 0 ok, 1 bad argument or failed run.\n");
@@ -133,6 +134,7 @@ static const struct option options[] = {
 	{ "length", required_argument, NULL, 'l' },
 	{ "stat-dev", required_argument, NULL, 'd' },
 	{ "seed", required_argument, NULL, 'e' },
+	{ "destructive", no_argument, NULL, 'D' },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -160,6 +162,7 @@ static int parse_opt(struct args *a, int c, const char *v)
 	case 'l': a->have_len = true; return parse_u64(v, &a->t.len);
 	case 'd': a->t.stat_dev = v; return *v && !strchr(v, '/') ? 0 : -1;
 	case 'e': return parse_u64(v, &a->seed);
+	case 'D': a->destructive = true; return 0;
 	}
 	return -1;
 }
@@ -180,6 +183,13 @@ static int path_size(const char *path, uint64_t *size)
 	}
 	close(fd);
 	return ret;
+}
+
+static bool is_blockdev(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISBLK(st.st_mode);
 }
 
 /* The range's default length: to the end, rounded down to 4 KiB. */
@@ -230,6 +240,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 		return bad("%s", "--reads 0 or --queries 0 (no limit) needs --seconds");
 	if (a->t.off % 4096 || (a->have_len && a->t.len % 4096))
 		return bad("%s", "--offset and --length must be multiples of 4096");
+	if (a->pattern == WRITE && !a->destructive && is_blockdev(a->t.path))
+		return bad("%s is a block device: write overwrites it; add --destructive",
+			   a->t.path);
 	return default_length(a);
 }
 
