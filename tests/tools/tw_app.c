@@ -167,19 +167,21 @@ static int parse_opt(struct args *a, int c, const char *v)
 	return -1;
 }
 
-/* The size of the file or device at path; -1 when it cannot be read. */
+/* The size of the file or device at path; -errno (-EINVAL: neither). */
 static int path_size(const char *path, uint64_t *size)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = -1;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ret = -EINVAL;
 
 	if (fd < 0)
-		return -1;
-	if (!fstat(fd, &st) && S_ISREG(st.st_mode)) {
+		return -errno;
+	if (fstat(fd, &st))
+		ret = -errno;
+	else if (S_ISREG(st.st_mode)) {
 		*size = (uint64_t)st.st_size;
 		ret = 0;
-	} else if (!fstat(fd, &st) && S_ISBLK(st.st_mode)) {
-		ret = ioctl(fd, BLKGETSIZE64, size) ? -1 : 0;
+	} else if (S_ISBLK(st.st_mode)) {
+		ret = ioctl(fd, BLKGETSIZE64, size) ? -errno : 0;
 	}
 	close(fd);
 	return ret;
@@ -196,12 +198,15 @@ static bool is_blockdev(const char *path)
 static int default_length(struct args *a)
 {
 	uint64_t size;
+	int ret;
 
 	if (a->have_len)
 		return a->t.len ? 0 : bad("%s", "--length must be > 0");
-	if (path_size(a->t.path, &size))
-		return bad("cannot read the size of %s (a file or a block device)",
-			   a->t.path);
+	ret = path_size(a->t.path, &size);
+	if (ret == -EINVAL)
+		return bad("%s is neither a file nor a block device", a->t.path);
+	if (ret)
+		return bad("%s: %s", a->t.path, strerror(-ret));
 	if (size <= a->t.off || (size - a->t.off) / 4096 == 0)
 		return bad("%s: nothing to use after --offset (give --length)",
 			   a->t.path);
@@ -211,9 +216,9 @@ static int default_length(struct args *a)
 
 static int parse_args(int argc, char **argv, struct args *a)
 {
-	int c, i;
+	int c, i, li = 0;
 
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", options, &li)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			exit(0);
@@ -221,7 +226,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		if (c == '?')
 			return bad("%s", "bad option");
 		if (parse_opt(a, c, optarg))
-			return bad("bad value '%s'", optarg ? optarg : "");
+			return bad("bad value '%s' for --%s", optarg ? optarg : "",
+				   options[li].name);
 	}
 	if (argc - optind != 2)
 		return bad("%s", "give a pattern and a PATH");
