@@ -155,6 +155,9 @@ tw_cli_test(shared_link)
 set_tests_properties(cli.shared_link PROPERTIES TIMEOUT 180 LABELS device)
 tw_cli_test(read_under_write)
 set_tests_properties(cli.read_under_write PROPERTIES TIMEOUT 120 LABELS device RUN_SERIAL TRUE)
+# The app test on a loop device (read-only and written) and a zram device.  Root.
+tw_cli_test(probe_app)
+set_tests_properties(cli.probe_app PROPERTIES TIMEOUT 120 LABELS device RUN_SERIAL TRUE)
 
 # Tests that only read files (fixtures, profiles, policies, the docs) and
 # run no probe on a real target: scripts/test runs them two at a time

@@ -360,6 +360,10 @@ static void test_tests_parse(void **state)
 	assert_int_equal(probe_tests_parse("default", &m, err, sizeof(err)), 0);
 	assert_int_equal(m, PROBE_TESTS_DEFAULT);
 	assert_false(m & (1u << PROBE_TEST_SUSTAINED_WRITE));
+	assert_true(m & (1u << PROBE_TEST_APP));	/* the quick profile has it */
+	assert_int_equal(probe_tests_parse("app", &m, err, sizeof(err)), 0);
+	assert_int_equal(m, 1u << PROBE_TEST_APP);
+	assert_string_equal(probe_test_name(PROBE_TEST_APP), "app");
 	assert_int_equal(probe_tests_parse("seq_read,bogus", &m, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "unknown test 'bogus'");
 	assert_string_equal(probe_test_name(PROBE_TEST_QD_SWEEP), "qd_sweep");
