@@ -5,8 +5,8 @@
  * device the sequential read of its inner zone.
  *
  * Each part reads its own region of the span, sized for a fraction of a
- * second at the rate seq_read measured in this run, so that the whole test
- * stays near a second and a half on any device.
+ * second at the rate seq_read measured in this run, each capped in time, so
+ * that the whole test stays near a second on any device.
  */
 #include <errno.h>
 #include <math.h>
@@ -21,12 +21,13 @@
 #include "tw_tier.h"
 #include "tw_util.h"
 
-#define APP_PART_S 0.25		/* a stream part's region: what seq_read reads in
+#define APP_PART_S 0.15		/* a stream part's region: what seq_read reads in
 				 * this long */
-#define APP_CAP_S 0.5		/* and it stops here: a buffered or mmap load
+#define APP_CAP_S 0.3		/* and it stops here: a buffered or mmap load
 				 * runs at a half to a fifth of seq_read's rate */
-#define APP_FAULT_S 0.3		/* the mmap faults */
-#define APP_WRITE_S 0.3		/* the buffered write: region at seq_write's rate */
+#define APP_FAULT_S 0.2		/* the mmap faults */
+#define APP_WRITE_S 0.15	/* the buffered write: region at seq_write's rate … */
+#define APP_WRITE_CAP_S 0.25	/* and it stops here (its fsync after) */
 #define APP_MIN_BYTES (32ull * MIB)	/* a region holds this much at least … */
 #define APP_MAX_BYTES (1024ull * MIB)	/* and at most */
 #define APP_TINY_BYTES (4ull * MIB)	/* below this a region measures nothing */
@@ -133,7 +134,8 @@ static int buffered(struct probe_run_state *r, const char *part, uint64_t off, u
 		*mbps = res.mbps;
 	if (!res.cold)
 		profile_device_add_notef(r->dev, "app: %s: part of its region stayed in the page "
-					 "cache (dirty pages of another writer)", part);
+					 "cache after the drop (pages of another user of the file): "
+					 "the figure may be high", part);
 	return 0;
 }
 
@@ -166,6 +168,10 @@ static int faults(struct probe_run_state *r, uint64_t off, uint64_t len)
 	}
 	if (!res.ios || !(res.iops > 0))
 		return 0;
+	if (!res.cold)
+		profile_device_add_notef(r->dev, "app: mmap_fault: part of its region stayed in the "
+					 "page cache after the drop (pages of another user of the "
+					 "file): faults there read nothing");
 	a->fault_iops = res.iops;
 	a->fault_p99_us = res.p99_ms > 0 ? res.p99_ms * 1e3 : NAN;
 	if (res.dev_read_bytes)
@@ -181,7 +187,7 @@ static int save(struct probe_run_state *r, uint64_t len)
 	int ret;
 
 	progress(r, "fsync_write");
-	ret = probe_app_write(&t, APP_CAP_S, &res);
+	ret = probe_app_write(&t, APP_WRITE_CAP_S, &res);
 	if (ret < 0) {
 		part_failed(r, "fsync_write", ret);
 		return ret;
