@@ -21,13 +21,13 @@
 #include "tw_tier.h"
 #include "tw_util.h"
 
-#define APP_PART_S 0.15		/* a stream part's region: what seq_read reads in
+#define APP_PART_S 0.1		/* a stream part's region: what seq_read reads in
 				 * this long */
-#define APP_CAP_S 0.3		/* and it stops here: a buffered or mmap load
+#define APP_CAP_S 0.2		/* and it stops here: a buffered or mmap load
 				 * runs at a half to a fifth of seq_read's rate */
-#define APP_FAULT_S 0.2		/* the mmap faults */
-#define APP_WRITE_S 0.15	/* the buffered write: region at seq_write's rate … */
-#define APP_WRITE_CAP_S 0.25	/* and it stops here (its fsync after) */
+#define APP_FAULT_S 0.15		/* the mmap faults */
+#define APP_WRITE_S 0.1	/* the buffered write: region at seq_write's rate … */
+#define APP_WRITE_CAP_S 0.2	/* and it stops here (its fsync after) */
 #define APP_MIN_BYTES (32ull * MIB)	/* a region holds this much at least … */
 #define APP_MAX_BYTES (1024ull * MIB)	/* and at most */
 #define APP_TINY_BYTES (4ull * MIB)	/* below this a region measures nothing */

@@ -57,7 +57,7 @@ const struct probe_test_def probe_test_defs[PROBE_TEST_COUNT] = {
 	[PROBE_TEST_APP] = {	/* run_app.c: its parts size themselves */
 		.name = "app", .slot = -1,
 		.pattern = PROBE_SEQ, .read_pct = 100, .bs = MIB, .qd = 1,
-		.ramp_s = 0, .min_s = 1.5, .max_s = 1.5,
+		.ramp_s = 0, .min_s = 1.0, .max_s = 1.0,
 	},
 	[PROBE_TEST_SUSTAINED_WRITE] = {
 		.name = "sustained_write", .slot = -1,
