@@ -262,8 +262,11 @@ struct advisor_mount {
 struct advisor_plan_estimate {
 	char *policy;		/* policy name */
 	char *label;		/* "an 18 GB model" */
-	double value;		/* NAN = unknown */
-	const char *unit;	/* "s" or "h" */
+	const struct model_policy_estimate *pe;	/* the workload (in the policy) */
+	struct model_workload_est w;	/* every figure, for what is built; its
+					   fits against the tier's usable bytes */
+	double value;		/* the headline (model_workload_value), NAN = unknown */
+	const char *unit;	/* "s" or "accelerators" */
 	const char *device;	/* id it was computed for, the array's or the volume's name */
 	const char *layout;	/* how: "device", "linear" (each member by its
 				   share of the capacity), "striped" (n × the

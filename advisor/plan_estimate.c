@@ -1,5 +1,5 @@
-/* plan_estimate.c — the estimates of each tier's policies (a model load,
- * a search, a backup) on what is built: its array, volume or devices
+/* plan_estimate.c — the estimates of each tier's workloads (a model load,
+ * a search, a checkpoint) on what is built: its array, volume or devices
  * (see plan_priv.h).
  */
 #include "plan_priv.h"
@@ -40,36 +40,55 @@ static size_t tier_units(const struct advisor_plan *plan, const struct advisor_p
 	return n;
 }
 
-/* Estimate j of policy p on device d alone: NAN when not measured. */
-static double dev_value(const struct model_policy *p, const struct profile_device *d, size_t j,
-			int *err)
+/*
+ * The array as one device for the model: its slowest member's figures (the
+ * latency of a read, which one member serves), with the array's stream
+ * rates and capacity, and the buffered and fsync rates scaled as its
+ * O_DIRECT ones are.
+ */
+static void array_device(const struct advisor_plan *plan, const struct advisor_raid *r,
+			 struct profile_device *out)
 {
-	struct model_score s;
-	double v = NAN;
+	const struct profile_device *m = plan->devs[r->members[0]].p;
+	double kr, kw;
 
-	if (model_score_device(p, d, &s)) {
-		*err = -ENOMEM;
-		return NAN;
+	for (size_t i = 1; i < r->n; i++) {
+		const struct profile_device *x = plan->devs[r->members[i]].p;
+
+		if (x->io[PROFILE_SEQ_READ].mbps < m->io[PROFILE_SEQ_READ].mbps)
+			m = x;
 	}
-	if (j < s.n_est)
-		v = s.est[j].value;
-	model_score_clear(&s);
-	return v;
+	*out = *m;
+	kr = r->seq_read_mbps / m->io[PROFILE_SEQ_READ].mbps;
+	kw = r->seq_write_mbps / m->io[PROFILE_SEQ_WRITE].mbps;
+	out->io[PROFILE_SEQ_READ].mbps = r->seq_read_mbps;
+	out->io[PROFILE_SEQ_WRITE].mbps = r->seq_write_mbps;
+	out->capacity_bytes = r->capacity_bytes;
+	if (isfinite(kr) && kr > 0) {
+		out->app.buffered_mbps *= kr;
+		out->app.buffered_plan_mbps *= kr;
+		out->app.mmap_mbps *= kr;
+		out->app.inner_mbps *= kr;
+	}
+	if (isfinite(kw) && kw > 0) {
+		out->app.fsync_mbps *= kw;
+		out->sustained.mbps *= kw;
+	}
 }
 
-/* The array's value: size ÷ its rate for loads and backups; its first
- * member's for searches (one read at a time: a member's latency). */
-static double array_value(const struct advisor_plan *plan, const struct advisor_plan_tier *t,
-			  const struct model_policy *p, size_t j, int *err)
+/* Workload pe on unit u: a device alone, or the array. */
+static void unit_est(const struct advisor_plan *plan, const struct advisor_plan_tier *t,
+		     const struct model_policy_estimate *pe, const struct unit *u,
+		     struct model_workload_est *w)
 {
-	const struct model_policy_estimate *pe = &p->estimates[j];
-	const struct advisor_raid *r = &t->raid;
+	struct profile_device arr;
 
-	if (pe->kind == MODEL_EST_LOAD)
-		return pe->size_gb * 1000.0 / r->seq_read_mbps;
-	if (pe->kind == MODEL_EST_BACKUP)
-		return pe->size_tb * 1e6 / r->seq_write_mbps / 3600.0;
-	return dev_value(p, plan->devs[r->members[0]].p, j, err);
+	if (u->dev >= 0) {
+		model_workload(pe, plan->devs[u->dev].p, w);
+		return;
+	}
+	array_device(plan, &t->raid, &arr);
+	model_workload(pe, &arr, w);
 }
 
 /* The id a unit goes by: the device's, or the array's name. */
@@ -79,37 +98,56 @@ static const char *unit_name(const struct advisor_plan *plan, const struct advis
 	return u->dev < 0 ? t->raid.name : plan->devs[u->dev].p->id;
 }
 
-/*
- * Combine the units' values as the tier is built: one unit, its own; a
- * striped volume, n × the slowest for streams (its time ÷ n) and the mean
- * for searches; else (a linear volume, separate mounts) each unit by its
- * share of the capacity, where uniform reads and files land.
- */
-static double combine(const struct advisor_plan_tier *t, const struct unit *u, size_t n,
-		      enum model_estimate_kind kind, const char **layout)
-{
-	double sum = 0.0, cap = 0.0, worst = 0.0;
+/* The figures of an estimate that combine (in struct model_workload_est). */
+#define EST_FIELDS(w) { &(w)->seconds, &(w)->p50_ms, &(w)->p99_ms, &(w)->qps, &(w)->mbps, \
+			&(w)->restore_seconds, &(w)->restore_mbps, &(w)->accelerators }
+#define N_EST_FIELDS 8
 
+/*
+ * Combine the units' estimates as the tier is built: one unit, its own; a
+ * striped volume, n × the slowest's rate for streams, writes and samples
+ * (queries: the mean, one read at a time goes to one device); else (a
+ * linear volume, separate mounts) each unit by its share of the capacity,
+ * where uniform reads and files land.
+ */
+static void combine(const struct advisor_plan_tier *t, const struct model_policy_estimate *pe,
+		    struct unit *u, struct model_workload_est *uw, size_t n,
+		    struct model_workload_est *out, const char **layout)
+{
+	double cap = 0.0, *o[] = EST_FIELDS(out);
+	bool striped = t->volume.n && t->volume.striped && t->volume.n == n;
+	bool query = pe->pattern == MODEL_PAT_CHAIN || pe->pattern == MODEL_PAT_BEAM;
+
+	*out = uw[0];
 	if (n == 1) {
 		*layout = u[0].dev < 0 ? advisor_raid_name(t->raid.level) : "device";
-		return u[0].v;
+		return;
 	}
-	for (size_t k = 0; k < n; k++) {
-		if (isnan(u[k].v) || isnan(u[k].cap))
-			return NAN;
-		worst = fmax(worst, u[k].v);
-		sum += u[k].v;
-		cap += u[k].cap;
-	}
-	if (t->volume.n && t->volume.striped && t->volume.n == n) {
-		*layout = "striped";
-		return kind == MODEL_EST_SEARCH ? sum / (double)n : worst / (double)n;
-	}
-	*layout = t->volume.n == n ? "linear" : "mounts";
-	sum = 0.0;
 	for (size_t k = 0; k < n; k++)
-		sum += u[k].v * u[k].cap / cap;
-	return sum;
+		cap += u[k].cap;
+	*layout = striped ? "striped" : t->volume.n == n ? "linear" : "mounts";
+	for (size_t f = 0; f < N_EST_FIELDS; f++) {
+		double sum = 0.0, worst = -INFINITY, low = INFINITY;
+
+		for (size_t k = 0; k < n; k++) {
+			double *x[] = EST_FIELDS(&uw[k]);
+
+			sum += striped && query ? *x[f] / (double)n : *x[f] * u[k].cap / cap;
+			worst = fmax(worst, *x[f]);
+			low = fmin(low, *x[f]);
+		}
+		*o[f] = sum;	/* NAN when a unit's is */
+		if (striped && !query) {
+			/* time: the slowest's ÷ n; rates and accelerators: n × the lowest */
+			bool time = o[f] == &out->seconds || o[f] == &out->restore_seconds;
+
+			*o[f] = time ? worst / (double)n : low * (double)n;
+		}
+		if (isnan(cap) && !(striped && !query))
+			*o[f] = NAN;
+	}
+	if (pe->pattern == MODEL_PAT_SAMPLES)	/* whole accelerators, of the rate combined */
+		out->accelerators = floor(out->mbps / out->need_mbps);
 }
 
 /* Best and worst member (a device, or the array as one) when they differ
@@ -138,25 +176,32 @@ static int add_estimate(struct advisor_plan *plan, struct advisor_plan_tier *t,
 {
 	struct advisor_plan_estimate *nv = realloc(t->est, (t->n_est + 1) * sizeof(*nv));
 	const struct model_policy_estimate *pe = &p->estimates[j];
-	int err = 0;
+	struct model_workload_est *uw;
 
 	if (!nv)
 		return -ENOMEM;
 	t->est = nv;
 	nv += t->n_est;
 	memset(nv, 0, sizeof(*nv));
-	for (size_t k = 0; k < n && !err; k++)
-		u[k].v = u[k].dev < 0 ? array_value(plan, t, p, j, &err)
-				      : dev_value(p, plan->devs[u[k].dev].p, j, &err);
-	if (err)
-		return err;
-	nv->value = combine(t, u, n, pe->kind, &nv->layout);
+	if (!(uw = calloc(n, sizeof(*uw))))
+		return -ENOMEM;
+	for (size_t k = 0; k < n; k++) {
+		unit_est(plan, t, pe, &u[k], &uw[k]);
+		u[k].v = model_workload_value(pe, &uw[k], &nv->unit);
+	}
+	combine(t, pe, u, uw, n, &nv->w, &nv->layout);
+	free(uw);
+	nv->pe = pe;
+	nv->value = model_workload_value(pe, &nv->w, &nv->unit);
+	if (pe->size_bytes > 0 && t->usable_bytes > 0) {
+		nv->w.capacity_bytes = (double)t->usable_bytes;
+		nv->w.fits = pe->size_bytes <= t->usable_bytes;
+	}
 	spread(plan, t, u, n, nv);
 	nv->device = n == 1 ? unit_name(plan, t, &u[0]) : t->volume.n == n ? t->volume.vg
 		     : advisor_tier_name(t->tier);
-	nv->unit = pe->kind == MODEL_EST_BACKUP ? "h" : "s";
 	nv->policy = strdup(p->name);
-	nv->label = strdup(pe->label ? pe->label : model_estimate_kind_name(pe->kind));
+	nv->label = strdup(pe->label ? pe->label : pe->name);
 	if (!nv->policy || !nv->label) {
 		free(nv->policy);
 		free(nv->label);

@@ -53,12 +53,6 @@ static const struct derived {
 	  "price per QD32 IOPS", "per IOPS", MODEL_BETTER_LOWER },
 };
 
-/* The profile paths of the estimates (static, for the rows' metric). */
-static const char *const estimate_keys[MODEL_EST_COUNT] = {
-	[MODEL_EST_LOAD] = "estimate.load", [MODEL_EST_SEARCH] = "estimate.search",
-	[MODEL_EST_BACKUP] = "estimate.backup",
-};
-
 static const struct derived *derived_find(const char *path)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(derived); i++)
@@ -162,20 +156,62 @@ static void price_rows(struct explain_case *x)
 		per_iops(b, PROFILE_RAND_READ_QD32), EXPLAIN_PRICE);
 }
 
+/* One row of a workload: its figure `what` on both sides; the row's metric
+ * ("estimate.beam-search.qps") and words live in the case. */
+static void workload_row(struct explain_case *x, const struct model_policy_estimate *pe,
+			 const char *what, const char *words, double a, double b,
+			 const char *unit, enum model_better better)
+{
+	size_t i = x->n;
+	struct explain_row *r;
+
+	if (i >= ARRAY_SIZE(x->rows))
+		return;
+	snprintf(x->text[i][0], sizeof(x->text[i][0]), "estimate.%s.%s", pe->name, what);
+	snprintf(x->text[i][1], sizeof(x->text[i][1]), "%s%s%s",
+		 pe->label ? pe->label : pe->name, *words ? ": " : "", words);
+	if (!(r = add_row(x, x->text[i][0], a, b, EXPLAIN_ESTIMATE)))
+		return;
+	r->words = r->brief = x->text[i][1];
+	r->unit = unit;
+	r->better = better;
+	judge(r);
+}
+
+/* Each workload in the application's terms: queries/s and p99 for the
+ * queries, time for loads, saves and restores, accelerators fed. */
 static void estimate_rows(struct explain_case *x)
 {
 	for (size_t i = 0; i < x->a->n_est; i++) {
-		const struct model_score_estimate *ea = &x->a->est[i];
-		const char *key = estimate_keys[ea->pe->kind];
-		struct explain_row *r = add_row(x, key, ea->value, x->b->est[i].value,
-						EXPLAIN_ESTIMATE);
+		const struct model_policy_estimate *pe = x->a->est[i].pe;
+		const struct model_workload_est *a = &x->a->est[i].w, *b = &x->b->est[i].w;
 
-		if (!r)
-			return;
-		r->words = r->brief = ea->pe->label ? ea->pe->label : model_estimate_kind_name(ea->pe->kind);
-		r->unit = ea->unit;
-		r->better = MODEL_BETTER_LOWER;		/* a time */
-		judge(r);
+		switch (pe->pattern) {
+		case MODEL_PAT_CHAIN:
+		case MODEL_PAT_BEAM:
+			workload_row(x, pe, "qps", "queries/s", a->qps, b->qps, "queries/s",
+				     MODEL_BETTER_HIGHER);
+			workload_row(x, pe, "p99", "p99 a query", a->p99_ms / 1e3, b->p99_ms / 1e3,
+				     "s", MODEL_BETTER_LOWER);
+			break;
+		case MODEL_PAT_STREAM:
+			workload_row(x, pe, "seconds", "", a->seconds, b->seconds, "s",
+				     MODEL_BETTER_LOWER);
+			break;
+		case MODEL_PAT_WRITE:
+			workload_row(x, pe, "seconds", "save", a->seconds, b->seconds, "s",
+				     MODEL_BETTER_LOWER);
+			if (pe->restore)
+				workload_row(x, pe, "restore", "restore", a->restore_seconds,
+					     b->restore_seconds, "s", MODEL_BETTER_LOWER);
+			break;
+		case MODEL_PAT_SAMPLES:
+			workload_row(x, pe, "accelerators", "", a->accelerators, b->accelerators,
+				     "accelerators", MODEL_BETTER_HIGHER);
+			break;
+		case MODEL_PAT_COUNT:
+			break;
+		}
 	}
 }
 

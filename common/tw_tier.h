@@ -11,6 +11,11 @@
  * tier may also be "boot", which no plan places). */
 #define TW_TIER_NAMES "hot", "warm", "cold"
 
+/* read_ahead_kb the plan's udev rule sets on the warm tier's devices
+ * (render_plan_fstab.c), and the window the probe's buffered_read_plan
+ * reads with (probe/run_app.c). */
+#define TW_WARM_READ_AHEAD_KB 4096
+
 /* "hot", "warm", "cold", indexed by tier. */
 extern const char *const tw_tier_names[TW_TIER_COUNT];
 

@@ -45,10 +45,20 @@ static bool decode_field(struct pctx *c, const struct pk_field *f,
 			return false;
 		*(enum model_better *)at = (enum model_better)e;
 		return true;
-	case PK_ESTKIND:
-		if (!policy_want_enum(c, v, path, "kind", pk_estimate_names, &e))
+	case PK_PATTERN:
+		if (!policy_want_enum(c, v, path, "pattern", pk_pattern_names, &e))
 			return false;
-		*(enum model_estimate_kind *)at = (enum model_estimate_kind)e;
+		*(enum model_pattern *)at = (enum model_pattern)e;
+		return true;
+	case PK_VIA:
+		if (!policy_want_enum(c, v, path, "via", pk_via_names, &e))
+			return false;
+		*(enum model_via *)at = (enum model_via)e;
+		return true;
+	case PK_MADVISE:
+		if (!policy_want_enum(c, v, path, "madvise", pk_madvise_names, &e))
+			return false;
+		*(bool *)at = e == 1;
 		return true;
 	case PK_REDUNDANCY:
 		if (!policy_want_enum(c, v, path, "redundancy", pk_redundancy_names, &e))
@@ -61,8 +71,18 @@ static bool decode_field(struct pctx *c, const struct pk_field *f,
 		return policy_want_weight(c, v, path, at);
 	case PK_TEMP:
 		return policy_want_temp(c, v, path, at);
-	case PK_USERS:
+	case PK_COUNT:
 		return policy_want_whole(c, v, path, 1, 1e6, at);
+	case PK_SHARE:
+		if (!policy_want_number(c, v, path, &x))
+			return false;
+		if (!(x > 0 && x <= 1)) {
+			policy_bad(c, v, path, "must be a number above 0 and at most 1, not %s",
+				   v->text);
+			return false;
+		}
+		*(double *)at = x;
+		return true;
 	case PK_PERCENT:
 		if (!policy_want_whole(c, v, path, 0, 1e6, &x))
 			return false;
@@ -273,27 +293,55 @@ static const struct pnode *map_get(const struct pnode *n, const char *key)
 	return NULL;
 }
 
+/* The defaults of a workload's optional keys, by pattern (docs/policies.md
+ * names the program each follows). */
+static void estimate_defaults(struct model_policy_estimate *e)
+{
+	if (isnan(e->concurrency) && (e->pattern == MODEL_PAT_CHAIN || e->pattern == MODEL_PAT_BEAM))
+		e->concurrency = 1;
+	if (isnan(e->streams) && (e->pattern == MODEL_PAT_STREAM || e->pattern == MODEL_PAT_SAMPLES))
+		e->streams = e->pattern == MODEL_PAT_SAMPLES ? 4 : 1;
+	if ((int)e->via < 0)
+		e->via = e->pattern == MODEL_PAT_BEAM ? MODEL_VIA_DIRECT
+			 : e->pattern == MODEL_PAT_CHAIN || e->pattern == MODEL_PAT_STREAM
+			 ? MODEL_VIA_MMAP : MODEL_VIA_BUFFERED;
+	if (isnan(e->read_ahead_kb) && e->via != MODEL_VIA_DIRECT &&
+	    (e->pattern == MODEL_PAT_STREAM || e->pattern == MODEL_PAT_WRITE ||
+	     e->pattern == MODEL_PAT_SAMPLES))
+		e->read_ahead_kb = MODEL_PLAN_READ_AHEAD_KB;
+	if (isnan(e->utilization) && e->pattern == MODEL_PAT_SAMPLES)
+		e->utilization = 0.9;
+}
+
 static void decode_estimate(struct pctx *c, const struct pnode *n, const char *path,
 			    struct model_policy_estimate *e)
 {
 	const struct pnode *vals[PK_MAX_FIELDS] = { 0 };
-	const struct pnode *kind;
+	const struct pnode *pat;
 	char p[PATH_LEN];
 	int k;
 
 	if (!policy_want_kind(c, n, path, PN_MAP, "a map"))
 		return;
-	policy_child_path(p, path, "kind");
-	if (!(kind = map_get(n, "kind")) || policy_is_null(kind)) {
-		policy_bad(c, kind ? kind : n, p, "%s",
-			   kind ? "must not be null" : "required key is missing");
+	e->line = n->line;
+	e->col = n->col;
+	if (map_get(n, "kind")) {
+		policy_child_path(p, path, "kind");
+		policy_bad(c, map_get(n, "kind"), p, "replaced by pattern (chain, beam, stream, "
+			   "write, samples): load is a stream, search a chain, backup a write "
+			   "(docs/policies.md)");
 		return;
 	}
-	if (!policy_want_enum(c, kind, p, "kind", pk_estimate_names, &k))
+	policy_child_path(p, path, "pattern");
+	if (!(pat = map_get(n, "pattern")) || policy_is_null(pat)) {
+		policy_bad(c, pat ? pat : n, p, "%s",
+			   pat ? "must not be null" : "required key is missing");
+		return;
+	}
+	if (!policy_want_enum(c, pat, p, "pattern", pk_pattern_names, &k))
 		return;
 	decode_map(c, n, path, &pk_estimate[k], e, vals);
-	if (e->kind == MODEL_EST_SEARCH && isnan(e->users))
-		e->users = 1;
+	estimate_defaults(e);
 }
 
 static void decode_estimates(struct pctx *c, const struct pnode *n, const char *path,
@@ -311,11 +359,26 @@ static void decode_estimates(struct pctx *c, const struct pnode *n, const char *
 	for (size_t i = 0; i < n->n; i++) {
 		struct model_policy_estimate *e = &pol->estimates[i];
 
-		*e = (struct model_policy_estimate){ .size_gb = NAN, .reads = NAN,
-			.users = NAN, .size_tb = NAN };
+		*e = (struct model_policy_estimate){ .via = (enum model_via)-1,
+			.streams = NAN, .read_ahead_kb = NAN, .reads = NAN, .beam_width = NAN,
+			.reads_per_query = NAN, .concurrency = NAN, .size_bytes = -1,
+			.sample_bytes = -1, .batch = NAN, .compute_s = NAN, .utilization = NAN };
 		policy_index_path(p, path, i);
 		decode_estimate(c, n->kids[i], p, e);
 	}
+	/* Workload names are unique within the policy. */
+	for (size_t i = 0; i < pol->n_estimates; i++)
+		for (size_t j = 0; j < i; j++)
+			if (pol->estimates[i].name && pol->estimates[j].name &&
+			    !strcmp(pol->estimates[i].name, pol->estimates[j].name)) {
+				char q[PATH_LEN];
+
+				policy_index_path(q, path, i);
+				policy_child_path(p, q, "name");
+				policy_bad(c, n->kids[i], p, "workload %s is named twice (first "
+					   "at line %d, column %d)", pol->estimates[i].name,
+					   pol->estimates[j].line, pol->estimates[j].col);
+			}
 }
 
 /* ---- the policy ---- */
@@ -389,8 +452,10 @@ void model_policy_free(struct model_policy *p)
 {
 	if (!p)
 		return;
-	for (size_t i = 0; i < p->n_estimates; i++)
+	for (size_t i = 0; i < p->n_estimates; i++) {
+		free(p->estimates[i].name);
 		free(p->estimates[i].label);
+	}
 	free(p->estimates);
 	free(p->metrics);
 	free(p->description);

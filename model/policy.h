@@ -42,17 +42,48 @@ struct model_policy_constraints {
 	bool no_critical_warning;	/* health.critical_warning must be 0 */
 };
 
-enum model_estimate_kind { MODEL_EST_LOAD, MODEL_EST_SEARCH, MODEL_EST_BACKUP,
-			   MODEL_EST_COUNT };
+/*
+ * How an application reads or writes (an estimate's `pattern`):
+ * chain   dependent 4 KiB reads (HNSW over mmap, SQLite, B-trees);
+ * beam    beam_width parallel 4 KiB reads a hop, hops dependent (DiskANN);
+ * stream  a file read sequentially (a model load);
+ * write   a new file written through the page cache and fsynced (a
+ *         checkpoint save), with restore: its cold read back;
+ * samples training samples read as MLPerf Storage's DLIO does.
+ */
+enum model_pattern { MODEL_PAT_CHAIN, MODEL_PAT_BEAM, MODEL_PAT_STREAM, MODEL_PAT_WRITE,
+		     MODEL_PAT_SAMPLES, MODEL_PAT_COUNT };
 
-/* An estimate to show in user terms; fields that do not apply are NAN. */
+/* How the application reaches the data (key `via`). */
+enum model_via { MODEL_VIA_DIRECT, MODEL_VIA_BUFFERED, MODEL_VIA_MMAP, MODEL_VIA_COUNT };
+
+/* The plan's read-ahead for the warm tier's devices (its udev rule), what a
+ * buffered stream assumes unless the policy names another. */
+#define MODEL_PLAN_READ_AHEAD_KB 4096
+
+/*
+ * A workload of the policy (one entry of `estimates`), estimated in the
+ * application's terms.  Fields that do not apply are NAN / -1.
+ */
 struct model_policy_estimate {
-	enum model_estimate_kind kind;
-	double size_gb;		/* load: decimal GB read sequentially */
-	double reads;		/* search: dependent random reads (QD1) */
-	double users;		/* search: concurrent searchers (default 1) */
-	double size_tb;		/* backup: decimal TB written */
+	char *name;		/* the workload's name ("beam-search") */
+	enum model_pattern pattern;
+	enum model_via via;	/* chain, stream; buffered for write/samples */
+	bool madv_random;	/* chain via mmap: madvise(MADV_RANDOM) */
+	double streams;		/* stream, samples: readers in parallel (1) */
+	double read_ahead_kb;	/* buffered reads: the read-ahead assumed */
+	double reads;		/* chain: dependent reads a query */
+	double beam_width;	/* beam: parallel reads a hop */
+	double reads_per_query;	/* beam: reads a query */
+	double concurrency;	/* chain, beam: queries in flight (1) */
+	int64_t size_bytes;	/* stream, write: the file; samples: the data set */
+	bool restore;		/* write: its cold read back is estimated too */
+	int64_t sample_bytes;	/* samples: one sample */
+	double batch;		/* samples: samples a batch */
+	double compute_s;	/* samples: an accelerator's compute a batch */
+	double utilization;	/* samples: the accelerator use to keep (0.9) */
 	char *label;		/* free text ("an 18 GB model"), or NULL */
+	int line, col;		/* where the entry starts in the file */
 };
 
 /*
@@ -153,8 +184,9 @@ double model_utility(const struct model_policy_metric *m, double v);
 /* "none" / "preferred" / "required"; NULL when out of range. */
 const char *model_redundancy_name(enum model_redundancy r);
 
-/* "load" / "search" / "backup"; NULL when out of range. */
-const char *model_estimate_kind_name(enum model_estimate_kind k);
+/* "chain", "beam", …; "direct", "buffered", "mmap"; NULL when out of range. */
+const char *model_pattern_name(enum model_pattern p);
+const char *model_via_name(enum model_via v);
 
 /* ---- the policy keys, for --help listings and docs ---- */
 

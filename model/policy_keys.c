@@ -13,7 +13,9 @@
 
 const char *const pk_tier_names[] = { TW_TIER_NAMES, "boot", NULL };
 const char *const pk_better_names[] = { "higher", "lower", NULL };
-const char *const pk_estimate_names[] = { "load", "search", "backup", NULL };
+const char *const pk_pattern_names[] = { "chain", "beam", "stream", "write", "samples", NULL };
+const char *const pk_via_names[] = { "direct", "buffered", "mmap", NULL };
+const char *const pk_madvise_names[] = { "normal", "random", NULL };
 const char *const pk_redundancy_names[] = { "none", "preferred", "required", NULL };
 
 #define P(f) offsetof(struct model_policy, f)
@@ -37,7 +39,8 @@ static const struct pk_field policy_f[] = {
 	    "none, preferred or required",
 	    "redundancy the data wants; default none when refetchable, else preferred"),
 	KEY("", "estimates", OPT, PK_ESTIMATES, 0, "list of maps",
-	    "what to show in user terms (load seconds, search seconds, backup hours)"),
+	    "the workloads, estimated as the application reads and writes (pattern: "
+	    "chain, beam, stream, write, samples)"),
 };
 TABLE(pk_policy, policy_f);
 
@@ -76,43 +79,78 @@ static const struct pk_field constraints_f[] = {
 TABLE(pk_constraints, constraints_f);
 
 #define E(f) offsetof(struct model_policy_estimate, f)
-#define KIND(sec) KEY(sec, "kind", REQ, PK_ESTKIND, E(kind), "load, search or backup", \
-		      "what to estimate")
-#define LABEL(sec) KEY(sec, "label", OPT, PK_TEXT, E(label), "string", \
-		       "how to name it (\"an 18 GB model\")")
-static const struct pk_field load_f[] = {
-	KIND("estimates[] (kind: load)"),
-	KEY("estimates[] (kind: load)", "size_gb", REQ, PK_POS, E(size_gb),
-	    "number > 0", "GB read sequentially: seconds = size_gb × 1000 ÷ seq_read.mbps"),
-	LABEL("estimates[] (kind: load)"),
+#define W(pat, key, req, kind, f, type, help) \
+	KEY("estimates[] (pattern: " pat ")", key, req, kind, E(f), type, help)
+#define COMMON(pat) \
+	W(pat, "name", REQ, PK_NAME, name, "string", "the workload's name (\"beam-search\")"), \
+	W(pat, "pattern", REQ, PK_PATTERN, pattern, "chain, beam, stream, write or samples", \
+	  "how the application reads or writes"), \
+	W(pat, "label", OPT, PK_TEXT, label, "string", "how to name it (\"an 18 GB model\")")
+static const struct pk_field chain_f[] = {
+	COMMON("chain"),
+	W("chain", "reads", REQ, PK_COUNT, reads, "whole number >= 1",
+	  "dependent 4 KiB reads a query (an HNSW search, a B-tree walk)"),
+	W("chain", "via", OPT, PK_VIA, via, "direct, buffered or mmap",
+	  "how the reads reach the device (default mmap: hnswlib, FAISS on mmap, SQLite)"),
+	W("chain", "madvise", OPT, PK_MADVISE, madv_random, "normal or random",
+	  "via mmap: the mapping's advice; normal (default) reads around each fault"),
+	W("chain", "concurrency", OPT, PK_COUNT, concurrency, "whole number >= 1",
+	  "queries in flight (default 1)"),
 };
-static const struct pk_field search_f[] = {
-	KIND("estimates[] (kind: search)"),
-	KEY("estimates[] (kind: search)", "reads", REQ, PK_POS, E(reads), "number > 0",
-	    "dependent random reads: seconds = reads ÷ rand_read_qd1.iops"),
-	KEY("estimates[] (kind: search)", "users", OPT, PK_USERS, E(users),
-	    "whole number >= 1", "concurrent searchers, each one QD1 stream (default 1)"),
-	LABEL("estimates[] (kind: search)"),
+static const struct pk_field beam_f[] = {
+	COMMON("beam"),
+	W("beam", "beam_width", REQ, PK_COUNT, beam_width, "whole number >= 1",
+	  "parallel 4 KiB reads a hop (DiskANN: 4)"),
+	W("beam", "reads_per_query", REQ, PK_COUNT, reads_per_query, "whole number >= 1",
+	  "reads a query makes (tens for DiskANN)"),
+	W("beam", "concurrency", OPT, PK_COUNT, concurrency, "whole number >= 1",
+	  "queries in flight (default 1)"),
 };
-static const struct pk_field backup_f[] = {
-	KIND("estimates[] (kind: backup)"),
-	KEY("estimates[] (kind: backup)", "size_tb", REQ, PK_POS, E(size_tb),
-	    "number > 0",
-	    "TB written: hours = size_tb × 10^6 ÷ sustained_write.mbps ÷ 3600 "
-	    "(seq_write.mbps when no sustained rate was measured)"),
-	LABEL("estimates[] (kind: backup)"),
+static const struct pk_field stream_f[] = {
+	COMMON("stream"),
+	W("stream", "size", REQ, PK_SIZE, size_bytes, "size", "the file read (\"18G\")"),
+	W("stream", "via", OPT, PK_VIA, via, "direct, buffered or mmap",
+	  "how it is read (default mmap: safetensors, llama.cpp)"),
+	W("stream", "streams", OPT, PK_COUNT, streams, "whole number >= 1",
+	  "readers in parallel, each its own part (default 1)"),
+	W("stream", "read_ahead_kb", OPT, PK_COUNT, read_ahead_kb, "whole number >= 1",
+	  "via buffered or mmap: the read-ahead it runs with (default the plan's, 4096)"),
 };
-const struct pk_table pk_estimate[MODEL_EST_COUNT] = {
-	[MODEL_EST_LOAD] = { load_f, ARRAY_SIZE(load_f) },
-	[MODEL_EST_SEARCH] = { search_f, ARRAY_SIZE(search_f) },
-	[MODEL_EST_BACKUP] = { backup_f, ARRAY_SIZE(backup_f) },
+static const struct pk_field write_f[] = {
+	COMMON("write"),
+	W("write", "size", REQ, PK_SIZE, size_bytes, "size",
+	  "the new file, written through the page cache, then fsync"),
+	W("write", "restore", OPT, PK_BOOL, restore, "boolean",
+	  "true: its cold read back (one buffered stream) is estimated too"),
+};
+static const struct pk_field samples_f[] = {
+	COMMON("samples"),
+	W("samples", "sample_size", REQ, PK_SIZE, sample_bytes, "size",
+	  "one training sample (MLPerf Storage unet3d: 146.6M)"),
+	W("samples", "batch", REQ, PK_COUNT, batch, "whole number >= 1",
+	  "samples a batch, per accelerator (unet3d: 7)"),
+	W("samples", "compute_s", REQ, PK_POS, compute_s, "number > 0",
+	  "an accelerator's compute time a batch, seconds (unet3d on H100: 0.323)"),
+	W("samples", "utilization", OPT, PK_SHARE, utilization, "number in (0, 1]",
+	  "the accelerator use to keep (default 0.9, MLPerf Storage's threshold)"),
+	W("samples", "streams", OPT, PK_COUNT, streams, "whole number >= 1",
+	  "reader threads in parallel (default 4, DLIO's read_threads)"),
+	W("samples", "size", OPT, PK_SIZE, size_bytes, "size", "the data set, to check it fits"),
+};
+const struct pk_table pk_estimate[MODEL_PAT_COUNT] = {
+	[MODEL_PAT_CHAIN] = { chain_f, ARRAY_SIZE(chain_f) },
+	[MODEL_PAT_BEAM] = { beam_f, ARRAY_SIZE(beam_f) },
+	[MODEL_PAT_STREAM] = { stream_f, ARRAY_SIZE(stream_f) },
+	[MODEL_PAT_WRITE] = { write_f, ARRAY_SIZE(write_f) },
+	[MODEL_PAT_SAMPLES] = { samples_f, ARRAY_SIZE(samples_f) },
 };
 
 const struct model_policy_key *model_policy_key_at(size_t i)
 {
 	const struct pk_table *const all[] = { &pk_policy, &pk_metric, &pk_constraints,
-		&pk_estimate[MODEL_EST_LOAD], &pk_estimate[MODEL_EST_SEARCH],
-		&pk_estimate[MODEL_EST_BACKUP] };
+		&pk_estimate[MODEL_PAT_CHAIN], &pk_estimate[MODEL_PAT_BEAM],
+		&pk_estimate[MODEL_PAT_STREAM], &pk_estimate[MODEL_PAT_WRITE],
+		&pk_estimate[MODEL_PAT_SAMPLES] };
 
 	for (size_t t = 0; t < ARRAY_SIZE(all); t++) {
 		if (i < all[t]->n)
@@ -132,7 +170,12 @@ const char *model_redundancy_name(enum model_redundancy r)
 	return (unsigned)r < MODEL_REDUNDANCY_COUNT ? pk_redundancy_names[r] : NULL;
 }
 
-const char *model_estimate_kind_name(enum model_estimate_kind k)
+const char *model_pattern_name(enum model_pattern p)
 {
-	return (unsigned)k < MODEL_EST_COUNT ? pk_estimate_names[k] : NULL;
+	return (unsigned)p < MODEL_PAT_COUNT ? pk_pattern_names[p] : NULL;
+}
+
+const char *model_via_name(enum model_via v)
+{
+	return (unsigned)v < MODEL_VIA_COUNT ? pk_via_names[v] : NULL;
 }

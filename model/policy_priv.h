@@ -55,13 +55,16 @@ enum pk_kind {
 	PK_POS,		/* double > 0 */
 	PK_WEIGHT,	/* double >= 0 */
 	PK_TEMP,	/* double in [-50, 200] °C */
-	PK_USERS,	/* double: whole number >= 1 */
+	PK_COUNT,	/* double: whole number >= 1 */
+	PK_SHARE,	/* double in (0, 1] */
 	PK_PERCENT,	/* long: whole number >= 0 */
 	PK_SIZE,	/* int64_t > 0: bytes or "500G", "4T", "512Gi" */
 	PK_BOOL,	/* bool */
 	PK_OPTBOOL,	/* int: 1, 0 (-1 = not given) */
 	PK_MEDIA,	/* unsigned: list of profile media names, as a bit set */
-	PK_ESTKIND,	/* enum model_estimate_kind */
+	PK_PATTERN,	/* enum model_pattern */
+	PK_VIA,		/* enum model_via */
+	PK_MADVISE,	/* bool: "random" = true, "normal" = false */
 	PK_REDUNDANCY,	/* enum model_redundancy: "none", "preferred", "required" */
 	PK_METRICS,	/* list of metric maps (into struct model_policy) */
 	PK_CONSTRAINTS,	/* map (into struct model_policy) */
@@ -82,11 +85,12 @@ struct pk_table {
 #define PK_MAX_FIELDS 16
 
 /* The policy (struct model_policy), one metrics[] entry, constraints, and
- * one table per estimate kind (indexed by enum model_estimate_kind). */
+ * one table per estimate pattern (indexed by enum model_pattern). */
 extern const struct pk_table pk_policy, pk_metric, pk_constraints,
-	pk_estimate[MODEL_EST_COUNT];
+	pk_estimate[MODEL_PAT_COUNT];
 extern const char *const pk_tier_names[], *const pk_better_names[],
-	*const pk_estimate_names[], *const pk_redundancy_names[];
+	*const pk_pattern_names[], *const pk_via_names[], *const pk_madvise_names[],
+	*const pk_redundancy_names[];
 
 /* ---- checking values (policy_values.c) ---- */
 

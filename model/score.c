@@ -89,66 +89,12 @@ static void score_metrics(const struct model_policy *p, const struct profile_dev
 
 /* ---- estimates ---- */
 
-/* IOPS of the queue-depth sweep at exactly depth qd, or NAN. */
-static double sweep_iops(const struct profile_device *d, long qd)
-{
-	for (size_t i = 0; i < d->n_sweep; i++)
-		if (d->sweep[i].qd == qd)
-			return d->sweep[i].iops;
-	return NAN;
-}
-
-/*
- * A search by `users` concurrent QD1 streams: each does `reads` reads at
- * (IOPS at depth users) ÷ users.  Without a sweep point at that depth,
- * QD1 IOPS × users bounds the throughput from above, so the time is a
- * lower bound.
- */
-static void estimate_search(const struct profile_device *d,
-			    const struct model_policy_estimate *pe,
-			    struct model_score_estimate *e)
-{
-	double users = isfinite(pe->users) && pe->users > 1 ? pe->users : 1;
-	double iops = sweep_iops(d, (long)users);
-	struct model_estimate m;
-
-	if (users > 1 && isfinite(iops) && iops > 0) {
-		e->value = pe->reads * users / iops;
-		e->metric = "qd_sweep.iops";
-		e->basis = "queue-depth sweep at depth = users";
-		return;
-	}
-	m = model_search_seconds(d, pe->reads);
-	e->value = m.value;
-	e->metric = m.metric;
-	e->basis = users > 1 ? "QD1 IOPS x users: an upper bound on throughput, "
-			       "so a lower bound on time" : "QD1 IOPS";
-}
-
 static void estimate(const struct profile_device *d, const struct model_policy_estimate *pe,
 		     struct model_score_estimate *e)
 {
-	struct model_estimate m = { NAN, NULL };
-
 	e->pe = pe;
-	e->unit = "s";
-	e->basis = NULL;
-	switch (pe->kind) {
-	case MODEL_EST_LOAD:
-		m = model_load_seconds(d, pe->size_gb);
-		break;
-	case MODEL_EST_SEARCH:
-		estimate_search(d, pe, e);
-		return;
-	case MODEL_EST_BACKUP:
-		m = model_backup_hours(d, pe->size_tb);
-		e->unit = "h";
-		break;
-	case MODEL_EST_COUNT:
-		break;
-	}
-	e->value = m.value;
-	e->metric = m.metric;
+	model_workload(pe, d, &e->w);
+	e->value = model_workload_value(pe, &e->w, &e->unit);
 }
 
 /* ---- one device ---- */

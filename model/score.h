@@ -38,10 +38,9 @@ struct model_failure {
 /* One estimate of the policy, in user terms, for one device. */
 struct model_score_estimate {
 	const struct model_policy_estimate *pe;	/* in the policy */
-	double value;		/* NAN = unknown (the metric was not measured) */
-	const char *unit;	/* "s" or "h" */
-	const char *metric;	/* profile path used: "rand_read_qd1.iops", "qd_sweep.iops" */
-	const char *basis;	/* how, in words (static string), or NULL */
+	double value;		/* the headline (model_workload_value), NAN = unknown */
+	const char *unit;	/* "s" or "accelerators" */
+	struct model_workload_est w;	/* every figure, and what it comes from */
 };
 
 struct model_score {

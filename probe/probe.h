@@ -313,7 +313,7 @@ void probe_scratch_cleanup(void);
 enum probe_test {
 	PROBE_TEST_SEQ_WRITE, PROBE_TEST_SEQ_READ, PROBE_TEST_RAND_READ_QD1,
 	PROBE_TEST_RAND_READ_QD32, PROBE_TEST_QD_SWEEP, PROBE_TEST_IORATE,
-	PROBE_TEST_MIXED_70_30, PROBE_TEST_READ_UNDER_WRITE,
+	PROBE_TEST_MIXED_70_30, PROBE_TEST_READ_UNDER_WRITE, PROBE_TEST_APP,
 	PROBE_TEST_SUSTAINED_WRITE, PROBE_TEST_COUNT
 };
 #define PROBE_TESTS_ALL ((1u << PROBE_TEST_COUNT) - 1)
@@ -350,6 +350,9 @@ struct probe_options {
 	double ramp_s;		/* < 0: default (0.5 s) */
 	double sustained_s;	/* 0: default (quick 30 s, full 120 s) */
 	double latency_target_us;	/* 0: 1000 µs */
+	unsigned min_sweep_qd;	/* qd_sweep goes at least this deep whatever
+				 * the latency target (the policies' beam_width
+				 * × concurrency); 0 = as the target says */
 	double uw_write_mibps;	/* read_under_write's writer; 0 = 15 MiB/s */
 	double uw_trim_mibps;	/* and its trim stream; 0 = 5 MiB/s, < 0 = none */
 	unsigned threads;	/* rings/threads for the QD32 tests; 0 = auto:

@@ -125,6 +125,8 @@ static int run_one(struct probe_run_state *r, enum probe_test t)
 		return probe_run_iorate(r);
 	if (t == PROBE_TEST_READ_UNDER_WRITE)
 		return probe_run_uw(r);
+	if (t == PROBE_TEST_APP)
+		return probe_run_app(r);
 	return probe_run_io_test(r, t);
 }
 

@@ -19,6 +19,9 @@
 #define SWEEP_MAX_QD 128u
 #define SWEEP_DEPTHS 8u		/* QD 1, 2, 4 … SWEEP_MAX_QD */
 _Static_assert(1u << (SWEEP_DEPTHS - 1) == SWEEP_MAX_QD, "one depth per power of two");
+#define SWEEP_DEEPEST 1024u	/* options.min_sweep_qd takes it this deep at most */
+#define SWEEP_ALL_DEPTHS 11u	/* QD 1 … SWEEP_DEEPEST */
+_Static_assert(1u << (SWEEP_ALL_DEPTHS - 1) == SWEEP_DEEPEST, "one depth per power of two");
 #define IORATE_FULL_S 5.0	/* iorate: seconds per step with --full */
 #define BOOT_BS (32u * KIB)	/* read_under_write's second part, after */
 #define BOOT_QD 32u		/* OCP BOOT-BENCH-1: 32 KiB random reads */
@@ -108,8 +111,8 @@ static bool sweep_done(struct probe_run_state *r, double target)
  * PROBE_KNOWN_TAIL samples above it (quick mode: min_ios). */
 struct sweep_thin {
 	unsigned n;
-	unsigned qd[SWEEP_DEPTHS];
-	unsigned long long above[SWEEP_DEPTHS];	/* samples above the p99: I/Os / 100 */
+	unsigned qd[SWEEP_ALL_DEPTHS];
+	unsigned long long above[SWEEP_ALL_DEPTHS];	/* samples above the p99: I/Os / 100 */
 };
 
 static void thin_add(struct sweep_thin *t, unsigned qd, uint64_t ios)
@@ -137,11 +140,23 @@ static void thin_note(struct probe_run_state *r, const struct sweep_thin *t)
 				 PROBE_KNOWN_TAIL, list, probe_test_defs[PROBE_TEST_QD_SWEEP].max_s);
 }
 
+/* The sweep's deepest depth: SWEEP_MAX_QD, or the power of two at or above
+ * options.min_sweep_qd when that is deeper (SWEEP_DEEPEST at most). */
+static unsigned sweep_max_qd(const struct probe_options *o)
+{
+	unsigned qd = SWEEP_MAX_QD;
+
+	while (qd < o->min_sweep_qd && qd < SWEEP_DEEPEST)
+		qd *= 2;
+	return qd;
+}
+
 /*
  * Random 4 KiB reads at QD 1, 2, 4 … 128 (QD 1 and 32 taken from this run's
  * rand_read tests when they ran; each other depth until its figure is
- * known), no deeper once saturated or past the p99 target; then the best
- * IOPS under the target.
+ * known), no deeper once saturated or past the p99 target, but always as
+ * deep as options.min_sweep_qd (the application's beam_width × concurrency,
+ * to 1024); then the best IOPS under the target.
  */
 int probe_run_sweep(struct probe_run_state *r)
 {
@@ -149,11 +164,16 @@ int probe_run_sweep(struct probe_run_state *r)
 	double target = r->o->latency_target_us > 0 ? r->o->latency_target_us : 1000;
 	struct profile_lat_target *lt = &r->dev->lat_target;
 	struct sweep_thin thin = { .n = 0 };
+	const unsigned deepest = sweep_max_qd(r->o);
 	int ret = 0;
 
 	lt->present = true;
 	lt->p99_us = target;
-	for (unsigned qd = 1; qd <= SWEEP_MAX_QD && ret != -ECANCELED && !r->stalled;
+	if (r->o->min_sweep_qd > 1)
+		profile_device_add_notef(r->dev, "qd_sweep: to QD %u at least, whatever the latency "
+					 "target (the deepest the policies' applications go)",
+					 r->o->min_sweep_qd < deepest ? r->o->min_sweep_qd : deepest);
+	for (unsigned qd = 1; qd <= deepest && ret != -ECANCELED && !r->stalled;
 	     qd *= 2) {
 		struct probe_job_result res;
 		struct probe_job job;
@@ -180,7 +200,7 @@ int probe_run_sweep(struct probe_run_state *r)
 		}
 		if (!reused)
 			probe_job_result_free(&res);
-		if (ret == 0 && sweep_done(r, target))
+		if (ret == 0 && qd >= r->o->min_sweep_qd && sweep_done(r, target))
 			break;
 	}
 	thin_note(r, &thin);

@@ -9,6 +9,7 @@
  *                    rings
  *   run_composite.c  the tests made of many jobs or read from a series:
  *                    qd_sweep, iorate, read_under_write, sustained_write
+ *   run_app.c        app: the target read and written as programs do (app.h)
  *   run_job.c        the job primitives: a test's job, one job run, its
  *                    notes, latency summary and band text
  *   run_table.c      the test table and the test names
@@ -181,6 +182,15 @@ int probe_run_sustained(struct probe_run_state *r);
  * which takes pts (freed when there is nothing to keep). */
 void probe_run_sustained_series(struct profile_sustained *su, struct profile_point *pts,
 				size_t n);
+
+/* ---- run_app.c ---- */
+
+/* app: cold buffered loads at the device's read-ahead and the plan's, an
+ * mmap load, mmap faults, a buffered write with fsync (writable targets),
+ * the inner zone of a rotational raw device, into r->dev->app; a note says
+ * why it was skipped where it cannot run.  Returns 0, -ECANCELED, -EIO
+ * (a part failed: a note says which) or -ENOMEM. */
+int probe_run_app(struct probe_run_state *r);
 
 /* ---- run_fill.c: the destructive fill ---- */
 

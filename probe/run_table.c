@@ -54,6 +54,11 @@ const struct probe_test_def probe_test_defs[PROBE_TEST_COUNT] = {
 		.pattern = PROBE_RAND, .read_pct = 100, .bs = 4 * KIB, .qd = 1,
 		.ramp_s = 0.5, .min_s = 0.5, .max_s = 4.0, .p99_only = true,
 	},
+	[PROBE_TEST_APP] = {	/* run_app.c: its parts size themselves */
+		.name = "app", .slot = -1,
+		.pattern = PROBE_SEQ, .read_pct = 100, .bs = MIB, .qd = 1,
+		.ramp_s = 0, .min_s = 1.0, .max_s = 1.0,
+	},
 	[PROBE_TEST_SUSTAINED_WRITE] = {
 		.name = "sustained_write", .slot = -1,
 		.pattern = PROBE_SEQ, .read_pct = 0, .bs = MIB, .qd = 32,

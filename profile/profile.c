@@ -140,6 +140,10 @@ static void device_init(struct profile_device *d)
 	d->under_write.boot_bs = d->under_write.boot_qd = -1;
 	d->under_write.boot_iops = NAN;
 	d->under_write.boot_lat = profile_lat_none();
+	d->app.buffered_mbps = d->app.buffered_plan_mbps = d->app.mmap_mbps = NAN;
+	d->app.fault_iops = d->app.fault_p99_us = d->app.fault_kib = NAN;
+	d->app.fsync_mbps = d->app.inner_mbps = NAN;
+	d->app.read_ahead_kb = d->app.plan_read_ahead_kb = -1;
 	d->sustained.mbps = d->sustained.initial_mbps = NAN;
 	d->sustained.cliff_after_gb = d->sustained.seconds = NAN;
 	d->thermal.idle_c = d->thermal.load_c = d->thermal.rise_c = NAN;

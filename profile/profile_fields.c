@@ -218,6 +218,57 @@ static const struct pf_field under_write_f[] = {
 };
 TABLE(pf_under_write, under_write_f);
 
+/* results' application objects (profile_fields.h: struct pf_app_result) */
+#define AP(f) offsetof(struct profile_app, f)
+static const struct pf_field app_buffered_f[] = {
+	{ "mbps", PF_POS, AP(buffered_mbps), PF_REQUIRED, 0, 0 },
+	{ "read_ahead_kb", PF_COUNT, AP(read_ahead_kb), 0, 0, 0 },
+};
+TABLE(pf_app_buffered, app_buffered_f);
+
+static const struct pf_field app_buffered_plan_f[] = {
+	{ "mbps", PF_POS, AP(buffered_plan_mbps), PF_REQUIRED, 0, 0 },
+	{ "read_ahead_kb", PF_COUNT, AP(plan_read_ahead_kb), 0, 0, 0 },
+};
+TABLE(pf_app_buffered_plan, app_buffered_plan_f);
+
+static const struct pf_field app_mmap_f[] = {
+	{ "mbps", PF_POS, AP(mmap_mbps), PF_REQUIRED, 0, 0 },
+};
+TABLE(pf_app_mmap, app_mmap_f);
+
+static const struct pf_field app_fault_lat_f[] = {
+	{ "p99", PF_POS, AP(fault_p99_us), 0, 0, 0 },
+};
+TABLE(pf_app_fault_lat, app_fault_lat_f);
+
+static const struct pf_field app_fault_f[] = {
+	{ "iops", PF_POS, AP(fault_iops), PF_REQUIRED, 0, 0 },
+	{ "lat_us", PF_OBJ, 0, 0, 0, &pf_app_fault_lat },
+	{ "kib_per_fault", PF_POS, AP(fault_kib), 0, 0, 0 },
+};
+TABLE(pf_app_fault, app_fault_f);
+
+static const struct pf_field app_fsync_f[] = {
+	{ "mbps", PF_POS, AP(fsync_mbps), PF_REQUIRED, 0, 0 },
+};
+TABLE(pf_app_fsync, app_fsync_f);
+
+static const struct pf_field app_inner_f[] = {
+	{ "mbps", PF_POS, AP(inner_mbps), PF_REQUIRED, 0, 0 },
+};
+TABLE(pf_app_inner, app_inner_f);
+
+const struct pf_app_result pf_app_results[] = {
+	{ "buffered_read", &pf_app_buffered, AP(buffered_mbps) },
+	{ "buffered_read_plan", &pf_app_buffered_plan, AP(buffered_plan_mbps) },
+	{ "mmap_read", &pf_app_mmap, AP(mmap_mbps) },
+	{ "mmap_fault", &pf_app_fault, AP(fault_iops) },
+	{ "fsync_write", &pf_app_fsync, AP(fsync_mbps) },
+	{ "seq_read_inner", &pf_app_inner, AP(inner_mbps) },
+};
+const size_t pf_app_result_count = ARRAY_SIZE(pf_app_results);
+
 static const struct pf_field iorate_f[] = {
 	{ "pct", PF_POS, offsetof(struct profile_iorate, pct), PF_REQUIRED, 0, 0 },
 	{ "offered_iops", PF_POS, offsetof(struct profile_iorate, offered_iops), PF_REQUIRED, 0, 0 },

@@ -52,6 +52,21 @@ extern const char *const pf_transport_names[], *const pf_media_names[], *const p
 	*const pf_mode_names[], *const pf_target_names[], *const pf_io_names[],
 	*const pf_lat_names[], *const pf_throttle_names[], *const pf_crit_names[];
 
+/*
+ * The application figures (struct profile_app) are one object each under
+ * results, each a table over the whole struct profile_app: written when
+ * its headline figure (a double at `figure`) is known, read into
+ * the device's app.
+ */
+struct pf_app_result {
+	const char *key;		/* "buffered_read" */
+	const struct pf_table *t;
+	size_t figure;			/* offsetof(struct profile_app, …) */
+};
+
+extern const struct pf_app_result pf_app_results[];
+extern const size_t pf_app_result_count;
+
 struct json_t;
 enum profile_file_kind;
 

@@ -352,9 +352,19 @@ static void decode_sustained(struct rctx *c, const json_t *v, const char *path,
 	}
 }
 
+/* The application object named key under results, or NULL. */
+static const struct pf_app_result *app_result(const char *key)
+{
+	for (size_t i = 0; i < pf_app_result_count; i++)
+		if (!strcmp(pf_app_results[i].key, key))
+			return &pf_app_results[i];
+	return NULL;
+}
+
 static void decode_results(struct rctx *c, const json_t *v, const char *path,
 			   struct profile_device *d)
 {
+	const struct pf_app_result *ar;
 	char p[PATH_LEN];
 	const char *key;
 	const json_t *x;
@@ -385,10 +395,14 @@ static void decode_results(struct rctx *c, const json_t *v, const char *path,
 		} else if (!strcmp(key, "iorate")) {
 			decode_array(c, x, p, &pf_iorate, sizeof(struct profile_iorate),
 				     init_iorate, (void **)&d->iorate, &d->n_iorate);
+		} else if ((ar = app_result(key))) {
+			d->app.present = true;
+			decode_object(c, x, p, ar->t, &d->app);
 		} else {
 			bad(c, p, "unknown test (expected seq_read, seq_write, rand_read_qd1, "
 			    "rand_read_qd32, mixed_70_30, sustained_write, qd_sweep, latency_target, "
-			    "read_under_write, iorate)");
+			    "read_under_write, iorate, buffered_read, buffered_read_plan, mmap_read, "
+			    "mmap_fault, fsync_write, seq_read_inner)");
 		}
 	}
 }

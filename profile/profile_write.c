@@ -38,6 +38,18 @@ static bool lat_empty(const struct profile_lat *l)
 
 static json_t *table_json(const struct pf_table *t, const void *base);
 
+/* A nested object; an optional one with nothing known is omitted (NULL). */
+static json_t *obj_json(const struct pf_field *f, const void *at)
+{
+	json_t *v = table_json(f->sub, at);
+
+	if (v && !(f->flags & PF_REQUIRED) && !json_object_size(v)) {
+		json_decref(v);
+		return NULL;
+	}
+	return v;
+}
+
 /* The JSON value of field f, or NULL when absent. */
 static json_t *field_json(const struct pf_field *f, const void *base)
 {
@@ -68,7 +80,7 @@ static json_t *field_json(const struct pf_field *f, const void *base)
 		return lat_empty((const struct profile_lat *)at) ? NULL :
 			lat_json((const struct profile_lat *)at);
 	case PF_OBJ:
-		return table_json(f->sub, at);
+		return obj_json(f, at);
 	}
 	return NULL;
 }
@@ -117,6 +129,12 @@ static json_t *results_json(const struct profile_device *d)
 	if (r && d->under_write.present)
 		json_object_set_new(r, "read_under_write", table_json(&pf_under_write,
 								      &d->under_write));
+	for (size_t i = 0; r && d->app.present && i < pf_app_result_count; i++) {
+		const struct pf_app_result *ar = &pf_app_results[i];
+
+		if (!isnan(*(const double *)((const char *)&d->app + ar->figure)))
+			json_object_set_new(r, ar->key, table_json(ar->t, &d->app));
+	}
 	if (r && d->n_iorate) {
 		a = json_array();
 		for (size_t i = 0; a && i < d->n_iorate; i++)

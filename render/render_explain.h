@@ -58,6 +58,7 @@ struct explain_case {
 	const char *policies_from;	/* where the policies came from, or NULL */
 	size_t n;
 	struct explain_row rows[EXPLAIN_MAX_ROWS];
+	char text[EXPLAIN_MAX_ROWS][2][128];	/* the workload rows' metric and words */
 };
 
 /*

@@ -10,6 +10,7 @@
 
 #include "render.h"
 #include "render_plan.h"
+#include "render_workload.h"
 #include "tw_util.h"
 
 static const char *dev_id(const struct advisor_plan *plan, size_t i)
@@ -26,11 +27,12 @@ static void bytes_str(char *buf, size_t len, double b)
  * the capacity; 2.9 s on pm9a1-1t, 9.7 s on biwin1t)" */
 static void est_str(char *buf, size_t len, const struct advisor_plan_estimate *e)
 {
-	char v[48], b[48], w[48], how[96] = "";
+	char v[160], b[48], w[48], how[96] = "", set[200];
 	size_t at;
 
-	render_estimate(v, sizeof(v), e->value, e->unit);
-	at = (size_t)snprintf(buf, len, "%s: %s on %s", e->label, v, e->device);
+	render_workload_text(v, sizeof(v), e->pe, &e->w);
+	render_workload_settings(set, sizeof(set), e->pe);
+	at = (size_t)snprintf(buf, len, "%s: %s on %s [assumes %s]", e->label, v, e->device, set);
 	if (e->layout && !strcmp(e->layout, "linear"))
 		snprintf(how, sizeof(how), "linear volume: each member by its share of the capacity");
 	else if (e->layout && !strcmp(e->layout, "striped"))
@@ -222,7 +224,7 @@ static void text_volume(FILE *out, const struct advisor_plan *plan,
 
 static void text_tier(FILE *out, const struct advisor_plan *plan, const struct advisor_plan_tier *t)
 {
-	char pol[256], need[32], use[32], e[256], cost[128];
+	char pol[256], need[32], use[32], e[640], cost[128];
 	int idw = 14;
 
 	bytes_str(need, sizeof(need), (double)t->need_bytes);
@@ -378,7 +380,7 @@ const struct render_plan_ops render_plan_text = { .name = "text", .print = text_
 
 static void md_tier(FILE *out, const struct advisor_plan *plan, const struct advisor_plan_tier *t)
 {
-	char pol[256], need[32], use[32], e[256], cost[128], rd[32];
+	char pol[256], need[32], use[32], e[640], cost[128], rd[32];
 
 	bytes_str(need, sizeof(need), (double)t->need_bytes);
 	bytes_str(use, sizeof(use), (double)t->usable_bytes);
@@ -503,29 +505,27 @@ static json_t *json_mount(const struct advisor_mount *m)
 
 static json_t *json_estimates(const struct advisor_plan_tier *t)
 {
-	json_t *o = json_object();
+	json_t *a = json_array();
 
 	for (size_t i = 0; i < t->n_est; i++) {
 		const struct advisor_plan_estimate *e = &t->est[i];
-		json_t *a = json_object_get(o, e->policy);
+		size_t from = json_array_size(a);
 
-		if (!a) {
-			a = json_array();
-			json_object_set_new(o, e->policy, a);
-		}
-		json_t *x = json_pack("{s:s, s:o, s:s, s:s, s:s?}", "label", e->label,
-				      "value", num_or_null(e->value), "unit", e->unit,
-				      "device", e->device, "layout", e->layout);
+		render_workload_json(a, e->policy, e->pe, &e->w, e->device);
+		for (size_t k = from; k < json_array_size(a); k++) {
+			json_t *x = json_array_get(a, k);
 
-		if (!isnan(e->best) && e->best_device) {
-			json_object_set_new(x, "best", json_pack("{s:o, s:s}", "value",
-					    num_or_null(e->best), "device", e->best_device));
-			json_object_set_new(x, "worst", json_pack("{s:o, s:s}", "value",
-					    num_or_null(e->worst), "device", e->worst_device));
+			json_object_set_new(x, "layout", e->layout ? json_string(e->layout)
+								   : json_null());
+			if (k == from && !isnan(e->best) && e->best_device) {
+				json_object_set_new(x, "best", json_pack("{s:o, s:s}", "value",
+						    num_or_null(e->best), "device", e->best_device));
+				json_object_set_new(x, "worst", json_pack("{s:o, s:s}", "value",
+						    num_or_null(e->worst), "device", e->worst_device));
+			}
 		}
-		json_array_append_new(a, x);
 	}
-	return o;
+	return a;
 }
 
 static json_t *json_strv(char *const *v, size_t n)

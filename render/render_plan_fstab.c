@@ -19,11 +19,8 @@
 #include <string.h>
 
 #include "render_plan.h"
+#include "tw_tier.h"
 #include "tw_util.h"
-
-
-/* read_ahead_kb for the warm tier's devices (see warm_comment). */
-#define WARM_READ_AHEAD_KB 4096
 
 /* ---- text that goes into comments ------------------------------------- */
 
@@ -392,7 +389,7 @@ static void udev_device(FILE *out, const struct advisor_plan *plan,
 	if (sched)
 		fprintf(out, ", ATTR{queue/scheduler}=\"%s\"", sched);
 	if (ra)
-		fprintf(out, ", ATTR{queue/read_ahead_kb}=\"%d\"", WARM_READ_AHEAD_KB);
+		fprintf(out, ", ATTR{queue/read_ahead_kb}=\"%d\"", TW_WARM_READ_AHEAD_KB);
 	fputc('\n', out);
 }
 
@@ -426,7 +423,7 @@ static void udev_array(FILE *out, const struct advisor_raid *r)
 		"IMPORT{program}=\"/sbin/mdadm --detail --no-devices --export $devnode\"\n",
 		MATCH);
 	fprintf(out, "%sKERNEL==\"md*\", ENV{MD_DEVNAME}==\"%s\", "
-		"ATTR{queue/read_ahead_kb}=\"%d\"\n", MATCH, r->name, WARM_READ_AHEAD_KB);
+		"ATTR{queue/read_ahead_kb}=\"%d\"\n", MATCH, r->name, TW_WARM_READ_AHEAD_KB);
 }
 
 /* Read-ahead on the warm tier's LVM volume, found by its names (set by
@@ -444,7 +441,7 @@ static void udev_volume(FILE *out, const struct advisor_volume *v)
 		return;
 	}
 	fprintf(out, "%sKERNEL==\"dm-*\", ENV{DM_VG_NAME}==\"%s\", ENV{DM_LV_NAME}==\"%s\", "
-		"ATTR{queue/read_ahead_kb}=\"%d\"\n", MATCH, v->vg, v->lv, WARM_READ_AHEAD_KB);
+		"ATTR{queue/read_ahead_kb}=\"%d\"\n", MATCH, v->vg, v->lv, TW_WARM_READ_AHEAD_KB);
 }
 
 void render_plan_print_udev_rules(FILE *out, const struct advisor_plan *plan)

@@ -15,6 +15,28 @@ static const char *num(char *buf, size_t len, double v, int prec)
 	return buf;
 }
 
+/* The application test's line (results.app): what it measured, "-" where
+ * a part did not run. */
+static void app_text(FILE *out, const struct profile_app *a)
+{
+	char b[32], c[32], d[32], e[32], f[32], g[32], h[32];
+
+	if (!a->present)
+		return;
+	fprintf(out, "  app: buffered read %s MB/s (read-ahead %s KiB), %s MB/s (%s KiB); mmap read "
+		"%s MB/s\n", num(b, sizeof(b), a->buffered_mbps, 0),
+		num(c, sizeof(c), a->read_ahead_kb < 0 ? NAN : (double)a->read_ahead_kb, 0),
+		num(d, sizeof(d), a->buffered_plan_mbps, 0),
+		num(e, sizeof(e), a->plan_read_ahead_kb < 0 ? NAN : (double)a->plan_read_ahead_kb, 0),
+		num(f, sizeof(f), a->mmap_mbps, 0));
+	fprintf(out, "    mmap faults %s /s, p99 %s µs, %s KiB read each; fsync write %s MB/s",
+		num(b, sizeof(b), a->fault_iops, 0), num(c, sizeof(c), a->fault_p99_us, 1),
+		num(d, sizeof(d), a->fault_kib, 0), num(g, sizeof(g), a->fsync_mbps, 0));
+	if (!isnan(a->inner_mbps))
+		fprintf(out, "; inner zone %s MB/s", num(h, sizeof(h), a->inner_mbps, 0));
+	fputc('\n', out);
+}
+
 static void probe_text(FILE *out, const struct profile *p)
 {
 	char a[32], b[32], c[32], e[32], f[32], g[32];
@@ -82,6 +104,7 @@ static void probe_text(FILE *out, const struct profile *p)
 				"after the cliff");
 		if (d->sustained.present && !isnan(d->sustained.cliff_after_gb))
 			fprintf(out, "    cache cliff after %.1f GB\n", d->sustained.cliff_after_gb);
+		app_text(out, &d->app);
 		if (!isnan(d->thermal.idle_c) && isnan(d->thermal.load_c))
 			fprintf(out, "  temperature: idle %.0f °C, peak not measured (%s)\n",
 				d->thermal.idle_c, d->thermal.source ? d->thermal.source : "?");

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "render.h"
+#include "render_workload.h"
 #include "score.h"
 #include "tw_util.h"
 
@@ -47,7 +48,7 @@ void render_estimate(char *buf, size_t len, double v, const char *unit)
 
 static const char *est_name(const struct model_score_estimate *e)
 {
-	return e->pe->label ? e->pe->label : model_estimate_kind_name(e->pe->kind);
+	return e->pe->label ? e->pe->label : e->pe->name;
 }
 
 /* Display columns of s (UTF-8 characters). */
@@ -141,24 +142,16 @@ static json_t *json_contribs(const struct model_score *s)
 	return o;
 }
 
-static json_t *json_estimates(const struct model_score *s)
+static json_t *json_estimates(const struct model_ranking *r, const struct model_score *s)
 {
-	json_t *o = json_object();
+	json_t *a = json_array();
 
-	for (size_t i = 0; i < s->n_est; i++) {
-		const struct model_score_estimate *e = &s->est[i];
-		json_t *v = json_pack("{s:s, s:o, s:s, s:s?}", "kind",
-				      model_estimate_kind_name(e->pe->kind), "value",
-				      num(e->value, 4), "unit", e->unit, "metric", e->metric);
-
-		if (e->basis)
-			json_object_set_new(v, "basis", json_string(e->basis));
-		json_object_set_new(o, est_name(e), v);
-	}
-	return o;
+	for (size_t i = 0; i < s->n_est; i++)
+		render_workload_json(a, r->policy->name, s->est[i].pe, &s->est[i].w, NULL);
+	return a;
 }
 
-static json_t *json_score(const struct model_score *s)
+static json_t *json_score(const struct model_ranking *r, const struct model_score *s)
 {
 	json_t *o = json_pack("{s:s, s:o, s:b, s:o}", "id", s->dev->id, "score",
 			      num(s->score, 2), "eligible", s->eligible, "confidence",
@@ -174,7 +167,7 @@ static json_t *json_score(const struct model_score *s)
 	json_object_set_new(o, "failed", failed);
 	json_object_set_new(o, "contributions", json_contribs(s));
 	json_object_set_new(o, "missing", missing);
-	json_object_set_new(o, "estimates", json_estimates(s));
+	json_object_set_new(o, "estimates", json_estimates(r, s));
 	return o;
 }
 
@@ -185,7 +178,7 @@ static json_t *json_ranking(const struct model_ranking *r)
 			      r->policy->tier);
 
 	for (size_t i = 0; i < r->n; i++)
-		json_array_append_new(rank, json_score(&r->v[i]));
+		json_array_append_new(rank, json_score(r, &r->v[i]));
 	json_object_set_new(o, "ranking", rank);
 	if (r->note[0])
 		json_object_set_new(o, "note", json_string(r->note));

@@ -30,6 +30,10 @@ set_tests_properties(unit.test_job PROPERTIES TIMEOUT 120)
 # the engines on a loop device and a zram device (root; 77 otherwise)
 tw_unit_test(test_engine_dev tw_probe)
 set_tests_properties(unit.test_engine_dev PROPERTIES TIMEOUT 300 LABELS device RUN_SERIAL TRUE)
+# the application patterns (probe/app.h) on scratch files, and on a zram
+# device of its own when root (the device part says SKIP otherwise)
+tw_unit_test(test_app tw_probe)
+set_tests_properties(unit.test_app PROPERTIES TIMEOUT 300 LABELS device RUN_SERIAL TRUE)
 # the fault-injecting engine and the job loop under faults
 tw_unit_test(test_fault tw_probe)
 set_tests_properties(unit.test_fault PROPERTIES TIMEOUT 120)
@@ -160,6 +164,9 @@ set_tests_properties(cli.read_under_write PROPERTIES TIMEOUT 120 LABELS device R
 # file left (kill -9 included), bad input.  Root.
 tw_cli_test(verify)
 set_tests_properties(cli.verify PROPERTIES TIMEOUT 300 LABELS device RUN_SERIAL TRUE)
+# The app test on a loop device (read-only and written) and a zram device.  Root.
+tw_cli_test(probe_app)
+set_tests_properties(cli.probe_app PROPERTIES TIMEOUT 120 LABELS device RUN_SERIAL TRUE)
 
 # Tests that only read files (fixtures, profiles, policies, the docs) and
 # run no probe on a real target: scripts/test runs them two at a time

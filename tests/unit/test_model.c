@@ -13,33 +13,158 @@
 #include "model.h"
 #include "tw_tier.h"
 
-static void test_estimates(void **state)
+/* A workload as the policy parser leaves it (defaults filled). */
+static struct model_policy_estimate wl(enum model_pattern pat, enum model_via via)
+{
+	return (struct model_policy_estimate){ .name = "w", .pattern = pat, .via = via,
+		.streams = 1, .read_ahead_kb = MODEL_PLAN_READ_AHEAD_KB, .reads = NAN,
+		.beam_width = NAN, .reads_per_query = NAN, .concurrency = 1, .size_bytes = -1,
+		.sample_bytes = -1, .batch = NAN, .compute_s = NAN, .utilization = NAN };
+}
+
+/* A PM9A1-like device: O_DIRECT figures, QD1 and QD32 reads, and the
+ * application tests (results.app). */
+static struct profile_device *device(struct profile *p)
+{
+	struct profile_device *d = profile_add_device(p, "pm9a1");
+
+	d->capacity_bytes = 1000000000000LL;
+	d->io[PROFILE_SEQ_READ] = (struct profile_io){ .present = true, .mbps = 6193 };
+	d->io[PROFILE_SEQ_WRITE] = (struct profile_io){ .present = true, .mbps = 4000 };
+	d->io[PROFILE_RAND_READ_QD1] = (struct profile_io){ .present = true, .qd = 1,
+							    .iops = 22120 };
+	d->io[PROFILE_RAND_READ_QD1].lat.v[PROFILE_LAT_P50] = 40;
+	d->io[PROFILE_RAND_READ_QD1].lat.v[PROFILE_LAT_P99] = 60;
+	d->io[PROFILE_RAND_READ_QD32] = (struct profile_io){ .present = true, .qd = 32,
+							     .iops = 500000 };
+	d->io[PROFILE_RAND_READ_QD32].lat.v[PROFILE_LAT_P50] = 60;
+	d->io[PROFILE_RAND_READ_QD32].lat.v[PROFILE_LAT_P99] = 120;
+	d->app = (struct profile_app){ .present = true, .buffered_mbps = 1000,
+		.read_ahead_kb = 128, .buffered_plan_mbps = 3000, .plan_read_ahead_kb = 4096,
+		.mmap_mbps = 800, .fault_iops = 5000, .fault_p99_us = 400, .fault_kib = 128,
+		.fsync_mbps = 2000, .inner_mbps = NAN };
+	return d;
+}
+
+static void test_queries(void **state)
 {
 	struct profile *p = profile_new();
-	struct profile_device *d = profile_add_device(p, "pm9a1");
-	struct model_estimate e;
+	struct profile_device *d = device(p);
+	struct model_policy_estimate w = wl(MODEL_PAT_CHAIN, MODEL_VIA_DIRECT);
+	struct model_workload_est e;
 
 	(void)state;
-	e = model_load_seconds(d, 18);
-	assert_true(isnan(e.value));	/* not measured: unknown, never 0 */
-	d->io[PROFILE_SEQ_READ].present = true;
-	d->io[PROFILE_SEQ_READ].mbps = 6193;
-	e = model_load_seconds(d, 18);
-	assert_float_equal(e.value, 18000.0 / 6193, 1e-12);	/* 2.906 s */
-	assert_string_equal(e.metric, "seq_read.mbps");
-	d->io[PROFILE_RAND_READ_QD1].iops = 22120;
-	e = model_search_seconds(d, 10000);
-	assert_float_equal(e.value, 0.45208, 1e-5);
-	d->io[PROFILE_SEQ_WRITE].mbps = 241;
-	e = model_backup_hours(d, 10);
-	assert_string_equal(e.metric, "seq_write.mbps");
-	assert_float_equal(e.value, 1e7 / 241 / 3600, 1e-9);	/* 11.5 h */
-	d->sustained.present = true;
-	d->sustained.mbps = 236;
-	e = model_backup_hours(d, 10);
-	assert_string_equal(e.metric, "sustained_write.mbps");
-	assert_float_equal(e.value, 1e7 / 236 / 3600, 1e-9);
-	assert_true(isnan(model_load_seconds(d, -1).value));
+	/* A chain of 10,000 reads at QD1: 10000 / 22120 s; p99 adds
+	 * sqrt(10000) × (60 − 40) µs. */
+	w.reads = 10000;
+	model_workload(&w, d, &e);
+	assert_float_equal(e.seconds, 10000.0 / 22120, 1e-9);
+	assert_float_equal(e.p99_ms, (10000.0 / 22120 + 100 * 20e-6) * 1e3, 1e-6);
+	assert_float_equal(e.qps, 22120.0 / 10000, 1e-9);
+	assert_string_equal(e.basis[0], "rand_read_qd1.iops");
+	/* through mmap with read-around: the measured faults, 5,000 a second */
+	w.via = MODEL_VIA_MMAP;
+	model_workload(&w, d, &e);
+	assert_float_equal(e.seconds, 2.0, 1e-9);
+	assert_string_equal(e.basis[0], "mmap_fault.iops");
+	w.madv_random = true;	/* MADV_RANDOM: one page a fault, as direct */
+	model_workload(&w, d, &e);
+	assert_float_equal(e.seconds, 10000.0 / 22120, 1e-9);
+	/* A beam: 4 reads a hop, 40 a query, 8 queries: depth 32, 64 µs a hop
+	 * (Little), 10 hops. */
+	w = wl(MODEL_PAT_BEAM, MODEL_VIA_DIRECT);
+	w.beam_width = 4;
+	w.reads_per_query = 40;
+	w.concurrency = 8;
+	model_workload(&w, d, &e);
+	assert_float_equal(e.p50_ms, 0.64, 1e-9);
+	assert_float_equal(e.qps, 12500, 1e-6);
+	assert_float_equal(e.p99_ms, 0.64 + sqrt(10) * 0.060, 1e-9);
+	/* one query: depth 4, between QD1 and QD32 in log(depth) (f = 0.4) */
+	w.concurrency = 1;
+	model_workload(&w, d, &e);
+	assert_float_equal(e.p50_ms, 10 * 4 / (22120 + 0.4 * (500000 - 22120)) * 1e3, 1e-9);
+	assert_int_equal(model_workload_depth(&w), 4);
+	/* nothing measured: unknown, never 0, and the figure named */
+	d->io[PROFILE_RAND_READ_QD1].present = d->io[PROFILE_RAND_READ_QD32].present = false;
+	model_workload(&w, d, &e);
+	assert_true(isnan(e.seconds));
+	assert_string_equal(e.missing, "qd_sweep.iops");
+	profile_free(p);
+}
+
+static void test_streams(void **state)
+{
+	struct profile *p = profile_new();
+	struct profile_device *d = device(p);
+	struct model_policy_estimate w = wl(MODEL_PAT_STREAM, MODEL_VIA_MMAP);
+	struct model_workload_est e;
+	const char *unit;
+
+	(void)state;
+	/* mmap, measured at 128 KiB read-ahead, scaled to 4096 KiB as buffered
+	 * reads scale (3000 / 1000): 2400 MB/s, 18 GB in 7.5 s */
+	w.size_bytes = 18000000000LL;
+	model_workload(&w, d, &e);
+	assert_float_equal(e.mbps, 2400, 1e-9);
+	assert_float_equal(e.seconds, 7.5, 1e-9);
+	assert_int_equal(e.fits, 1);
+	assert_float_equal(model_workload_value(&w, &e, &unit), 7.5, 1e-9);
+	assert_string_equal(unit, "s");
+	/* buffered at 1024 KiB: between the two measured read-aheads */
+	w.via = MODEL_VIA_BUFFERED;
+	w.read_ahead_kb = 1024;
+	model_workload(&w, d, &e);
+	assert_float_equal(e.mbps, 1000 + 0.6 * 2000, 1e-9);
+	assert_non_null(strstr(e.how, "not measured"));
+	/* O_DIRECT, 4 streams: one stream 1 MiB per (40 µs + transfer),
+	 * four capped at the QD32 rate */
+	w.via = MODEL_VIA_DIRECT;
+	w.streams = 1;
+	model_workload(&w, d, &e);
+	assert_float_equal(e.mbps, 1.048576 / (40e-6 + 1.048576 / 6193), 1e-6);
+	w.streams = 4;
+	model_workload(&w, d, &e);
+	assert_float_equal(e.mbps, 6193, 1e-9);
+	/* does not fit */
+	w.size_bytes = 2000000000000LL;
+	model_workload(&w, d, &e);
+	assert_int_equal(e.fits, 0);
+	/* a checkpoint: 500 GB at the buffered + fsync rate, past a 100 GB
+	 * write cache at the sustained 1,000 MB/s; restored at 3,000 MB/s */
+	w = wl(MODEL_PAT_WRITE, MODEL_VIA_BUFFERED);
+	w.size_bytes = 500000000000LL;
+	w.restore = true;
+	model_workload(&w, d, &e);
+	assert_float_equal(e.seconds, 250, 1e-9);
+	d->sustained = (struct profile_sustained){ .present = true, .mbps = 1000,
+						   .cliff_after_gb = 100 };
+	model_workload(&w, d, &e);
+	assert_float_equal(e.seconds, 50 + 400, 1e-9);
+	assert_float_equal(e.restore_seconds, 500000.0 / 3000, 1e-9);
+	/* unet3d: 7 × 146.6 MB × 0.9 ÷ 0.323 s per accelerator; 4 streams
+	 * give the device's 6,193 MB/s: 2 accelerators */
+	w = wl(MODEL_PAT_SAMPLES, MODEL_VIA_BUFFERED);
+	w.sample_bytes = 146600000;
+	w.batch = 7;
+	w.compute_s = 0.323;
+	w.utilization = 0.9;
+	w.streams = 4;
+	model_workload(&w, d, &e);
+	assert_float_equal(e.need_mbps, 7 * 146.6 * 0.9 / 0.323, 1e-9);
+	assert_float_equal(e.accelerators, 2, 0);
+	assert_float_equal(model_workload_value(&w, &e, &unit), 2, 0);
+	assert_string_equal(unit, "accelerators");
+	/* an HDD: half its surface, the inner zone at 55 % of the outer one
+	 * when not measured: 1 − 0.45 × 0.5 ÷ 2 of the outer rate */
+	d->rotational = true;
+	d->capacity_bytes = 12000000000000LL;
+	w = wl(MODEL_PAT_STREAM, MODEL_VIA_DIRECT);
+	w.streams = 8;
+	w.size_bytes = 6000000000000LL;
+	model_workload(&w, d, &e);
+	assert_float_equal(e.mbps, 6193 * (1 - 0.45 * 0.5 / 2), 1e-6);
+	assert_non_null(strstr(e.how, "inner zone not measured"));
 	profile_free(p);
 }
 
@@ -59,7 +184,8 @@ static void test_tiers(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_estimates),
+		cmocka_unit_test(test_queries),
+		cmocka_unit_test(test_streams),
 		cmocka_unit_test(test_tiers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -105,12 +105,20 @@ static void test_vector_db(void **state)
 	assert_true(isnan(p->constraints.max_load_c));
 	assert_int_equal(p->constraints.max_percentage_used, -1);
 	assert_int_equal(p->need_bytes, 500000000000LL);
-	assert_int_equal(p->n_estimates, 1);
-	assert_int_equal(p->estimates[0].kind, MODEL_EST_SEARCH);
-	assert_float_equal(p->estimates[0].reads, 10000, 0);
-	assert_float_equal(p->estimates[0].users, 1, 0);	/* the default */
-	assert_true(isnan(p->estimates[0].size_gb));
-	assert_string_equal(p->estimates[0].label, "a 10,000-read vector search");
+	assert_int_equal(p->n_estimates, 2);
+	assert_int_equal(p->estimates[0].pattern, MODEL_PAT_BEAM);
+	assert_string_equal(p->estimates[0].name, "beam-search");
+	assert_float_equal(p->estimates[0].beam_width, 4, 0);
+	assert_float_equal(p->estimates[0].reads_per_query, 40, 0);
+	assert_float_equal(p->estimates[0].concurrency, 8, 0);
+	assert_int_equal(p->estimates[0].via, MODEL_VIA_DIRECT);	/* the default */
+	assert_int_equal(p->estimates[1].pattern, MODEL_PAT_CHAIN);
+	assert_float_equal(p->estimates[1].reads, 10000, 0);
+	assert_float_equal(p->estimates[1].concurrency, 1, 0);	/* the default */
+	assert_int_equal(p->estimates[1].via, MODEL_VIA_MMAP);
+	assert_true(p->estimates[1].madv_random);
+	assert_int_equal(p->estimates[1].size_bytes, -1);
+	assert_string_equal(p->estimates[1].label, "a 10,000-read vector search over mmap");
 	model_policy_free(p);
 	free(f);
 }
@@ -128,9 +136,13 @@ static void test_model_loading(void **state)
 	assert_float_equal(p->metrics[1].good, 2e12, 0);	/* "2e12" is a number */
 	assert_int_equal(p->constraints.min_capacity_bytes, 200000000000LL);
 	assert_int_equal(p->constraints.rotational, -1);
-	assert_int_equal(p->n_estimates, 2);
-	assert_int_equal(p->estimates[1].kind, MODEL_EST_LOAD);
-	assert_float_equal(p->estimates[1].size_gb, 128, 0);
+	assert_int_equal(p->n_estimates, 4);
+	assert_int_equal(p->estimates[3].pattern, MODEL_PAT_SAMPLES);
+	assert_int_equal(p->estimates[1].pattern, MODEL_PAT_STREAM);
+	assert_int_equal(p->estimates[1].via, MODEL_VIA_DIRECT);
+	assert_float_equal(p->estimates[1].streams, 4, 0);
+	assert_int_equal(p->estimates[2].size_bytes, 128000000000LL);
+	assert_float_equal(p->estimates[2].read_ahead_kb, MODEL_PLAN_READ_AHEAD_KB, 0);
 	model_policy_free(p);
 	free(f);
 }
@@ -167,8 +179,10 @@ static void test_utility(void **state)
 	assert_true(isnan(model_utility(&flat, 10)));	/* not a range */
 	assert_string_equal(model_better_name(MODEL_BETTER_LOWER), "lower");
 	assert_null(model_better_name((enum model_better)2));
-	assert_string_equal(model_estimate_kind_name(MODEL_EST_BACKUP), "backup");
-	assert_null(model_estimate_kind_name(MODEL_EST_COUNT));
+	assert_string_equal(model_pattern_name(MODEL_PAT_WRITE), "write");
+	assert_null(model_pattern_name(MODEL_PAT_COUNT));
+	assert_string_equal(model_via_name(MODEL_VIA_MMAP), "mmap");
+	assert_null(model_via_name(MODEL_VIA_COUNT));
 }
 
 /* ---- the metric table ---- */
@@ -178,7 +192,7 @@ static void test_metric_table(void **state)
 	const struct model_metric_desc *m;
 
 	(void)state;
-	assert_int_equal(model_metric_count(), 70);
+	assert_int_equal(model_metric_count(), 79);
 	assert_null(model_metric_at(model_metric_count()));
 	for (size_t i = 0; i < model_metric_count(); i++) {
 		m = model_metric_at(i);
@@ -194,7 +208,8 @@ static void test_metric_table(void **state)
 	assert_null(model_metric_find("rand_read_qd1"));
 	assert_null(model_metric_find("rand_read_qd1.lat_us.p98"));
 	assert_null(model_metric_find(NULL));
-	/* the key table feeds --help: 9 top, 5 metric, 6 constraint, 3+4+3 estimate */
+	/* the key table feeds --help: 9 top, 5 metric, 6 constraint, then the
+	 * estimates by pattern: chain 7, beam 6, stream 7, write 5, samples 9 */
 	assert_string_equal(model_policy_key_at(0)->key, "name");
 	assert_true(model_policy_key_at(0)->required);
 	assert_string_equal(model_policy_key_at(6)->key, "refetchable");
@@ -205,8 +220,11 @@ static void test_metric_table(void **state)
 	assert_string_equal(model_policy_key_at(7)->type, "none, preferred or required");
 	assert_string_equal(model_policy_key_at(9)->section, "metrics[]");
 	assert_string_equal(model_policy_key_at(9)->key, "path");
-	assert_string_equal(model_policy_key_at(29)->key, "label");
-	assert_null(model_policy_key_at(30));
+	assert_string_equal(model_policy_key_at(20)->key, "name");
+	assert_string_equal(model_policy_key_at(20)->section, "estimates[] (pattern: chain)");
+	assert_string_equal(model_policy_key_at(53)->key, "size");
+	assert_string_equal(model_policy_key_at(53)->section, "estimates[] (pattern: samples)");
+	assert_null(model_policy_key_at(54));
 }
 
 /* One row per metric: which way is better, the I/O test and each place's
@@ -399,8 +417,11 @@ static void test_parse_values(void **state)
 		     "  rotational: true\n  min_capacity_bytes: 512Gi\n  max_load_c: 70.5\n"
 		     "  max_percentage_used: 80\n  no_critical_warning: false\n"
 		     "need_bytes: 4 TB\ndescription: \"quoted: 20\"\n"
-		     "estimates:\n  - {kind: search, reads: 1e4, users: 8}\n"
-		     "  - {kind: backup, size_tb: 0.5}\n");
+		     "estimates:\n  - {name: s, pattern: chain, reads: 1e4, concurrency: 8, "
+		     "via: direct}\n"
+		     "  - {name: w, pattern: write, size: 0.5T, restore: true}\n"
+		     "  - {name: t, pattern: samples, sample_size: 146.6M, batch: 7, "
+		     "compute_s: 0.323}\n");
 	assert_float_equal(p->metrics[0].weight, 1, 0);	/* the default */
 	assert_int_equal(p->constraints.media,
 			 (1u << PROFILE_MEDIA_NAND) | (1u << PROFILE_MEDIA_3DXPOINT));
@@ -412,10 +433,16 @@ static void test_parse_values(void **state)
 	assert_int_equal(p->need_bytes, 4000000000000LL);
 	assert_string_equal(p->description, "quoted: 20");
 	assert_float_equal(p->estimates[0].reads, 10000, 0);
-	assert_float_equal(p->estimates[0].users, 8, 0);
+	assert_float_equal(p->estimates[0].concurrency, 8, 0);
+	assert_int_equal(p->estimates[0].via, MODEL_VIA_DIRECT);
 	assert_null(p->estimates[0].label);
-	assert_float_equal(p->estimates[1].size_tb, 0.5, 0);
-	assert_true(isnan(p->estimates[1].users));
+	assert_int_equal(p->estimates[1].size_bytes, 500000000000LL);
+	assert_true(p->estimates[1].restore);
+	assert_int_equal(p->estimates[1].via, MODEL_VIA_BUFFERED);
+	assert_true(isnan(p->estimates[1].concurrency));
+	assert_int_equal(p->estimates[2].sample_bytes, 146600000LL);
+	assert_float_equal(p->estimates[2].utilization, 0.9, 0);	/* the default */
+	assert_float_equal(p->estimates[2].streams, 4, 0);
 	model_policy_free(p);
 	/* null and empty optional values mean "not given"; sizes in bytes say B */
 	p = parse_ok("---\n" HEAD METRIC "constraints:\ndescription: ~\nestimates: []\n"
@@ -534,9 +561,8 @@ static const struct bad_case bad_cases[] = {
 	{ HEAD METRIC "constraints:\n  rotating: false\n", 6, 3, "constraints.rotating",
 	  "unknown key (expected media, rotational, min_capacity_bytes, max_load_c, "
 	  "max_percentage_used, no_critical_warning)" },
-	{ HEAD METRIC "estimates:\n  - {kind: load, size_gb: 1, reads: 5}\n", 6, 30,
-	  "estimates[0].reads",
-	  "unknown key (expected kind, size_gb, label)" },
+	{ HEAD METRIC "estimates:\n  - {name: s, pattern: stream, size: 1G, reads: 5}\n", 6, 42, "estimates[0].reads",
+	  "unknown key (expected name, pattern, label, size, via, streams, read_ahead_kb)" },
 	/* wrong types */
 	{ HEAD "metrics:\n  - {path: seq_read.mbps, better: higher, good: fast, poor: 10}\n",
 	  4, 49, "metrics[0].good", "must be a number, not a string (\"fast\")" },
@@ -587,8 +613,14 @@ static const struct bad_case bad_cases[] = {
 	  "unknown tier \"lukewarm\" (expected hot, warm, cold or boot)" },
 	{ HEAD "metrics:\n  - {path: seq_read.mbps, better: more, good: 1000, poor: 10}\n",
 	  4, 35, "metrics[0].better", "unknown value \"more\" (expected higher or lower)" },
-	{ HEAD METRIC "estimates:\n  - {kind: restore, size_tb: 1}\n", 6, 12,
-	  "estimates[0].kind", "unknown kind \"restore\" (expected load, search or backup)" },
+	{ HEAD METRIC "estimates:\n  - {name: s, pattern: restore, size: 1G}\n", 6, 24, "estimates[0].pattern",
+	  "unknown pattern \"restore\" (expected chain, beam, stream, write or samples)" },
+	{ HEAD METRIC "estimates:\n  - {name: s, pattern: chain, reads: 5, via: nfs}\n", 6, 46, "estimates[0].via",
+	  "unknown via \"nfs\" (expected direct, buffered or mmap)" },
+	{ HEAD METRIC "estimates:\n  - {name: s, pattern: chain, reads: 5, via: mmap, madvise: seq}\n", 6, 61, "estimates[0].madvise",
+	  "unknown madvise \"seq\" (expected normal or random)" },
+	{ HEAD METRIC "estimates:\n  - {kind: load, size_gb: 18}\n", 6, 12, "estimates[0].kind",
+	  "replaced by pattern (chain, beam, stream, write, samples): load is a stream, search a chain, backup a write (docs/policies.md)" },
 	{ HEAD METRIC "redundancy: mirror\n", 5, 13, "redundancy",
 	  "unknown redundancy \"mirror\" (expected none, preferred or required)" },
 	{ HEAD METRIC "redundancy: Required\n", 5, 13, "redundancy",
@@ -627,12 +659,14 @@ static const struct bad_case bad_cases[] = {
 	{ HEAD "metrics:\n  - {path: seq_read.mbps, good: 1000, poor: 10}\n", 4, 5,
 	  "metrics[0].better", "required key is missing" },
 	{ "name: t\ntier: ~\n" METRIC, 2, 7, "tier", "must not be null" },
-	{ HEAD METRIC "estimates:\n  - {size_gb: 18}\n", 6, 5, "estimates[0].kind",
+	{ HEAD METRIC "estimates:\n  - {name: s, size: 18G}\n", 6, 5, "estimates[0].pattern",
 	  "required key is missing" },
-	{ HEAD METRIC "estimates:\n  - {kind: load}\n", 6, 5, "estimates[0].size_gb",
+	{ HEAD METRIC "estimates:\n  - {name: s, pattern: beam, reads_per_query: 40}\n", 6, 5, "estimates[0].beam_width",
 	  "required key is missing" },
-	{ HEAD METRIC "estimates:\n  - {kind: , size_gb: 1}\n", 6, 12, "estimates[0].kind",
-	  "must not be null" },
+	{ HEAD METRIC "estimates:\n  - {name: s, pattern: samples, sample_size: 1M, batch: 1}\n", 6, 5, "estimates[0].compute_s",
+	  "required key is missing" },
+	{ HEAD METRIC "estimates:\n  - {pattern: write, size: 1T}\n", 6, 5, "estimates[0].name",
+	  "required key is missing" },
 	/* values */
 	{ "name: my policy!\ntier: hot\n" METRIC, 1, 7, "name", "\"my policy!\" is not a "
 	  "valid name (1 to 64 letters, digits, '-', '_' or '.', starting with a letter or digit)" },
@@ -651,10 +685,12 @@ static const struct bad_case bad_cases[] = {
 	  "must be from -50 to 200 °C, not 300" },
 	{ HEAD METRIC "constraints:\n  max_percentage_used: 1.5\n", 6, 24,
 	  "constraints.max_percentage_used", "must be a whole number from 0 to 1000000, not 1.5" },
-	{ HEAD METRIC "estimates:\n  - {kind: search, reads: 10, users: 0}\n", 6, 38,
-	  "estimates[0].users", "must be a whole number from 1 to 1000000, not 0" },
-	{ HEAD METRIC "estimates:\n  - {kind: backup, size_tb: -2}\n", 6, 29,
-	  "estimates[0].size_tb", "must be greater than 0, not -2" },
+	{ HEAD METRIC "estimates:\n  - {name: s, pattern: beam, beam_width: 0, reads_per_query: 40}\n", 6, 42, "estimates[0].beam_width",
+	  "must be a whole number from 1 to 1000000, not 0" },
+	{ HEAD METRIC "estimates:\n  - {name: s, pattern: stream, size: 18}\n", 6, 38, "estimates[0].size",
+	  "a size needs a unit, not a bare number (18): write 18G or 18T, or 18B for bytes (K M G T P = powers of 1000, Ki Mi Gi Ti Pi = powers of 1024)" },
+	{ HEAD METRIC "estimates:\n  - {name: s, pattern: samples, sample_size: 1M, batch: 1, compute_s: 1, utilization: 1.5}\n", 6, 87, "estimates[0].utilization",
+	  "must be a number above 0 and at most 1, not 1.5" },
 	/* YAML itself */
 	{ "", 1, 1, NULL, "empty document: a policy is a map with name, tier and metrics" },
 	{ "# nothing here\n", 1, 1, NULL,
@@ -908,7 +944,7 @@ static uint32_t lcg(uint32_t *x)
 static void test_garbage(void **state)
 {
 	static const char valid[] = HEAD METRIC "constraints: {media: [nand], "
-		"min_capacity_bytes: 4T}\nestimates:\n  - {kind: load, size_gb: 18}\n";
+		"min_capacity_bytes: 4T}\nestimates:\n  - {name: l, pattern: stream, size: 18G}\n";
 	static const char alphabet[] = "-:[]{},&*!|>'\"#%@`?\n\t 0aZ.~\\";
 	char buf[512];
 	uint32_t x = 12345;

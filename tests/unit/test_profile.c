@@ -60,8 +60,15 @@ static struct profile *build(void)
 	d->thermal.load_c = 39;
 	d->thermal.throttle_events = 0;
 	d->thermal.source = strdup("nvme smart");
+	d->app = (struct profile_app){ .present = true, .buffered_mbps = 812.5, .read_ahead_kb = 128,
+		.buffered_plan_mbps = 1650, .plan_read_ahead_kb = 4096, .mmap_mbps = 640.25,
+		.fault_iops = 9100, .fault_p99_us = 310.5, .fault_kib = 131.5, .fsync_mbps = 420,
+		.inner_mbps = NAN };
 	assert_int_equal(profile_device_add_note(d, "burst, fresh"), 0);
 	d = profile_add_device(p, "sda");
+	d->app.present = true;	/* the faults only, without p99 or KiB a fault */
+	d->app.fault_iops = 95;
+	d->app.inner_mbps = 110;
 	d->model = strdup("ST12000VN0008");
 	d->transport = PROFILE_TR_SATA;
 	d->media = PROFILE_MEDIA_HDD;
@@ -133,6 +140,26 @@ static void test_roundtrip_built(void **state)
 	assert_int_equal(q->devices[1].thermal.throttle_events, -1);
 	assert_string_equal(d->notes[0], "burst, fresh");
 	assert_true(q->devices[1].rotational);
+	assert_true(d->app.present);
+	assert_float_equal(d->app.buffered_mbps, 812.5, 0);
+	assert_int_equal(d->app.read_ahead_kb, 128);
+	assert_float_equal(d->app.buffered_plan_mbps, 1650, 0);
+	assert_int_equal(d->app.plan_read_ahead_kb, 4096);
+	assert_float_equal(d->app.mmap_mbps, 640.25, 0);
+	assert_float_equal(d->app.fault_iops, 9100, 0);
+	assert_float_equal(d->app.fault_p99_us, 310.5, 0);
+	assert_float_equal(d->app.fault_kib, 131.5, 0);
+	assert_float_equal(d->app.fsync_mbps, 420, 0);
+	assert_true(isnan(d->app.inner_mbps));
+	assert_null(strstr(s1, "\"seq_read_inner\": {\"mbps\": null"));
+	d = &q->devices[1];
+	assert_true(d->app.present);
+	assert_float_equal(d->app.fault_iops, 95, 0);
+	assert_true(isnan(d->app.fault_p99_us) && isnan(d->app.fault_kib));
+	assert_true(isnan(d->app.buffered_mbps) && isnan(d->app.fsync_mbps));
+	assert_int_equal(d->app.read_ahead_kb, -1);
+	assert_float_equal(d->app.inner_mbps, 110, 0);
+	assert_false(q->devices[0].rotational);
 	s2 = profile_write_string(q);
 	assert_string_equal(s1, s2);	/* write ∘ read is the identity */
 	free(s1);
@@ -222,6 +249,18 @@ static const struct bad_case bad_cases[] = {
 	  7, 65, "devices[0].results.seq_read.unwritten", "above the maximum" },
 	{ HEAD DEV(",\n \"results\": {\"latency_target\": {\"p99_us\": 1000, \"unwritten\": -0.1}}") "]}",
 	  7, 62, "devices[0].results.latency_target.unwritten", "must not be negative" },
+	{ HEAD DEV(",\n \"results\": {\"buffered_read\": {\"mbps\": -5, \"read_ahead_kb\": 128}}") "]}",
+	  7, 40, "devices[0].results.buffered_read.mbps", "must be greater than 0" },
+	{ HEAD DEV(",\n \"results\": {\"buffered_read_plan\": {\"mbps\": 5, \"read_ahead_kb\": -1}}") "]}",
+	  7, 65, "devices[0].results.buffered_read_plan.read_ahead_kb", "must not be negative" },
+	{ HEAD DEV(",\n \"results\": {\"mmap_fault\": {\"iops\": 90, \"lat_us\": {\"p99\": \"fast\"}}}") "]}",
+	  7, 59, "devices[0].results.mmap_fault.lat_us.p99", "must be a number" },
+	{ HEAD DEV(",\n \"results\": {\"mmap_fault\": {\"iops\": 90, \"kib_per_fault\": 0}}") "]}",
+	  7, 58, "devices[0].results.mmap_fault.kib_per_fault", "not a measurement; use null" },
+	{ HEAD DEV(",\n \"results\": {\"fsync_write\": {}}") "]}",
+	  7, 29, "devices[0].results.fsync_write.mbps", "required key is missing" },
+	{ HEAD DEV(",\n \"results\": {\"mmap_read\": {\"mbps\": 5, \"kib\": 4}}") "]}",
+	  7, 46, "devices[0].results.mmap_read.kib", "unknown key" },
 	{ HEAD DEV(",\n \"thermal\": {\"load_c\": 900}") "]}", 7, 24,
 	  "devices[0].thermal.load_c", "above the maximum" },
 	{ HEAD DEV(",\n \"notes\": [\"ok\", 5]") "]}", 7, 18, "devices[0].notes[1]",

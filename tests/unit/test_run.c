@@ -121,7 +121,7 @@ static void test_writable_all_tests(void **state)
 		for (size_t i = 3; i < d->n_notes; i++)
 			io += !strncmp(d->notes[i], "iorate: from ", 13);
 		assert_true(io <= 1);
-		assert_int_equal(d->n_notes, 6 + io);
+		assert_int_equal(d->n_notes, 7 + io);
 		assert_non_null(strstr(d->notes[3 + io], "read_under_write: QD1 reads while 128 "
 				       "KiB random writes ran at 20.0 MiB/s (5.0 MiB/s of them "
 				       "with trims"));
@@ -129,7 +129,11 @@ static void test_writable_all_tests(void **state)
 				       "descriptor"));
 		assert_non_null(strstr(d->notes[5 + io], "read_under_write: 32 KiB random reads "
 				       "at QD32 under the same writes (OCP BOOT-BENCH-1): "));
+		/* the app test reads for real: not under the null engine */
+		assert_string_equal(d->notes[6 + io], "app: skipped: the null engine does no "
+				    "I/O, and the application's reads are real");
 	}
+	assert_false(d->app.present);
 	assert_non_null(strstr(d->notes[0], "thermal: no block device known"));
 	assert_non_null(strstr(d->notes[1], "engine: null (latency 0 ns)"));
 	assert_non_null(strstr(d->notes[2], "fill: seq_write wrote the whole span (1.00 GiB) with "
@@ -356,6 +360,10 @@ static void test_tests_parse(void **state)
 	assert_int_equal(probe_tests_parse("default", &m, err, sizeof(err)), 0);
 	assert_int_equal(m, PROBE_TESTS_DEFAULT);
 	assert_false(m & (1u << PROBE_TEST_SUSTAINED_WRITE));
+	assert_true(m & (1u << PROBE_TEST_APP));	/* the quick profile has it */
+	assert_int_equal(probe_tests_parse("app", &m, err, sizeof(err)), 0);
+	assert_int_equal(m, 1u << PROBE_TEST_APP);
+	assert_string_equal(probe_test_name(PROBE_TEST_APP), "app");
 	assert_int_equal(probe_tests_parse("seq_read,bogus", &m, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "unknown test 'bogus'");
 	assert_string_equal(probe_test_name(PROBE_TEST_QD_SWEEP), "qd_sweep");
@@ -721,6 +729,40 @@ static void test_sweep_thin_tails(void **state)
 	profile_free(p);
 }
 
+/* qd_sweep stops at the first depth past the latency target, unless
+ * options.min_sweep_qd asks for more: then to the power of two at or above
+ * it (200: 256), whatever the target, and a note says so. */
+static void test_min_sweep_qd(void **state)
+{
+	struct probe_target t = fake_target(false);
+	struct probe_options o = fast_options();
+	struct profile *p = profile_new(), *q = profile_new();
+	const struct profile_device *d;
+
+	(void)state;
+	assert_non_null(p);
+	assert_non_null(q);
+	o.tests = 1u << PROBE_TEST_QD_SWEEP;
+	o.seconds = 0;
+	o.ramp_s = 0.01;
+	o.latency_target_us = 1;	/* every depth's p99 is past it */
+	o.fault = "slow:delay=5:count=100000000";
+	d = run_faulty(&t, &o, p);
+	assert_int_equal(d->n_sweep, 1);
+	assert_int_equal(notes_with(d, "qd_sweep: stopped at QD 1: its p99", "past the 1 µs"), 1);
+	o.min_sweep_qd = 200;
+	d = run_faulty(&t, &o, q);
+	assert_int_equal(d->n_sweep, 9);
+	for (size_t i = 0; i < d->n_sweep; i++)
+		assert_int_equal(d->sweep[i].qd, 1L << i);
+	assert_true(d->sweep[8].lat.v[PROFILE_LAT_P99] > o.latency_target_us);
+	assert_int_equal(notes_with(d, "qd_sweep: to QD 200 at least, whatever the latency target",
+				    NULL), 1);
+	assert_int_equal(notes_with(d, "qd_sweep: stopped at QD 256: its p99", NULL), 1);
+	profile_free(p);
+	profile_free(q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest cases[] = {
@@ -739,6 +781,7 @@ int main(void)
 		cmocka_unit_test(test_qd1_on_irq_cpus),
 		cmocka_unit_test(test_trial_ends_below_mark),
 		cmocka_unit_test(test_sweep_thin_tails),
+		cmocka_unit_test(test_min_sweep_qd),
 	};
 	return cmocka_run_group_tests(cases, NULL, NULL);
 }

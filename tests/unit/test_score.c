@@ -104,12 +104,13 @@ static void test_vector_db(void **state)
 	assert_ordered(r);
 	assert_false(r->no_price);
 	assert_string_equal(r->note, "");
-	/* 10,000 dependent reads: 10000 / 83989 = 0.119 s, 10000 / 22120 = 0.452 s */
-	assert_int_equal(o->n_est, 1);
-	assert_float_equal(o->est[0].value, 0.119, 0.0005);
-	assert_float_equal(p->est[0].value, 0.452, 0.0005);
-	assert_string_equal(o->est[0].metric, "rand_read_qd1.iops");
-	assert_string_equal(o->est[0].unit, "s");
+	/* 10,000 dependent reads through mmap with MADV_RANDOM, one page a
+	 * fault: 10000 / 83989 = 0.119 s, 10000 / 22120 = 0.452 s */
+	assert_int_equal(o->n_est, 2);
+	assert_float_equal(o->est[1].value, 0.119, 0.0005);
+	assert_float_equal(p->est[1].value, 0.452, 0.0005);
+	assert_string_equal(o->est[1].w.basis[0], "rand_read_qd1.iops");
+	assert_string_equal(o->est[1].unit, "s");
 	/* The HDDs spin: ineligible, listed last, with the reason. */
 	o = model_ranking_find(r, "ironwolf12t");
 	assert_false(o->eligible);
@@ -128,11 +129,11 @@ static void test_model_loading(void **state)
 
 	assert_string_equal(s->dev->id, "pm9a1-1t");
 	assert_ordered(r);
-	/* an 18 GB model: 18000 / 6193 = 2.906 s (± 5 %) */
-	assert_int_equal(s->n_est, 2);
-	assert_float_equal(s->est[0].pe->size_gb, 18, 0);
-	assert_float_equal(s->est[0].value, 2.906, 2.906 * 0.05);
-	assert_string_equal(s->est[0].metric, "seq_read.mbps");
+	/* an 18 GB model, O_DIRECT in 4 streams: 18000 / 6193 = 2.906 s (± 5 %) */
+	assert_int_equal(s->n_est, 4);
+	assert_int_equal(s->est[1].pe->size_bytes, 18000000000LL);
+	assert_float_equal(s->est[1].value, 2.906, 2.906 * 0.05);
+	assert_string_equal(s->est[1].w.basis[1], "seq_read.mbps");
 	/* 128 GB < 200 GB: excluded by min_capacity_bytes. */
 	assert_false(m->eligible);
 	assert_string_equal(m->failed[0].key, "min_capacity_bytes");
@@ -207,9 +208,10 @@ static void test_archive_with_prices(void **state)
 	assert_string_equal(r->note, "");
 	assert_float_equal(r->v[0].confidence, 1.0, 1e-12);
 	assert_int_equal(r->v[0].n_missing, 0);
-	/* a 10 TB backup at 257 / 236 MB/s sustained: about 11–12 hours */
-	assert_string_equal(r->v[0].est[0].unit, "h");
-	assert_true(r->v[0].est[0].value > 10 && r->v[0].est[0].value < 13);
+	/* a 10 TB backup at 257 / 236 MB/s, slower toward the inner tracks:
+	 * 11–12 hours at the outer rate, 13–15 over the surface */
+	assert_string_equal(r->v[0].est[0].unit, "s");
+	assert_true(r->v[0].est[0].value > 13 * 3600 && r->v[0].est[0].value < 15 * 3600);
 	model_ranking_free(r);
 	model_prices_free(pr);
 	for (size_t i = 0; i < f->prof->n_devices; i++)
@@ -352,13 +354,15 @@ static void test_missing_lowers_confidence(void **state)
 	model_score_clear(&b);
 }
 
-/* users > 1: the sweep at depth = users when there is one, else QD1 × users. */
+/* Chains in parallel: the sweep at depth = concurrency when there is one,
+ * else the device saturated at its deepest measured point. */
 static void test_search_users(void **state)
 {
 	static const char pol[] =
 		"name: s\ntier: hot\nmetrics:\n"
 		"  - {path: rand_read_qd1.iops, better: higher, good: 10000, poor: 100}\n"
-		"estimates:\n  - {kind: search, reads: 1000, users: 4}\n";
+		"estimates:\n  - {name: c, pattern: chain, via: direct, reads: 1000, "
+		"concurrency: 4}\n";
 	static struct profile_sweep sw[] = { { .qd = 4, .iops = 8000 } };
 	struct tw_diags d = { 0 };
 	struct model_policy *p;
@@ -372,15 +376,15 @@ static void test_search_users(void **state)
 	x->io[PROFILE_RAND_READ_QD1].present = true;
 	x->io[PROFILE_RAND_READ_QD1].iops = 1000;
 	assert_int_equal(model_score_device(p, x, &s), 0);
-	assert_float_equal(s.est[0].value, 1.0, 1e-12);	/* 1000 / 1000: a lower bound */
-	assert_string_equal(s.est[0].metric, "rand_read_qd1.iops");
-	assert_non_null(strstr(s.est[0].basis, "upper bound"));
+	assert_float_equal(s.est[0].value, 4.0, 1e-12);	/* 1000 × 4 / 1000 */
+	assert_string_equal(s.est[0].w.basis[0], "rand_read_qd1.iops");
+	assert_non_null(strstr(s.est[0].w.how, "past the deepest"));
 	model_score_clear(&s);
 	x->sweep = sw;
 	x->n_sweep = 1;
 	assert_int_equal(model_score_device(p, x, &s), 0);
 	assert_float_equal(s.est[0].value, 0.5, 1e-12);	/* 1000 × 4 / 8000 */
-	assert_string_equal(s.est[0].metric, "qd_sweep.iops");
+	assert_string_equal(s.est[0].w.basis[0], "qd_sweep.iops");
 	model_score_clear(&s);
 	x->sweep = NULL;
 	x->n_sweep = 0;

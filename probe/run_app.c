@@ -1,0 +1,289 @@
+/* The application test (app): the target read and written the way programs
+ * do (app.h), into results.app: a cold buffered sequential read at the
+ * device's read-ahead and at the plan's, an mmap load, mmap faults, a
+ * buffered write with fsync (writable targets), and on a rotational raw
+ * device the sequential read of its inner zone.
+ *
+ * Each part reads its own region of the span, sized for a fraction of a
+ * second at the rate seq_read measured in this run, each capped in time, so
+ * that the whole test stays near a second on any device.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "app.h"
+#include "job.h"
+#include "probe.h"
+#include "run_int.h"
+#include "sysroot.h"
+#include "tw_tier.h"
+#include "tw_util.h"
+
+#define APP_PART_S 0.1		/* a stream part's region: what seq_read reads in
+				 * this long */
+#define APP_CAP_S 0.2		/* and it stops here: a buffered or mmap load
+				 * runs at a half to a fifth of seq_read's rate */
+#define APP_FAULT_S 0.15		/* the mmap faults */
+#define APP_WRITE_S 0.1	/* the buffered write: region at seq_write's rate … */
+#define APP_WRITE_CAP_S 0.2	/* and it stops here (its fsync after) */
+#define APP_MIN_BYTES (32ull * MIB)	/* a region holds this much at least … */
+#define APP_MAX_BYTES (1024ull * MIB)	/* and at most */
+#define APP_TINY_BYTES (4ull * MIB)	/* below this a region measures nothing */
+#define APP_GUESS_MBPS 200.0	/* the rate to size by when seq_read did not run */
+#define APP_FAULT_SPAN (1ull << 40)	/* the faults' region: the rest of the span,
+					 * 1 TiB at most (one mapping) */
+#define APP_FAULT_MIN 256u	/* faults at least, and at most … */
+#define APP_FAULT_SHARE 4u	/* … what reads around a quarter of their region:
+				 * the rest of the faults find it cold */
+#define APP_SEED 0x6170706c69636174ULL	/* "applicat" */
+#define INNER_PCT 2.0		/* seq_read_inner: the device's last 2 % */
+
+/* A rotational device's inner zone: seq_read's shape, shorter caps. */
+static const struct probe_test_def inner_def = {
+	.name = "seq_read_inner", .slot = -1,
+	.pattern = PROBE_SEQ, .read_pct = 100, .bs = MIB, .qd = 32,
+	.ramp_s = 0.1, .min_s = 0.3, .max_s = 1.0,
+};
+
+/* The block device whose stat and queue count the target's I/O: the raw
+ * device, or the disk under the scratch file's filesystem; NULL = unknown. */
+static const char *stat_dev(const struct probe_run_state *r)
+{
+	return r->t->dev ? r->t->dev->name : NULL;
+}
+
+static const char *sysroot(const struct probe_run_state *r)
+{
+	return r->o->sysroot ? r->o->sysroot : "";
+}
+
+/* The read-ahead of the device under the target (queue/read_ahead_kb), or
+ * -1 when unknown. */
+static long read_ahead_kb(const struct probe_run_state *r)
+{
+	uint64_t kb;
+
+	if (!stat_dev(r) ||
+	    probe_sys_u64(sysroot(r), &kb, "sys/block/%s/queue/read_ahead_kb", stat_dev(r)) < 0)
+		return -1;
+	return (long)kb;
+}
+
+/* Bytes of a region that io reads (or writes) in s seconds at its measured
+ * rate (APP_GUESS_MBPS when it did not run), within [APP_MIN_BYTES,
+ * APP_MAX_BYTES] and at most `most`, whole MiB. */
+static uint64_t region_bytes(const struct profile_io *io, double s, uint64_t most)
+{
+	const double rate = io->present && io->mbps > 0 ? io->mbps : APP_GUESS_MBPS;
+	uint64_t want = (uint64_t)(rate * 1e6 * s);
+
+	want = want < APP_MIN_BYTES ? APP_MIN_BYTES : want > APP_MAX_BYTES ? APP_MAX_BYTES : want;
+	want = want < most ? want : most;
+	return want - want % MIB;
+}
+
+static void progress(const struct probe_run_state *r, const char *part)
+{
+	if (r->o->progress) {
+		struct probe_status st = { .target = r->t->id, .test = part,
+					   .budget_s = probe_test_defs[PROBE_TEST_APP].max_s,
+					   .iops = NAN, .mbps = NAN, .qd = 1 };
+
+		r->o->progress(r->o->arg, &st);
+	}
+}
+
+static bool cancelled(const struct probe_run_state *r)
+{
+	return r->o->cancel && *r->o->cancel;
+}
+
+/* A part that failed: a note, and the run counts it. */
+static void part_failed(struct probe_run_state *r, const char *part, int ret)
+{
+	profile_device_add_notef(r->dev, "app: %s failed: %s", part, strerror(-ret));
+	r->failures++;
+}
+
+/* The target's region [off, off + len). */
+static struct probe_app_target region(const struct probe_run_state *r, uint64_t off,
+				      uint64_t len)
+{
+	return (struct probe_app_target){ .path = r->t->path, .off = off, .len = len,
+					  .stat_dev = stat_dev(r), .sysroot = sysroot(r) };
+}
+
+/* A cold buffered load (window_kib: 0 = the device's read-ahead) of
+ * [off, off + len) into *mbps. */
+static int buffered(struct probe_run_state *r, const char *part, uint64_t off, uint64_t len,
+		    enum probe_app_via via, unsigned window_kib, double *mbps)
+{
+	const struct probe_app_target t = region(r, off, len);
+	struct probe_app_result res;
+	int ret;
+
+	progress(r, part);
+	ret = probe_app_stream(&t, via, 1, window_kib, APP_CAP_S, &res);
+	if (ret < 0) {
+		part_failed(r, part, ret);
+		return ret;
+	}
+	if (res.bytes && res.mbps > 0)
+		*mbps = res.mbps;
+	if (!res.cold)
+		profile_device_add_notef(r->dev, "app: %s: part of its region stayed in the page "
+					 "cache after the drop (pages of another user of the file): "
+					 "the figure may be high", part);
+	return 0;
+}
+
+/* How many faults mmap_fault makes in a region of len bytes: each reads
+ * about the read-ahead around it (read_ahead_kb; 128 KiB when unknown), and
+ * once a fault in four has read its region in, later ones find it cached. */
+static uint64_t fault_reads(uint64_t len, long ra_kb)
+{
+	const uint64_t around = (ra_kb > 4 ? (uint64_t)ra_kb : 128) * KIB;
+	const uint64_t n = len / around / APP_FAULT_SHARE;
+
+	return n > APP_FAULT_MIN ? n : APP_FAULT_MIN;
+}
+
+/* mmap_fault: random 4 KiB touches of a cold mapping of [off, off + len),
+ * the kernel's read-around as it is, for APP_FAULT_S at most. */
+static int faults(struct probe_run_state *r, uint64_t off, uint64_t len)
+{
+	const struct probe_app_target t = region(r, off, len);
+	struct profile_app *a = &r->dev->app;
+	struct probe_app_result res;
+	int ret;
+
+	progress(r, "mmap_fault");
+	ret = probe_app_chain(&t, PROBE_APP_MMAP, false, fault_reads(len, a->read_ahead_kb),
+			      APP_FAULT_S, APP_SEED, &res);
+	if (ret < 0) {
+		part_failed(r, "mmap_fault", ret);
+		return ret;
+	}
+	if (!res.ios || !(res.iops > 0))
+		return 0;
+	if (!res.cold)
+		profile_device_add_notef(r->dev, "app: mmap_fault: part of its region stayed in the "
+					 "page cache after the drop (pages of another user of the "
+					 "file): faults there read nothing");
+	a->fault_iops = res.iops;
+	a->fault_p99_us = res.p99_ms > 0 ? res.p99_ms * 1e3 : NAN;
+	if (res.dev_read_bytes)
+		a->fault_kib = (double)res.dev_read_bytes / (double)res.ios / 1024.0;
+	return 0;
+}
+
+/* fsync_write: [0, len) written through the page cache, then fsync. */
+static int save(struct probe_run_state *r, uint64_t len)
+{
+	const struct probe_app_target t = region(r, 0, len);
+	struct probe_app_result res;
+	int ret;
+
+	progress(r, "fsync_write");
+	ret = probe_app_write(&t, APP_WRITE_CAP_S, &res);
+	if (ret < 0) {
+		part_failed(r, "fsync_write", ret);
+		return ret;
+	}
+	if (res.bytes && res.mbps > 0)
+		r->dev->app.fsync_mbps = res.mbps;
+	return 0;
+}
+
+/* seq_read_inner: seq_read's job in the device's last INNER_PCT %. */
+static int inner(struct probe_run_state *r)
+{
+	const uint64_t dev = r->t->span_bytes;
+	uint64_t len = (uint64_t)((double)dev * INNER_PCT / 100);
+	struct probe_job_result res;
+	struct probe_job job;
+	int ret;
+
+	len -= len % MIB;
+	if (len < APP_TINY_BYTES)
+		return 0;
+	probe_run_job_for(r, &inner_def, inner_def.qd, &job);
+	job.offset = dev - len - (dev - len) % MIB;
+	job.length = len;
+	ret = probe_run_job(r, &inner_def, &job, &res);
+	if (ret == 0 && res.ios && res.mbps > 0)
+		r->dev->app.inner_mbps = res.mbps;
+	if (ret == 0)
+		probe_job_result_free(&res);
+	return ret;
+}
+
+/* Why the app test cannot run on r's target, or NULL. */
+static const char *cannot_run(const struct probe_run_state *r)
+{
+	if (r->faulty)
+		return "fault injection (TIERWISE_FAULT) acts on the probe's job engine, not on "
+		       "the application's reads";
+	if (r->o->engine && !strcmp(r->o->engine, "null"))
+		return "the null engine does no I/O, and the application's reads are real";
+	if (r->span < 4 * APP_TINY_BYTES)
+		return "the span is too small for its four regions (16 MiB at least)";
+	return NULL;
+}
+
+/* The stream parts and the faults, each in its own region of the span:
+ * [0, L) buffered, [L, 2L) buffered at the plan's window, [2L, 3L) mmap,
+ * the rest the faults. */
+static int reads(struct probe_run_state *r)
+{
+	struct profile_app *a = &r->dev->app;
+	const uint64_t l = region_bytes(&r->dev->io[PROFILE_SEQ_READ], APP_PART_S, r->span / 4);
+	uint64_t rest = r->span - 3 * l;
+	int bad = 0;
+
+	a->read_ahead_kb = read_ahead_kb(r);
+	a->plan_read_ahead_kb = TW_WARM_READ_AHEAD_KB;
+	if (!cancelled(r))
+		bad += buffered(r, "buffered_read", 0, l, PROBE_APP_BUFFERED, 0,
+				&a->buffered_mbps) < 0;
+	if (!cancelled(r))
+		bad += buffered(r, "buffered_read_plan", l, l, PROBE_APP_BUFFERED,
+				TW_WARM_READ_AHEAD_KB, &a->buffered_plan_mbps) < 0;
+	if (!cancelled(r))
+		bad += buffered(r, "mmap_read", 2 * l, l, PROBE_APP_MMAP, 0, &a->mmap_mbps) < 0;
+	rest = rest < APP_FAULT_SPAN ? rest : APP_FAULT_SPAN;
+	if (!cancelled(r))
+		bad += faults(r, 3 * l, rest - rest % MIB) < 0;
+	return bad ? -EIO : 0;
+}
+
+int probe_run_app(struct probe_run_state *r)
+{
+	const char *why = cannot_run(r);
+	int ret;
+
+	if (why)
+		return profile_device_add_notef(r->dev, "app: skipped: %s", why) < 0 ? -ENOMEM : 0;
+	r->dev->app.present = true;
+	ret = reads(r);
+	if (r->t->writable && probe_run_zoned_raw(r))
+		profile_device_add_notef(r->dev, "app: fsync_write skipped: host-managed zoned device: "
+					 "buffered writes are not zone-sequential");
+	else if (r->t->writable && !cancelled(r) &&
+		 save(r, region_bytes(&r->dev->io[PROFILE_SEQ_WRITE], APP_WRITE_S, r->span)) < 0)
+		ret = -EIO;
+	if (r->dev->rotational && r->t->kind == PROBE_TARGET_RAW && !cancelled(r)) {
+		int in = inner(r);
+
+		if (in == -ECANCELED)
+			return in;
+		ret = ret ? ret : in;
+	}
+	if (cancelled(r))
+		return -ECANCELED;
+	if (!r->t->writable)
+		profile_device_add_notef(r->dev, "app: fsync_write skipped: read-only target");
+	return ret;
+}

@@ -1,0 +1,78 @@
+#!/bin/bash
+# probe_app.sh — the probe's app test on real devices of its own: a loop
+#   device over a file of random data (read-only, then --destructive) and a
+#   zram device (--destructive).  Asserts the application figures are there,
+#   positive and consistent: the read-ahead is the device's own, the plan's
+#   window 4096 KiB, each fault read 4 KiB from the device at least (the
+#   loop device's stat counts them), fsync_write only where the probe may
+#   write (a read-only probe notes why not), the inner zone only on a
+#   rotational device; the profiles validate and the text shows the line.
+# Root only.
+tw=$1
+fail=0
+[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root (zram, loop devices)"; exit 77; }
+for t in jq losetup; do
+	command -v "$t" >/dev/null || { echo "SKIP: $t not installed"; exit 77; }
+done
+[ -w /sys/class/zram-control/hot_add ] || { echo "SKIP: no zram-control (modprobe zram)"; exit 77; }
+. "$(dirname "$0")/lib.sh"
+tmp=$(mktemp -d -p /var/tmp)	# on a disk, not tmpfs: the loop device reads it
+zram="" loop=""
+cleanup() {
+	[ -n "$loop" ] && detach_loops "$loop"
+	if [ -n "$zram" ]; then	# udev may still hold it for a moment
+		for _ in $(seq 50); do
+			echo "$zram" 2>/dev/null >/sys/class/zram-control/hot_remove && break
+			sleep 0.1
+		done
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+head -c 256M /dev/urandom >"$tmp/disk.img"
+loop=$(losetup -f --show --direct-io=on "$tmp/disk.img") || { echo "SKIP: no loop device"; exit 77; }
+zram=$(cat /sys/class/zram-control/hot_add) || { echo "SKIP: zram hot_add failed"; exit 77; }
+echo 256M >"/sys/block/zram$zram/disksize" || { echo "FAIL: zram disksize"; exit 1; }
+head -c 256M /dev/urandom | dd of="/dev/zram$zram" bs=1M oflag=direct status=none
+lname=${loop#/dev/}
+ra=$(cat "/sys/block/$lname/queue/read_ahead_kb")
+rot=$(cat "/sys/block/$lname/queue/rotational")
+
+# the figures every target has: the loads, the faults
+app_reads='.devices[0].results | .buffered_read.mbps > 0 and .buffered_read_plan.mbps > 0
+	and .buffered_read_plan.read_ahead_kb == 4096 and .mmap_read.mbps > 0
+	and .mmap_fault.iops > 0 and .mmap_fault.lat_us.p99 > 0'
+
+check "loop, read-only" 0 "$tw" probe "$lname" --tests seq_read,app --quiet -o "$tmp/ro.json"
+cp "$tmp/ro.json" "$tmp/out"
+jq_true "loop: the reads' figures" "$app_reads" '.devices[0].results'
+jq_true "loop: the device's read-ahead" ".devices[0].results.buffered_read.read_ahead_kb == $ra" \
+	'.devices[0].results.buffered_read'
+jq_true "loop: 4 KiB a fault at least, from its stat" '.devices[0].results.mmap_fault.kib_per_fault >= 4' \
+	'.devices[0].results.mmap_fault'
+jq_true "loop: read-only, no fsync_write" '.devices[0].results.fsync_write == null' '.devices[0].results'
+jq_true "loop: read-only, noted" '[.devices[0].notes[] | select(. == "app: fsync_write skipped: read-only target")] | length == 1' \
+	'.devices[0].notes'
+if [ "$rot" = 1 ]; then
+	jq_true "loop (rotational): the inner zone" '.devices[0].results.seq_read_inner.mbps > 0' '.devices[0].results'
+else
+	jq_true "loop (not rotational): no inner zone" '.devices[0].results.seq_read_inner == null' '.devices[0].results'
+fi
+check "loop: validate" 0 "$tw" validate "$tmp/ro.json"
+
+check "loop, text" 0 "$tw" probe "$lname" --tests app
+expect "loop: the text's app line" "$tmp/out" "  app: buffered read "
+expect "loop: the text's faults" "$tmp/out" "    mmap faults "
+
+check "zram, --destructive" 0 "$tw" probe "zram$zram" --destructive --yes --tests seq_read,seq_write,app \
+	--quiet -o "$tmp/rw.json"
+cp "$tmp/rw.json" "$tmp/out"
+jq_true "zram: the reads' figures" "$app_reads" '.devices[0].results'
+jq_true "zram: fsync_write" '.devices[0].results.fsync_write.mbps > 0' '.devices[0].results'
+jq_true "zram: no inner zone" '.devices[0].results.seq_read_inner == null' '.devices[0].results'
+jq_true "zram: no app failure" '[.devices[0].notes[] | select(startswith("app:"))] | length == 0' \
+	'.devices[0].notes'
+check "zram: validate" 0 "$tw" validate "$tmp/rw.json"
+
+exit $fail
