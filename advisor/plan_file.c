@@ -142,8 +142,35 @@ static int juint(struct jctx *c, json_t *o, const char *key, const char *what, u
 	return 0;
 }
 
+/* A string member that is absent, null or one of names (a NULL-ended
+ * list, said in the message as expected). */
+static int jenum(struct jctx *c, json_t *o, const char *key, const char *what,
+		 const char *const *names, const char *expected, const char **out)
+{
+	if (jstr(c, o, key, what, out))
+		return -EINVAL;
+	for (size_t i = 0; *out && names[i]; i++)
+		if (!strcmp(*out, names[i]))
+			return 0;
+	return *out ? jfail(c, "%s.%s: expected %s", what, key, expected) : 0;
+}
+
+/* The pattern, via and madvise of an estimate's workload, each known. */
+static int j_pattern(struct jctx *c, json_t *e, const char *w, struct advisor_file_est *out)
+{
+	static const char *const patterns[] = { "stream", "write", "restore", "samples", "chain",
+						"beam", NULL };
+	static const char *const vias[] = { "direct", "buffered", "mmap", NULL };
+	static const char *const madv[] = { "normal", "random", NULL };
+
+	return jenum(c, e, "pattern", w, patterns, "stream, write, restore, samples, chain or "
+		     "beam", &out->pattern) ||
+	       jenum(c, e, "via", w, vias, "direct, buffered or mmap", &out->via) ||
+	       jenum(c, e, "madvise", w, madv, "normal or random", &out->madvise) ? -EINVAL : 0;
+}
+
 /* The workload of an estimate: pattern, parameters, figures (contract in
- * docs/verify.md).  what: "warm.estimates.model-loading[0]". */
+ * docs/verify.md).  what: "warm.estimates[3]" or "warm.estimates.model-loading[0]". */
 static int j_workload(struct jctx *c, json_t *e, const char *w, struct advisor_file_est *out)
 {
 	json_t *fits = json_object_get(e, "fits");
@@ -151,9 +178,7 @@ static int j_workload(struct jctx *c, json_t *e, const char *w, struct advisor_f
 	if (fits && !json_is_null(fits) && !json_is_boolean(fits))
 		return jfail(c, "%s.fits: expected true or false", w);
 	out->fits = json_is_boolean(fits) ? json_is_true(fits) : -1;
-	return jstr(c, e, "workload", w, &out->workload) ||
-	       jstr(c, e, "pattern", w, &out->pattern) || jstr(c, e, "via", w, &out->via) ||
-	       jstr(c, e, "madvise", w, &out->madvise) ||
+	return j_pattern(c, e, w, out) || jstr(c, e, "workload", w, &out->workload) ||
 	       juint(c, e, "streams", w, &out->streams) ||
 	       juint(c, e, "read_ahead_kb", w, &out->read_ahead_kb) ||
 	       juint(c, e, "beam_width", w, &out->beam_width) ||
@@ -204,6 +229,7 @@ static int j_estimates(struct jctx *c, json_t *tier, struct advisor_file_tier *r
 
 	if (o && !json_is_null(o) && !json_is_object(o) && !json_is_array(o))
 		return jfail(c, "%s.estimates: expected an object or an array", rt->name);
+	rt->est_listed = json_is_array(o);
 	if (json_is_array(o))
 		n = json_array_size(o);
 	json_object_foreach(o, policy, a)

@@ -25,7 +25,8 @@ struct advisor_file_est {
 	const char *policy, *label, *unit, *device;
 	double value;			/* NAN = unknown */
 	const char *workload;		/* its name in the policy */
-	const char *pattern;		/* "chain", "beam", "stream", "write", "restore", "samples" */
+	const char *pattern;		/* "chain", "beam", "stream", "write", "restore", "samples"
+					   (the reader refuses another) */
 	const char *via;		/* "direct", "buffered", "mmap" */
 	const char *madvise;		/* "normal", "random" */
 	unsigned streams, read_ahead_kb, beam_width, reads_per_query, concurrency, batch;
@@ -55,6 +56,7 @@ struct advisor_file_tier {
 	double raid_read_mbps;		/* NAN = unknown */
 	size_t n_est;
 	struct advisor_file_est *est;
+	bool est_listed;		/* "estimates" is one array (else arrays by policy) */
 	size_t n_mounts;
 	struct advisor_file_mount *mounts;
 	size_t n_notes;

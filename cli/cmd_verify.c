@@ -134,36 +134,10 @@ static int parse_opts(int argc, char **argv, struct verify_opts *o)
 
 /* ---- the plan's workloads ------------------------------------------------ */
 
-static const char *const patterns[] = { "stream", "write", "restore", "samples", "chain", "beam" };
-
-static bool known(const char *s, const char *const *names, size_t n)
-{
-	for (size_t i = 0; s && i < n; i++)
-		if (!strcmp(s, names[i]))
-			return true;
-	return false;
-}
-
-/* What is wrong with e's workload for verify ("pattern: missing …"), or NULL. */
-static const char *workload_problem(const struct advisor_file_est *e)
-{
-	static const char *const vias[] = { "direct", "buffered", "mmap" };
-
-	if (!e->pattern)
-		return "pattern: missing (a plan from a tierwise without workloads: make it "
-		       "again with tierwise plan --format json)";
-	if (!known(e->pattern, patterns, ARRAY_SIZE(patterns)))
-		return "pattern: expected stream, write, restore, samples, chain or beam";
-	if (e->via && !known(e->via, vias, ARRAY_SIZE(vias)))
-		return "via: expected direct, buffered or mmap";
-	if (e->madvise && strcmp(e->madvise, "normal") && strcmp(e->madvise, "random"))
-		return "madvise: expected normal or random";
-	return NULL;
-}
-
-/* Every estimate of the tiers verified (only: one tier, or NULL) has a
- * workload verify can run; else "tierwise verify: PLAN: warm.estimates.
- * model-loading[0].pattern: …" on stderr and false. */
+/* Every estimate of the tiers verified (only: one tier, or NULL) names its
+ * pattern (the reader checked pattern, via and madvise when given); else
+ * "tierwise verify: PLAN: warm.estimates[0].pattern: missing …" on stderr
+ * and false. */
 static bool plan_workloads_ok(const char *path, const struct advisor_plan_file *pf,
 			      const char *only)
 {
@@ -171,15 +145,16 @@ static bool plan_workloads_ok(const char *path, const struct advisor_plan_file *
 		const struct advisor_file_tier *rt = &pf->tiers[t];
 
 		for (size_t i = 0; (!only || !strcmp(only, rt->name)) && i < rt->n_est; i++) {
-			const char *bad = workload_problem(&rt->est[i]);
 			size_t k = 0;	/* its index among its policy's estimates */
 
-			if (!bad)
+			if (rt->est[i].pattern)
 				continue;
-			for (size_t j = 0; j < i; j++)
+			for (size_t j = 0; j < i && !rt->est_listed; j++)
 				k += !strcmp(rt->est[j].policy, rt->est[i].policy);
-			fprintf(stderr, "tierwise verify: %s: %s.estimates.%s[%zu].%s\n", path, rt->name,
-				rt->est[i].policy, k, bad);
+			fprintf(stderr, "tierwise verify: %s: %s.estimates%s%s[%zu].pattern: missing (a "
+				"plan from a tierwise without workloads: make it again with tierwise "
+				"plan --format json)\n", path, rt->name, rt->est_listed ? "" : ".",
+				rt->est_listed ? "" : rt->est[i].policy, rt->est_listed ? i : k);
 			return false;
 		}
 	}

@@ -268,7 +268,7 @@ static void esc(FILE *out, const char *s)
 	}
 }
 
-/* One sample: NAME{host,tier[,policy,workload]} VALUE; nothing for NAN. */
+/* One sample: NAME{host,tier[,policy,workload,pattern]} VALUE; nothing for NAN. */
 static void sample(FILE *out, const char *name, const struct verify_report *r,
 		   const struct verify_tier *t, const struct verify_workload *w, double v)
 {
@@ -283,6 +283,8 @@ static void sample(FILE *out, const char *name, const struct verify_report *r,
 		esc(out, w->est->policy);
 		fputs("\",workload=\"", out);
 		esc(out, w->est->workload ? w->est->workload : w->est->label);
+		fputs("\",pattern=\"", out);	/* a save and its restore share a workload */
+		esc(out, w->est->pattern);
 	}
 	fprintf(out, "\"} %.10g\n", v);
 }

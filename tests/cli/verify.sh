@@ -82,21 +82,27 @@ jq_true "first run: the scratch file in a quarter of the free space" "all($warm[
 clean "first run"
 
 # ---- 2. estimates from what this machine measured: within ±50 %
+# near FIGURES — the plan with the warm tier's estimates set to FIGURES (a
+# JSON array of the five compared figures, in the plan's order).
+near() {
+	jq --argjson m "$1" '
+	(.tiers[1].estimates["model-loading"][0].mbps) = $m[0] |
+	(.tiers[1].estimates["model-loading"][1].mbps) = $m[1] |
+	(.tiers[1].estimates.checkpoints[0].mbps) = $m[2] |
+	(.tiers[1].estimates["vector-db"][0].p50_ms) = $m[3] * 10000 |
+	(.tiers[1].estimates["vector-db"][1].qps) = $m[4]' "$tmp/plan.json" >"$tmp/near.json"
+}
 for i in 1 2 3; do
 	"$tw" verify "$tmp/plan.json" --tier warm --seconds 1 --format json >"$tmp/m$i.json" 2>/dev/null
 done
 # the median of three runs of each workload's compared figure
-jq -s "[.[] | [$warm[] | .compared.measured]] | transpose | map(sort | .[1])" \
-	"$tmp"/m[123].json >"$tmp/median.json"
-jq --slurpfile m "$tmp/median.json" '
-	(.tiers[1].estimates["model-loading"][0].mbps) = $m[0][0] |
-	(.tiers[1].estimates["model-loading"][1].mbps) = $m[0][1] |
-	(.tiers[1].estimates.checkpoints[0].mbps) = $m[0][2] |
-	(.tiers[1].estimates["vector-db"][0].p50_ms) = $m[0][3] * 10000 |
-	(.tiers[1].estimates["vector-db"][1].qps) = $m[0][4]' "$tmp/plan.json" >"$tmp/near.json"
-# The machine is shared (builds beside the test): a run whose five figures
-# are all within ±50 % of their medians passes at once; else each workload
-# must be within in one of four runs.
+near "$(jq -sc "[.[] | [$warm[] | .compared.measured]] | transpose | map(sort | .[1])" "$tmp"/m[123].json)"
+# The machine is shared (builds beside the test start and stop; a chain of
+# 4 KiB reads on a loop device over memory is CPU-bound): a run whose five
+# figures are all within ±50 % of the medians passes at once; else each try
+# takes the figures of the run before it as its estimates (the load changes
+# less between neighbours), and each workload must be within in one of
+# four tries.
 ok=0 seen=
 for try in 1 2 3 4; do
 	"$tw" verify "$tmp/near.json" --tier warm --seconds 1 --tolerance 50 --format json \
@@ -106,10 +112,11 @@ for try in 1 2 3 4; do
 	[ "$rc" -eq 5 ] || { bad "estimates as measured: exit $rc: $(cat "$tmp/err")"; break; }
 	echo "try $try: exit $rc: $(jq -c "[$warm[] | [.workload, .ratio]]" "$tmp/out")"
 	seen="$seen $(jq -r "$warm[] | select(.within) | .workload" "$tmp/out" | tr '\n' ' ')"
+	near "$(jq -c "[$warm[] | .compared.measured]" "$tmp/out")"
 done
 if [ "$ok" -eq 0 ]; then
 	for w in buffered-load mmap-load save chain-lookup beam-search; do
-		[[ " $seen " == *" $w "* ]] || bad "estimates as measured: $w outside ±50 % in four runs"
+		[[ " $seen " == *" $w "* ]] || bad "estimates as measured: $w outside ±50 % in four tries"
 	done
 else
 	jq_true "as measured: every workload within" "all($warm[]; .within == true and .ratio > 0.6 and .ratio < 1.6)" "$warm"
@@ -159,8 +166,8 @@ clean "after kill -9"
 # ---- 6. the Prometheus textfile
 check "prom" 5 "$tw" verify "$tmp/fast.json" --seconds 1 --format prom -o "$tmp/verify.prom"
 cp "$tmp/verify.prom" "$tmp/out"
-line "prom: ratio per workload" "^tierwise_verify_ratio\{host=\"[^\"]*\",tier=\"warm\",policy=\"model-loading\",workload=\"buffered-load\"\} 0\.[0-9]"
-line "prom: within 0" "^tierwise_verify_within\{host=\"[^\"]*\",tier=\"warm\",policy=\"vector-db\",workload=\"beam-search\"\} 0$"
+line "prom: ratio per workload" "^tierwise_verify_ratio\{host=\"[^\"]*\",tier=\"warm\",policy=\"model-loading\",workload=\"buffered-load\",pattern=\"stream\"\} 0\.[0-9]"
+line "prom: within 0" "^tierwise_verify_within\{host=\"[^\"]*\",tier=\"warm\",policy=\"vector-db\",workload=\"beam-search\",pattern=\"beam\"\} 0$"
 line "prom: the unmounted tier" "^tierwise_verify_tier_mounted\{host=\"[^\"]*\",tier=\"hot\"\} 0$"
 line "prom: HELP and TYPE" "^# TYPE tierwise_verify_measured_bytes_per_second gauge$"
 [ "$(grep -c '^tierwise_verify_within{' "$tmp/out")" -eq 5 ] || bad "prom: not one within sample per warm workload"

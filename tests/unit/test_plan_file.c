@@ -192,6 +192,7 @@ static void test_workloads(void **state)
 		assert_int_equal(f->tiers[ADVISOR_HOT].n_est, 2);
 		e = &f->tiers[ADVISOR_HOT].est[0];
 		assert_null(e->pattern);	/* a headline figure only */
+		assert_true(f->tiers[ADVISOR_HOT].est_listed == (i == 1));
 		assert_true(isnan(e->qps) && e->fits == -1 && e->streams == 0);
 		e = &f->tiers[ADVISOR_HOT].est[1];
 		assert_string_equal(e->policy, "vector-db");
@@ -224,6 +225,12 @@ static void test_workload_refused(void **state)
 		{ "[{\"label\": \"x\"}]", "hot.estimates[0].policy: expected the name of a policy" },
 		{ "[{\"policy\": \"p\", \"qps\": []}]", "hot.estimates[0].qps: expected a number" },
 		{ "3", "hot.estimates: expected an object or an array" },
+		{ "[{\"policy\": \"p\", \"pattern\": \"scan\"}]",
+		  "hot.estimates[0].pattern: expected stream, write, restore, samples, chain or beam" },
+		{ "{\"p\": [{\"pattern\": \"chain\", \"via\": \"io_uring\"}]}",
+		  "hot.estimates.p[0].via: expected direct, buffered or mmap" },
+		{ "{\"p\": [{\"pattern\": \"chain\", \"madvise\": \"sequential\"}]}",
+		  "hot.estimates.p[0].madvise: expected normal or random" },
 	};
 	char text[512];
 
