@@ -50,8 +50,8 @@ static void verify_usage(FILE *out)
 	      "Options:\n"
 	      "  --format F      text (default), json (tierwise.verify/1) or prom (the\n"
 	      "                  Prometheus textfile collector's format)\n"
-	      "  --tolerance PCT within: the measured figure within PCT %% of the\n"
-	      "                  estimate, either way (default 30)\n"
+	      "  --tolerance PCT within: the ratio within PCT %% of 1, either way\n"
+	      "                  (default 30: 0.7 to 1.3)\n"
 	      "  --tier NAME     only this tier: hot, warm or cold\n"
 	      "  --seconds S     time a workload runs at the estimated rate (default 2,\n"
 	      "                  0.5 to 60)\n"
@@ -366,8 +366,7 @@ static void judge(const struct verify_ctx *c, const struct probe_app_result *r,
 		return;
 	}
 	w->ratio = time ? w->estimate / w->measured : w->measured / w->estimate;
-	w->state = fabs(w->measured - w->estimate) <= c->tolerance * w->estimate ? VERIFY_WITHIN :
-		   VERIFY_OUTSIDE;
+	w->state = fabs(w->ratio - 1) <= c->tolerance ? VERIFY_WITHIN : VERIFY_OUTSIDE;
 }
 
 /*

@@ -144,8 +144,9 @@ static int text_print(FILE *out, const struct verify_report *r)
 {
 	struct verify_counts c = verify_count(r);
 
-	fprintf(out, "%s: within ±%g %% of the estimate, %g s a workload\n\n", r->plan,
-		r->tolerance_pct, r->seconds);
+	fprintf(out, "%s: within ±%g %% of the estimate (ratio %.2f to %.2f), %g s a "
+		"workload\n\n", r->plan, r->tolerance_pct, fmax(0, 1 - r->tolerance_pct / 100),
+		1 + r->tolerance_pct / 100, r->seconds);
 	for (size_t t = 0; t < r->n; t++) {
 		text_tier(out, &r->tiers[t]);
 		fputc('\n', out);
@@ -342,7 +343,7 @@ static const struct {
 	{ "tierwise_verify_ratio",
 	  "Measured against the plan's estimate (1 = as estimated, below 1 slower).", v_ratio },
 	{ "tierwise_verify_within",
-	  "1 when the measured figure is within the tolerance of the estimate, else 0.", v_within },
+	  "1 when the ratio is within the tolerance of 1, else 0.", v_within },
 	{ "tierwise_verify_measured_bytes_per_second",
 	  "Throughput measured by the workload (stream, write, restore, samples).", v_mbps },
 	{ "tierwise_verify_estimate_bytes_per_second",

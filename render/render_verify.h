@@ -62,7 +62,7 @@ struct verify_tier {
 struct verify_report {
 	const char *plan;	/* the plan file */
 	const char *host;
-	double tolerance_pct;	/* within: |measured - estimate| <= tolerance × estimate */
+	double tolerance_pct;	/* within: |ratio - 1| <= tolerance */
 	double seconds;		/* time per workload at the estimated rate */
 	size_t n;
 	struct verify_tier *tiers;
