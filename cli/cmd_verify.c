@@ -584,7 +584,7 @@ static int verify_run(int argc, char **argv, struct tw_global *g)
 
 const struct tw_command tw_cmd_verify = {
 	.name = "verify",
-	.summary = "run the plan's workloads on the built tiers: estimate, measured, ratio",
+	.summary = "check the plan's estimates on the built tiers, workload by workload",
 	.run = verify_run,
 	.usage = verify_usage,
 };
