@@ -9,7 +9,9 @@
 #     tolerance of 1000 % exit 0;
 #  3. estimates 10× too fast: exit 5, every "within" false, ratios near 0.1;
 #  4. a mount point that is not mounted (an empty directory, a missing one):
-#     reported "not mounted, not written", exit 3, nothing created in it;
+#     reported "not mounted, not written", exit 3, nothing created in it; a
+#     "directory" mount verified on the filesystem that holds it, and
+#     reported when the directory is gone;
 #  5. no scratch file is left: the mount holds only lost+found and its used
 #     blocks are back where they were after every run, and after kill -9 of
 #     a verify in the middle of its run (the O_TMPFILE vanishes);
@@ -148,6 +150,17 @@ line "not mounted: a missing directory said" "^hot  /nonexistent/tw-verify  not 
 [ -z "$(ls -A "$tmp/unmounted")" ] || bad "not mounted: something was created in it: $(ls -A "$tmp/unmounted")"
 check "not mounted, json" 3 "$tw" verify "$tmp/unmounted.json" --format json
 jq_true "not mounted: json" "[.tiers[] | .mounted] == [false, false] and all(.tiers[].workloads[]; .status == \"skipped\" and .measured == null)"
+# a "directory" mount (a directory on an existing filesystem): there when the
+# directory is; the filesystem that holds it is measured
+mkdir "$mnt/models"
+plan '.tiers[1].mounts[0] += {point: ($m + "/models"), directory: true} |
+	.tiers[1].estimates = {checkpoints: .tiers[1].estimates.checkpoints}' >"$tmp/dir.json"
+check "a directory mount" 0 "$tw" verify "$tmp/dir.json" --tier warm --seconds 0.5 --tolerance 1000 --format json
+jq_true "a directory mount: on the loop device" "[.tiers[0] | .mounted, .device, .fs, .workloads[0].status] == [true, \"${loop#/dev/}\", \"ext4\", \"within\"]"
+[ -z "$(ls -A "$mnt/models")" ] || bad "a directory mount: left in it: $(ls -A "$mnt/models")"
+rmdir "$mnt/models"
+check "a directory mount, gone" 3 "$tw" verify "$tmp/dir.json" --tier warm --seconds 0.5
+line "a directory mount, gone: said" "^warm  $mnt/models  not mounted, not written"
 # a mounted tier beside one that is not: partial
 check "one tier mounted, one not" 4 "$tw" verify "$tmp/near.json" --seconds 1 --tolerance 1000
 
