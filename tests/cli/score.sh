@@ -67,6 +67,11 @@ expect "money: what the difference buys" "$tmp/out" \
 # the beam search is faster on the NAND at depth 32: said, not hidden
 expect "money: the beam on the NAND" "$tmp/out" \
 	"Per TB, the 910 more for optane905p buys: a DiskANN-style search (beam 4, 40 reads, 8 at once) in 0.55 ms instead of 0.37 ms (1.5× slower"
+# what a query costs: the price over five years of full use, per billion
+# queries at the workload's queries/s (960 / (14,529/s × 5 y) × 10⁹ = 0.42)
+grep -qE '^  a DiskANN-style search \(beam 4, 40 reads, 8 at once\): price per billion queries \(per 10⁹ queries, lower is better\) +0.42 per 10⁹ queries +0.03 per 10⁹ queries +15.4× higher +pm9a1-1t' "$tmp/out" ||
+	{ bad "explain: the beam's price per billion queries:"; cat "$tmp/out"; }
+expect "one measurement behind the Optane's wins" "$tmp/out" "— 1 measurement (rand_read_qd1)."
 check "explain, cheaper first" 0 "$tw" explain pm9a1-1t --policy model-loading --vs optane905p "$ex" \
 	--policies "$pol" --prices "$tmp/prices"
 expect "money: what the saving gives" "$tmp/out" "Per TB, pm9a1-1t saves 910 and gives: an 18 GB model through mmap (safetensors, llama.cpp) in 3.1 s instead of 7.1 s (2.3× faster"
