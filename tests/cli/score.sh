@@ -15,6 +15,13 @@ jq_true "ranking keys" '[.policies[].ranking[] | (.id | type) == "string"
 	and (.eligible | type) == "boolean" and (.contributions | type) == "object"
 	and (.missing | type) == "array" and (.estimates | type) == "array"
 	and ((.score | type) == "number" or .score == null)] | all'
+# a 10 TB backup on a 1 TB drive does not fit: said instead of a time
+jq_true "archive: no time where it does not fit" \
+	'[.policies[] | select(.name == "archive") | .ranking[] | select(.id == "pm9a1-1t")
+	  | .estimates[0] | .fits == false and .value == null and .capacity_bytes < 1.1e12] == [true]'
+jq_true "archive: the HDD's backup over its surface, said" \
+	'[.policies[] | select(.name == "archive") | .ranking[] | select(.id == "ironwolf12t")
+	  | .estimates[0] | .fits and (.how | test("inner zone not measured"))] == [true]'
 jq_true "vector-db: Optane first" \
 	'.policies[] | select(.name == "vector-db") | .ranking[0].id == "optane905p"'
 jq_true "model-loading: PM9A1 1 TB first" \
