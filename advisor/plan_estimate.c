@@ -146,7 +146,7 @@ static void combine(const struct advisor_plan_tier *t, const struct model_policy
 		if (isnan(cap) && !(striped && !query))
 			*o[f] = NAN;
 	}
-	if (pe->pattern == MODEL_PAT_SAMPLES && striped && isfinite(out->mbps))
+	if (pe->pattern == MODEL_PAT_SAMPLES)	/* whole accelerators, of the rate combined */
 		out->accelerators = floor(out->mbps / out->need_mbps);
 }
 

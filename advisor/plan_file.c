@@ -128,34 +128,96 @@ static int jstrv(struct jctx *c, json_t *o, const char *key, const char *what,
 	return 0;
 }
 
-static int j_one_est(struct jctx *c, json_t *e, const char *policy, struct advisor_file_est *out)
+/* A whole-number member (absent or null: 0); -EINVAL for anything else. */
+static int juint(struct jctx *c, json_t *o, const char *key, const char *what, unsigned *out)
 {
-	out->policy = policy;
-	if (!json_is_object(e))
-		return jfail(c, "estimates.%s: expected objects", policy);
-	return jstr(c, e, "label", "estimate", &out->label) ||
-	       jstr(c, e, "unit", "estimate", &out->unit) ||
-	       jstr(c, e, "device", "estimate", &out->device) ||
-	       jnum(c, e, "value", "estimate", &out->value) ? -EINVAL : 0;
+	json_t *v = json_object_get(o, key);
+
+	*out = 0;
+	if (!v || json_is_null(v))
+		return 0;
+	if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > UINT_MAX)
+		return jfail(c, "%s.%s: expected a whole number", what, key);
+	*out = (unsigned)json_integer_value(v);
+	return 0;
 }
 
+/* The workload of an estimate: pattern, parameters, figures (contract in
+ * docs/verify.md).  what: "warm.estimates.model-loading[0]". */
+static int j_workload(struct jctx *c, json_t *e, const char *w, struct advisor_file_est *out)
+{
+	json_t *fits = json_object_get(e, "fits");
+
+	if (fits && !json_is_null(fits) && !json_is_boolean(fits))
+		return jfail(c, "%s.fits: expected true or false", w);
+	out->fits = json_is_boolean(fits) ? json_is_true(fits) : -1;
+	return jstr(c, e, "workload", w, &out->workload) ||
+	       jstr(c, e, "pattern", w, &out->pattern) || jstr(c, e, "via", w, &out->via) ||
+	       jstr(c, e, "madvise", w, &out->madvise) ||
+	       juint(c, e, "streams", w, &out->streams) ||
+	       juint(c, e, "read_ahead_kb", w, &out->read_ahead_kb) ||
+	       juint(c, e, "beam_width", w, &out->beam_width) ||
+	       juint(c, e, "reads_per_query", w, &out->reads_per_query) ||
+	       juint(c, e, "concurrency", w, &out->concurrency) ||
+	       juint(c, e, "batch", w, &out->batch) ||
+	       jnum(c, e, "size_bytes", w, &out->size_bytes) ||
+	       jnum(c, e, "sample_size_bytes", w, &out->sample_size_bytes) ||
+	       jnum(c, e, "compute_s", w, &out->compute_s) ||
+	       jnum(c, e, "utilization", w, &out->utilization) ||
+	       jnum(c, e, "seconds", w, &out->seconds) || jnum(c, e, "p50_ms", w, &out->p50_ms) ||
+	       jnum(c, e, "p99_ms", w, &out->p99_ms) || jnum(c, e, "qps", w, &out->qps) ||
+	       jnum(c, e, "mbps", w, &out->mbps) ||
+	       jnum(c, e, "accelerators", w, &out->accelerators) ||
+	       jnum(c, e, "capacity_bytes", w, &out->capacity_bytes) ? -EINVAL : 0;
+}
+
+/* Estimate i of policy (NULL: the estimate names its own, "policy"). */
+static int j_one_est(struct jctx *c, json_t *e, const char *tier, const char *policy, size_t i,
+		     struct advisor_file_est *out)
+{
+	char w[192];
+
+	if (policy)
+		snprintf(w, sizeof(w), "%s.estimates.%s[%zu]", tier, policy, i);
+	else
+		snprintf(w, sizeof(w), "%s.estimates[%zu]", tier, i);
+	if (!json_is_object(e))
+		return jfail(c, "%s: expected an object", w);
+	if (jstr(c, e, "policy", w, &out->policy))
+		return -EINVAL;
+	if (policy)
+		out->policy = policy;
+	else if (!out->policy)
+		return jfail(c, "%s.policy: expected the name of a policy", w);
+	return jstr(c, e, "label", w, &out->label) || jstr(c, e, "unit", w, &out->unit) ||
+	       jstr(c, e, "device", w, &out->device) || jnum(c, e, "value", w, &out->value) ||
+	       j_workload(c, e, w, out) ? -EINVAL : 0;
+}
+
+/* "estimates": an object of arrays by policy, or one array of estimates
+ * that each name their policy. */
 static int j_estimates(struct jctx *c, json_t *tier, struct advisor_file_tier *rt)
 {
 	json_t *o = json_object_get(tier, "estimates"), *a, *e;
 	const char *policy;
 	size_t n = 0, i;
 
-	if (o && !json_is_null(o) && !json_is_object(o))
-		return jfail(c, "%s.estimates: expected an object", rt->name);
+	if (o && !json_is_null(o) && !json_is_object(o) && !json_is_array(o))
+		return jfail(c, "%s.estimates: expected an object or an array", rt->name);
+	if (json_is_array(o))
+		n = json_array_size(o);
 	json_object_foreach(o, policy, a)
 		n += json_array_size(a);
 	if (!(rt->est = file_alloc(c->pf, n, sizeof(*rt->est))))
 		return -ENOMEM;
+	json_array_foreach(o, i, e)
+		if (j_one_est(c, e, rt->name, NULL, i, &rt->est[rt->n_est++]))
+			return -EINVAL;
 	json_object_foreach(o, policy, a) {
 		if (!json_is_array(a))
 			return jfail(c, "%s.estimates.%s: expected an array", rt->name, policy);
 		json_array_foreach(a, i, e)
-			if (j_one_est(c, e, policy, &rt->est[rt->n_est++]))
+			if (j_one_est(c, e, rt->name, policy, i, &rt->est[rt->n_est++]))
 				return -EINVAL;
 	}
 	return 0;

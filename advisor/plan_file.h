@@ -14,9 +14,24 @@
 
 #include "advisor.h"
 
+/*
+ * One estimate of a tier's policies: the headline figure (label, value,
+ * unit, device) and, in plans that carry them, the workload it describes:
+ * its pattern with the parameters as given and the figures that apply
+ * (docs/verify.md).  Strings NULL, numbers NAN and counts 0 when absent or
+ * null.
+ */
 struct advisor_file_est {
 	const char *policy, *label, *unit, *device;
 	double value;			/* NAN = unknown */
+	const char *workload;		/* its name in the policy */
+	const char *pattern;		/* "chain", "beam", "stream", "write", "restore", "samples" */
+	const char *via;		/* "direct", "buffered", "mmap" */
+	const char *madvise;		/* "normal", "random" */
+	unsigned streams, read_ahead_kb, beam_width, reads_per_query, concurrency, batch;
+	double size_bytes, sample_size_bytes, compute_s, utilization;
+	double seconds, p50_ms, p99_ms, qps, mbps, accelerators, capacity_bytes;
+	int fits;			/* 1 fits, 0 does not, -1 = not said */
 };
 
 struct advisor_file_mount {

@@ -16,6 +16,7 @@ enum tw_exit {
 	TW_EXIT_USAGE = 2,	/* bad command line */
 	TW_EXIT_SYSTEM = 3,	/* the system failed us: sysfs unreadable, no memory */
 	TW_EXIT_PARTIAL = 4,	/* probe: some targets or tests failed, the rest is kept */
+	TW_EXIT_MISSED = 5,	/* verify: a workload is outside the tolerance of its estimate */
 };
 
 /* Options that every command sees. */
@@ -162,6 +163,7 @@ int cli_check_sysroot(const char *cmd, const char *sysroot);
 /* ---- fleet and export (cmd_fleet.c, cmd_export.c) ---- */
 extern const struct tw_command tw_cmd_fleet, tw_cmd_export;
 extern const struct tw_command tw_cmd_import;	/* cmd_import.c */
+extern const struct tw_command tw_cmd_verify;	/* cmd_verify.c */
 
 struct prom_source;
 

@@ -12,7 +12,7 @@
 
 static const struct tw_command *const commands[] = { &tw_cmd_list, &tw_cmd_probe,
 	&tw_cmd_validate, &tw_cmd_score, &tw_cmd_explain, &tw_cmd_plan, &tw_cmd_report,
-	&tw_cmd_compare, &tw_cmd_fleet, &tw_cmd_export, &tw_cmd_import };
+	&tw_cmd_compare, &tw_cmd_fleet, &tw_cmd_export, &tw_cmd_import, &tw_cmd_verify };
 #define N_COMMANDS (ARRAY_SIZE(commands))
 
 static void usage(FILE *out)
@@ -35,7 +35,8 @@ static void usage(FILE *out)
 	      "                 --help' for a command\n"
 	      "  -V, --version  print the version\n\n"
 	      "Exit codes: 0 success, 1 invalid input, 2 usage error, 3 system error,\n"
-	      "4 partial success (probe: some targets or tests failed), 130/143\n"
+	      "4 partial success (probe: some targets or tests failed), 5 verify: a\n"
+	      "workload outside the tolerance of its estimate, 130/143\n"
 	      "interrupted (SIGINT/SIGTERM; probe keeps what it measured).\n\n"
 	      "Example: tierwise list --format json\n", out);
 }

@@ -129,11 +129,11 @@ static bool at_depth(const struct profile_device *d, double q, struct point *out
 static void query(struct model_workload_est *e, double hops, double step, double p50,
 		  double p99, double concurrency)
 {
-	double tail = isfinite(p99) && isfinite(p50) && p99 > p50 ? (p99 - p50) * 1e-6 : 0;
+	double tail = isfinite(p99) && isfinite(p50) ? fmax(0, p99 - p50) * 1e-6 : NAN;
 
 	e->seconds = hops * step;
 	e->p50_ms = e->seconds * 1e3;
-	e->p99_ms = (e->seconds + sqrt(hops) * tail) * 1e3;
+	e->p99_ms = (e->seconds + sqrt(hops) * tail) * 1e3;	/* NAN: no p99 measured */
 	e->qps = concurrency / e->seconds;
 }
 

@@ -227,8 +227,9 @@ static int adv_est_mounts(struct report_plan *rp, const struct advisor_plan_tier
 		return -ENOMEM;
 	rt->n_est = at->n_est;
 	for (size_t i = 0; i < at->n_est; i++)
-		rt->est[i] = (struct advisor_file_est){ at->est[i].policy, at->est[i].label,
-						  at->est[i].unit, at->est[i].device, at->est[i].value };
+		rt->est[i] = (struct advisor_file_est){ .policy = at->est[i].policy,
+			.label = at->est[i].label, .unit = at->est[i].unit,
+			.device = at->est[i].device, .value = at->est[i].value, .fits = -1 };
 	rt->n_mounts = at->n_mounts;
 	for (size_t i = 0; i < at->n_mounts; i++) {
 		const struct advisor_mount *m = &at->mounts[i];

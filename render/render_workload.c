@@ -32,7 +32,10 @@ void render_workload_text(char *buf, size_t len, const struct model_policy_estim
 		if (isnan(w->p50_ms))
 			break;
 		dur(a, sizeof(a), w->p50_ms / 1e3);
-		dur(b, sizeof(b), w->p99_ms / 1e3);
+		if (isnan(w->p99_ms))
+			snprintf(b, sizeof(b), "not measured");
+		else
+			dur(b, sizeof(b), w->p99_ms / 1e3);
 		tw_fmt_count(c, sizeof(c), w->qps);
 		snprintf(buf, len, "%s a query (p99 %s), %s queries/s", a, b, c);
 		return;

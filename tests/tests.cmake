@@ -159,6 +159,11 @@ tw_cli_test(shared_link)
 set_tests_properties(cli.shared_link PROPERTIES TIMEOUT 180 LABELS device)
 tw_cli_test(read_under_write)
 set_tests_properties(cli.read_under_write PROPERTIES TIMEOUT 120 LABELS device RUN_SERIAL TRUE)
+# tierwise verify: a plan's workloads on a mounted loop device with ext4,
+# estimates as measured and 10x too fast, a tier not mounted, no scratch
+# file left (kill -9 included), bad input.  Root.
+tw_cli_test(verify)
+set_tests_properties(cli.verify PROPERTIES TIMEOUT 300 LABELS device RUN_SERIAL TRUE)
 # The app test on a loop device (read-only and written) and a zram device.  Root.
 tw_cli_test(probe_app)
 set_tests_properties(cli.probe_app PROPERTIES TIMEOUT 120 LABELS device RUN_SERIAL TRUE)

@@ -4,7 +4,7 @@
 # tables of cli/cmd_*.c: tests/cli/package.sh checks that every option there
 # is offered here.
 
-_tierwise_commands='list probe validate score explain plan report compare fleet export import help'
+_tierwise_commands='list probe validate score explain plan report compare fleet export import verify help'
 _tierwise_tests='seq_read seq_write rand_read_qd1 rand_read_qd32 mixed_70_30 qd_sweep sustained_write read_under_write iorate'
 
 # The long options of command $1 (the global ones when $1 is empty).
@@ -26,6 +26,7 @@ _tierwise_options()
 	fleet) echo '--format --output -o --help' ;;
 	export) echo '--format --output -o --textfile --no-plan --help' ;;
 	import) echo '--output -o --host --capacity --help' ;;
+	verify) echo '--format --tolerance --tier --seconds --output -o --help' ;;
 	esac
 }
 
@@ -109,7 +110,7 @@ _tierwise_value()
 	-o|--output)
 		case $2 in
 		fleet) _tierwise_files '*.html' '*.json' '*.md' '*.txt' ;;
-		export) _tierwise_files '*.prom' ;;
+		export|verify) _tierwise_files '*.prom' '*.json' ;;
 		import) _tierwise_files '*.json' ;;
 		*) _tierwise_files '*.html' ;;
 		esac ;;
@@ -124,9 +125,11 @@ _tierwise_value()
 		compare|explain) _tierwise_words 'text md json' ;;
 		fleet) _tierwise_words 'text json md html' ;;
 		export) _tierwise_words 'prometheus' ;;
+		verify) _tierwise_words 'text json prom' ;;
 		*) _tierwise_words 'text md' ;;
 		esac ;;
-	--host|--capacity) ;;
+	--host|--capacity|--tolerance) ;;
+	--tier) _tierwise_words 'hot warm cold' ;;
 	--seconds|--ramp|--sustained-seconds|--latency-target|--threads|--size|--need|--fill|--vs|--time-limit|--budget|--max-each|--margin) ;;
 	*) return 1 ;;
 	esac

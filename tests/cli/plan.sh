@@ -14,7 +14,7 @@ check "plan --format json" 0 plan "$ex" --format json
 jq_true "schema" '.schema == "tierwise.plan/1"'
 jq_true "three tiers in order" '[.tiers[].name] == ["hot", "warm", "cold"]'
 jq_true "contract keys" '[.tiers[] | (.policies | type) == "array" and (.devices | type) == "array"
-	and (.raid == null or (.raid | type) == "object") and (.estimates | type) == "object"
+	and (.raid == null or (.raid | type) == "object") and (.estimates | type) == "array"
 	and (.score | type) == "number" and (.mount == null or ((.mount.point | type) == "string"
 	and (.mount.fs | type) == "string" and (.mount.options | type) == "string"))] | all'
 jq_true "hot = the Optane alone" '.tiers[0].devices == ["optane905p"]'
@@ -27,15 +27,28 @@ jq_true "runner-up with a gap" '.runner_up.gap > 0 and (.runner_up.changes | len
 # warm is linear over three: each member by its share of the capacity,
 # the PM9A1's 2.9 s shown as the best member
 jq_true "18 GB model on warm's linear volume: by share, 2.9 s on the PM9A1 at best" \
-	'[.tiers[1].estimates["model-loading"][] | select(.label == "an 18 GB model")
+	'[.tiers[1].estimates[] | select(.workload == "load-direct")
 	  | (.layout == "linear" and .device == "tw-models" and (.best.value * 10 | round) == 29
 	     and .best.device == "pm9a1-1t" and .worst.device == "980-1t" and (.value * 10 | round) == 50)] == [true]'
 want=$(jq '[.devices[] | select(.id == "pm9a1-1t" or .id == "980pro-2t" or .id == "980-1t")
 	| {c: .capacity_bytes, t: (18000 / .results.seq_read.mbps)}] | ([.[] | .c * .t] | add) / ([.[].c] | add)' "$ex")
 jq_true "the linear estimate is the capacity-weighted mean of the members ($want s)" \
-	"([.tiers[1].estimates[\"model-loading\"][] | select(.label == \"an 18 GB model\") | .value][0] - $want | fabs) < 1e-9"
-jq_true "10,000-read search on the Optane: 0.12 s" \
-	'[.tiers[0].estimates["vector-db"][] | .value * 100 | round] == [12]'
+	"([.tiers[1].estimates[] | select(.workload == \"load-direct\") | .value][0] - $want | fabs) < 1e-5"
+jq_true "10,000-read search on the Optane: 0.12 s, from its QD1 reads" \
+	'[.tiers[0].estimates[] | select(.workload == "chain-search") | (.value * 100 | round) == 12
+	  and .basis[0] == "rand_read_qd1.iops" and .pattern == "chain" and .via == "mmap"
+	  and .madvise == "random" and .reads_per_query == 10000 and .concurrency == 1] == [true]'
+jq_true "every estimate: its policy, workload, pattern, parameters, figures, fits" \
+	'[.tiers[].estimates[] | (.policy | type) == "string" and (.workload | type) == "string"
+	  and (.pattern | IN("chain", "beam", "stream", "write", "restore", "samples"))
+	  and has("via") and has("streams") and has("beam_width") and has("reads_per_query")
+	  and has("concurrency") and has("size_bytes") and has("seconds") and has("p50_ms")
+	  and has("p99_ms") and has("qps") and has("accelerators") and has("fits")] | all'
+jq_true "the checkpoint's restore is its own entry" \
+	'[.tiers[1].estimates[] | select(.workload == "save") | .pattern] == ["write", "restore"]'
+jq_true "the beam: queries/s at its concurrency" \
+	'[.tiers[0].estimates[] | select(.workload == "beam-search") | .qps > 1000 and .beam_width == 4
+	  and .reads_per_query == 40 and .concurrency == 8] == [true]'
 jq_true "unassigned are the other devices" '(.unassigned | length) == 12 and (.unassigned | index("optane905p")) == null'
 jq_true "heat: both 970 EVO Plus" '[.warnings[] | select(.kind == "heat") | .device] | contains(["970evoplus-a", "970evoplus-b"])'
 jq_true "heat names 83 °C" '[.warnings[] | select(.kind == "heat" and .device == "970evoplus-a") | .message | test("83")] == [true]'
@@ -45,7 +58,7 @@ jq_true "no warning for the Optane" '[.warnings[] | select(.device == "optane905
 check "plan text" 0 plan "$ex"
 expect "text: hot" "$tmp/out" "optane905p     Intel Optane 905P 960GB"
 expect "text: runner-up" "$tmp/out" "Runner-up: score"
-expect "text: the 18 GB model" "$tmp/out" "an 18 GB model: 5.0 s on tw-models (linear volume: each member by its share of the capacity; 2.9 s on pm9a1-1t, 6.7 s on 980-1t)"
+expect "text: the 18 GB model" "$tmp/out" "an 18 GB model, O_DIRECT in 4 streams (fastsafetensors): 5.0 s (3,950 MB/s) on tw-models [assumes O_DIRECT, 4 streams] (linear volume: each member by its share of the capacity; 2.9 s on pm9a1-1t, 6.7 s on 980-1t)"
 check "plan md" 0 plan "$ex" --format md
 expect "md: tier heading" "$tmp/out" "## hot — "
 
@@ -76,7 +89,7 @@ jq_true "raid0 suggested" '.tiers[1].raid.level == "raid0" and (.tiers[1].raid.d
 jq_true "array bandwidth ≈ the sum" '.tiers[1].raid.seq_read_mbps > 6800 and .tiers[1].raid.seq_read_mbps < 7000'
 jq_true "trade-off stated" '.tiers[1].raid.tradeoff | test("no redundancy")'
 jq_true "18 GB model on the array" \
-	'[.tiers[1].estimates["model-loading"][] | select(.label == "an 18 GB model") | .device] == ["md-models"]'
+	'[.tiers[1].estimates[] | select(.workload == "load-direct") | .device] == ["md-models"]'
 
 # --- four like HDDs in cold: RAID6; two like NVMe in hot: RAID1 ---
 jq '.devices |= [.[] | select(.id == "pm9a1-1t")] + [range(4) as $i | .[] | select(.id == "ironwolf12t") | .id = "iw\($i)"]
@@ -196,7 +209,7 @@ jq_true "buy lines add up" '(([.buy[].cost] | add) - .cost_total | fabs) < 1e-6 
 jq_true "needs met, proven" '.needs_met == 3 and .exact and .budget == null and .unassigned == []'
 jq_true "within the margin of the best, said" '[.notes[] | test("cheapest plan within 5.0 points of the best score")] | any'
 jq_true "what the Optane buys against the best NAND" \
-	'[.tiers[0].notes[] | test("optane905p rather than pm9a1-1t.*vector search 0.119 s against 0.452 s")] | any'
+	'[.tiers[0].notes[] | test("optane905p rather than pm9a1-1t.*vector search over mmap 0.119 s against 0.452 s")] | any'
 jq_true "unpriced models not for sale" '[.notes[] | test("not for sale here.*pc601-a")] | any'
 check "buy text" 0 plan "$ex" --prices "$tmp/prices" --buy
 expect "text: a buy line" "$tmp/out" "  buy 1 × Intel Optane 905P 960GB (optane905p) at 960 = 960"

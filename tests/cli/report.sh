@@ -117,12 +117,12 @@ has "plan: search estimate" "$r" '<strong>0.12 s</strong> on optane905p'
 # the estimate as the plan has it (render_estimate(): 2.9 s, 12 s, 0.45 s)
 "$tw" plan "$ex" --policies "$pol" --no-inventory --format json >"$tmp/plan.json" ||
 	bad "plan --format json failed"
-est=$(jq -c '[.tiers[1].estimates["model-loading"][] | select(.label == "an 18 GB model")][0]' \
+est=$(jq -c '[.tiers[1].estimates[] | select(.workload == "load-direct")][0]' \
 	"$tmp/plan.json")
 v=$(echo "$est" | jq .value | awk '{ if ($1 >= 10) f = "%.0f"; else if ($1 >= 1) f = "%.1f"; else f = "%.2f"
 	printf f, $1 }')
 has "plan: 18 GB model, as the plan has it" "$r" \
-	"an 18 GB model: <strong>$v s</strong> on $(echo "$est" | jq -r .device)"
+	"$(echo "$est" | jq -r .label): <strong>$v s</strong> on $(echo "$est" | jq -r .device)"
 has "plan: cache-cliff warning" "$r" '<tr data-kind="cache-cliff" data-device="shiji256">'
 has "plan: mount" "$r" '<code>/srv/vector-db</code>'
 grep -qE 'id="(sweep|sustained)"' "$r" && bad "report: sweep/sustained sections without data"

@@ -163,6 +163,87 @@ static void test_refuses(void **state)
 	}
 }
 
+/* The estimates' workloads: pattern, parameters and figures, by policy or
+ * in one array; absent and null alike. */
+static void test_workloads(void **state)
+{
+	static const char *const texts[] = {
+		"{\"schema\": \"tierwise.plan/1\", \"tiers\": [{\"name\": \"hot\", \"devices\": [],"
+		" \"estimates\": {\"vector-db\": [{\"label\": \"x\", \"unit\": \"qps\"},"
+		" {\"workload\": \"beam-search\", \"pattern\": \"beam\", \"via\": \"direct\","
+		" \"beam_width\": 4, \"reads_per_query\": 40, \"concurrency\": 8, \"qps\": 2000.5,"
+		" \"p50_ms\": 4, \"mbps\": null, \"streams\": null, \"fits\": false}]}}]}",
+		"{\"schema\": \"tierwise.plan/1\", \"tiers\": [{\"name\": \"hot\", \"devices\": [],"
+		" \"estimates\": [{\"policy\": \"vector-db\", \"label\": \"x\"},"
+		" {\"policy\": \"vector-db\", \"workload\": \"beam-search\", \"pattern\": \"beam\","
+		" \"via\": \"direct\", \"beam_width\": 4, \"reads_per_query\": 40,"
+		" \"concurrency\": 8, \"qps\": 2000.5, \"p50_ms\": 4, \"fits\": false}]}]}",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
+		const char *path = write_tmp(texts[i]);
+		struct advisor_plan_file *f = NULL;
+		const struct advisor_file_est *e;
+		char err[256] = "";
+
+		assert_int_equal(advisor_plan_file_read(path, NULL, &f, err, sizeof(err)), 0);
+		unlink(path);
+		assert_int_equal(f->tiers[ADVISOR_HOT].n_est, 2);
+		e = &f->tiers[ADVISOR_HOT].est[0];
+		assert_null(e->pattern);	/* a headline figure only */
+		assert_true(isnan(e->qps) && e->fits == -1 && e->streams == 0);
+		e = &f->tiers[ADVISOR_HOT].est[1];
+		assert_string_equal(e->policy, "vector-db");
+		assert_string_equal(e->workload, "beam-search");
+		assert_string_equal(e->pattern, "beam");
+		assert_string_equal(e->via, "direct");
+		assert_int_equal(e->beam_width, 4);
+		assert_int_equal(e->reads_per_query, 40);
+		assert_int_equal(e->concurrency, 8);
+		assert_int_equal(e->streams, 0);
+		assert_true(e->qps == 2000.5 && e->p50_ms == 4 && isnan(e->mbps) && e->fits == 0);
+		advisor_plan_file_free(f);
+	}
+}
+
+/* A workload's field of the wrong type: the tier, policy, index and key. */
+static void test_workload_refused(void **state)
+{
+	static const struct { const char *est, *says; } cases[] = {
+		{ "{\"vector-db\": [{}, {\"mbps\": \"fast\"}]}",
+		  "hot.estimates.vector-db[1].mbps: expected a number" },
+		{ "{\"vector-db\": [{\"beam_width\": -4}]}",
+		  "hot.estimates.vector-db[0].beam_width: expected a whole number" },
+		{ "{\"vector-db\": [{\"concurrency\": 2.5}]}",
+		  "hot.estimates.vector-db[0].concurrency: expected a whole number" },
+		{ "{\"vector-db\": [{\"pattern\": 3}]}",
+		  "hot.estimates.vector-db[0].pattern: expected a string" },
+		{ "{\"vector-db\": [{\"fits\": \"yes\"}]}",
+		  "hot.estimates.vector-db[0].fits: expected true or false" },
+		{ "[{\"label\": \"x\"}]", "hot.estimates[0].policy: expected the name of a policy" },
+		{ "[{\"policy\": \"p\", \"qps\": []}]", "hot.estimates[0].qps: expected a number" },
+		{ "3", "hot.estimates: expected an object or an array" },
+	};
+	char text[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct advisor_plan_file *f = (void *)1;
+		char err[256] = "";
+		const char *path;
+
+		snprintf(text, sizeof(text), "{\"schema\": \"tierwise.plan/1\", \"tiers\": [{\"name\":"
+			 " \"hot\", \"devices\": [], \"estimates\": %s}]}", cases[i].est);
+		path = write_tmp(text);
+		assert_int_equal(advisor_plan_file_read(path, NULL, &f, err, sizeof(err)), -EINVAL);
+		unlink(path);
+		assert_null(f);
+		if (strcmp(err, cases[i].says))
+			fail_msg("case %zu: \"%s\", wanted \"%s\"", i, err, cases[i].says);
+	}
+}
+
 static void test_unreadable(void **state)
 {
 	struct advisor_plan_file *f = NULL;
@@ -182,6 +263,8 @@ int main(void)
 		cmocka_unit_test(test_reads_a_plan),
 		cmocka_unit_test(test_tiers_by_name),
 		cmocka_unit_test(test_refuses),
+		cmocka_unit_test(test_workloads),
+		cmocka_unit_test(test_workload_refused),
 		cmocka_unit_test(test_unreadable),
 	};
 
