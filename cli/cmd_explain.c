@@ -106,6 +106,8 @@ static struct explain_row *add_row(struct explain_case *x, const char *path, dou
 		.better = d ? d->better : v ? v->better : MODEL_BETTER_HIGHER,
 		.a = a, .b = b, .weight = NAN,
 	};
+	snprintf(r->source, sizeof(r->source), "%.*s", (int)strcspn(path, "."),
+		 kind == EXPLAIN_PRICE ? "price" : path);
 	judge(r);
 	return r;
 }
@@ -159,8 +161,8 @@ static void price_rows(struct explain_case *x)
 /* One row of a workload: its figure `what` on both sides; the row's metric
  * ("estimate.beam-search.qps") and words live in the case. */
 static void workload_row(struct explain_case *x, const struct model_policy_estimate *pe,
-			 const char *what, const char *words, double a, double b,
-			 const char *unit, enum model_better better)
+			 const struct model_workload_est *wa, const char *what, const char *words,
+			 double a, double b, const char *unit, enum model_better better)
 {
 	size_t i = x->n;
 	struct explain_row *r;
@@ -175,38 +177,67 @@ static void workload_row(struct explain_case *x, const struct model_policy_estim
 	r->words = r->brief = x->text[i][1];
 	r->unit = unit;
 	r->better = better;
+	if (wa->n_basis)	/* the figure it is computed from */
+		snprintf(r->source, sizeof(r->source), "%.*s",
+			 (int)strcspn(wa->basis[0], "."), wa->basis[0]);
 	judge(r);
 }
 
+/* A device's price spread over five years of full use (a server's
+ * depreciation): the cost of its queries (docs/scoring.md). */
+#define AMORTIZE_S (5 * 365.25 * 86400)
+
+/* A query's cost with prices: per billion queries at its queries/s (a
+ * load's or a save's is a fraction of a cent: not shown). */
+static void cost_row(struct explain_case *x, const struct model_policy_estimate *pe,
+		     const struct model_workload_est *a, const struct model_workload_est *b)
+{
+	double pa = model_device_price(x->a->dev), pb = model_device_price(x->b->dev);
+	struct explain_row *r;
+
+	if (isnan(pa) && isnan(pb))
+		return;
+	workload_row(x, pe, a, "cost_per_billion", "price per billion queries",
+		     pa / (a->qps * AMORTIZE_S) * 1e9, pb / (b->qps * AMORTIZE_S) * 1e9,
+		     "per 10⁹ queries", MODEL_BETTER_LOWER);
+	r = &x->rows[x->n - 1];
+	r->kind = EXPLAIN_PRICE;
+	snprintf(r->source, sizeof(r->source), "price");
+}
+
 /* Each workload in the application's terms: queries/s and p99 for the
- * queries, time for loads, saves and restores, accelerators fed. */
+ * queries, time for loads, saves and restores, accelerators fed; what each
+ * costs when there are prices. */
 static void estimate_rows(struct explain_case *x)
 {
 	for (size_t i = 0; i < x->a->n_est; i++) {
 		const struct model_policy_estimate *pe = x->a->est[i].pe;
 		const struct model_workload_est *a = &x->a->est[i].w, *b = &x->b->est[i].w;
 
+		if (pe->pattern == MODEL_PAT_CHAIN || pe->pattern == MODEL_PAT_BEAM)
+			cost_row(x, pe, a, b);
+
 		switch (pe->pattern) {
 		case MODEL_PAT_CHAIN:
 		case MODEL_PAT_BEAM:
-			workload_row(x, pe, "qps", "queries/s", a->qps, b->qps, "queries/s",
+			workload_row(x, pe, a, "qps", "queries/s", a->qps, b->qps, "queries/s",
 				     MODEL_BETTER_HIGHER);
-			workload_row(x, pe, "p99", "p99 a query", a->p99_ms / 1e3, b->p99_ms / 1e3,
+			workload_row(x, pe, a, "p99", "p99 a query", a->p99_ms / 1e3, b->p99_ms / 1e3,
 				     "s", MODEL_BETTER_LOWER);
 			break;
 		case MODEL_PAT_STREAM:
-			workload_row(x, pe, "seconds", "", a->seconds, b->seconds, "s",
+			workload_row(x, pe, a, "seconds", "", a->seconds, b->seconds, "s",
 				     MODEL_BETTER_LOWER);
 			break;
 		case MODEL_PAT_WRITE:
-			workload_row(x, pe, "seconds", "save", a->seconds, b->seconds, "s",
+			workload_row(x, pe, a, "seconds", "save", a->seconds, b->seconds, "s",
 				     MODEL_BETTER_LOWER);
 			if (pe->restore)
-				workload_row(x, pe, "restore", "restore", a->restore_seconds,
+				workload_row(x, pe, a, "restore", "restore", a->restore_seconds,
 					     b->restore_seconds, "s", MODEL_BETTER_LOWER);
 			break;
 		case MODEL_PAT_SAMPLES:
-			workload_row(x, pe, "accelerators", "", a->accelerators, b->accelerators,
+			workload_row(x, pe, a, "accelerators", "", a->accelerators, b->accelerators,
 				     "accelerators", MODEL_BETTER_HIGHER);
 			break;
 		case MODEL_PAT_COUNT:

@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "model.h"
+#include "policy.h"
 #include "probe_cli.h"
 #include "tw_size.h"
 
@@ -22,7 +24,9 @@ static void probe_usage(FILE *out)
 	      "file on each mounted filesystem with room on one (optical drives,\n"
 	      "removable media and read-only devices only when named).\n\n"
 	      "Tests: seq_read seq_write rand_read_qd1 rand_read_qd32 mixed_70_30\n"
-	      "       qd_sweep sustained_write (not in the default set)\n\n"
+	      "       qd_sweep iorate read_under_write app (the reads and writes of\n"
+	      "       applications: buffered, mmap, fsync) sustained_write (not in\n"
+	      "       the default set)\n\n"
 	      "  -o, --output FILE      save the profile to FILE, atomically ('-' = stdout)\n"
 	      "  --format F             what standard output gets: text (the table,\n"
 	      "                         default) or json (the profile)\n"
@@ -169,6 +173,27 @@ static int parse_opts(int argc, char **argv, struct probe_cli *c)
 	return 0;
 }
 
+/* The deepest queue a workload of the default policies keeps (a beam's
+ * beam_width × concurrency): the sweep goes that deep whatever the latency
+ * target, so that its estimate is measured, not extrapolated. */
+static unsigned workload_depth(void)
+{
+	struct model_policy_set *set = NULL;
+	struct tw_diags d = { 0 };
+	unsigned q = 0;
+
+	if (model_policy_load_builtin(&set, &d) == 0)
+		for (size_t i = 0; i < set->n; i++)
+			for (size_t j = 0; j < set->v[i]->n_estimates; j++) {
+				unsigned w = model_workload_depth(&set->v[i]->estimates[j]);
+
+				q = w > q ? w : q;
+			}
+	model_policy_set_free(set);
+	tw_diags_clear(&d);
+	return q;
+}
+
 static int probe_cmd(int argc, char **argv, struct tw_global *g)
 {
 	struct probe_cli c = { .o = { .ramp_s = -1 } };
@@ -176,6 +201,7 @@ static int probe_cmd(int argc, char **argv, struct tw_global *g)
 
 	if (ret)
 		return ret < 0 ? TW_EXIT_OK : ret;
+	c.o.min_sweep_qd = workload_depth();
 	return cli_probe_execute(&c, g, argv + optind, argc - optind);
 }
 

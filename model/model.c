@@ -93,7 +93,13 @@ static bool at_depth(const struct profile_device *d, double q, struct point *out
 
 	if (!n)
 		return false;
-	basis(e, d->n_sweep ? "qd_sweep.iops" : "rand_read_qd1.iops");
+	if (d->n_sweep) {
+		basis(e, "qd_sweep.iops");
+	} else {	/* the two random-read tests as the curve's points */
+		basis(e, q > p[0].qd && n > 1 ? "rand_read_qd32.iops" : "rand_read_qd1.iops");
+		if (q > p[0].qd && q < p[n - 1].qd)
+			basis(e, "rand_read_qd1.iops");
+	}
 	if (q <= p[0].qd) {
 		*out = p[0];
 	} else if (q >= p[n - 1].qd) {

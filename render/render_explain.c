@@ -301,6 +301,31 @@ static size_t print_wins(FILE *out, const struct explain_case *x, enum explain_w
 	return n;
 }
 
+/* The measurements behind the rows won by w, each once ("rand_read_qd1,
+ * seq_read"): one figure counted as several wins shows here as one. */
+static size_t sources(const struct explain_case *x, enum explain_winner w, char *buf, size_t len)
+{
+	size_t n = 0, at = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < x->n; i++) {
+		bool seen = false;
+
+		if (x->rows[i].winner != w)
+			continue;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = x->rows[j].winner == w &&
+			       !strcmp(x->rows[j].source, x->rows[i].source);
+		if (seen)
+			continue;
+		n++;
+		if (at < len)
+			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "",
+					       x->rows[i].source);
+	}
+	return n;
+}
+
 static bool any_row(const struct explain_case *x, enum explain_winner w)
 {
 	for (size_t i = 0; i < x->n; i++)
@@ -316,9 +341,14 @@ static void print_summary(FILE *out, enum fmt f, const struct explain_case *x)
 
 	fputc('\n', out);
 	for (enum explain_winner w = EXPLAIN_A; w <= EXPLAIN_B; w++) {
+		char src[256];
+		size_t k = sources(x, w, src, sizeof(src));
+
 		fprintf(out, "%s%sWhere %s wins:%s", item, bold, id_of(x, w), bold);
 		if (!print_wins(out, x, w))
 			fputs(" nothing among these figures", out);
+		else
+			fprintf(out, " — %zu measurement%s (%s)", k, k == 1 ? "" : "s", src);
 		fputs(".\n", out);
 	}
 	if (any_row(x, EXPLAIN_TIE)) {
@@ -564,7 +594,7 @@ static json_t *json_row(const struct explain_case *x, const struct explain_row *
 	render_explain_label(label, sizeof(label), r);
 	render_explain_ratio(ratio, sizeof(ratio), r);
 	return json_pack("{s:s, s:s, s:s, s:s, s:s?, s:s, s:o, s:o, s:o, s:o, s:o, s:s, s:o, "
-			 "s:o, s:o}",
+			 "s:o, s:o, s:s}",
 			 "metric", r->metric, "label", label, "brief", r->brief,
 			 "kind", kind_names[r->kind], "unit", r->unit,
 			 "better", model_better_name(r->better), "a", jnum(r->a), "b", jnum(r->b),
@@ -572,7 +602,8 @@ static json_t *json_row(const struct explain_case *x, const struct explain_row *
 			 "factor", jnum(r->winner == EXPLAIN_TIE ? 1 : r->factor),
 			 "a_is", jstr(a_is(r)), "ratio_text", ratio,
 			 "winner", jstr(winner_names[r->winner]),
-			 "winner_id", jstr(id_of(x, r->winner)), "weight", jnum(r->weight));
+			 "winner_id", jstr(id_of(x, r->winner)), "weight", jnum(r->weight),
+			 "source", r->source);
 }
 
 /* The metrics of the rows won by w. */

@@ -45,6 +45,9 @@ struct explain_row {
 	enum explain_winner winner;
 	double factor;		/* larger ÷ smaller value, ≥ 1; NAN when unknown,
 				   INFINITY when one side is 0 */
+	char source[40];	/* the measurement it comes from: the first part of
+				   its metric path ("rand_read_qd1"), of an
+				   estimate's first basis, or "price" */
 };
 
 #define EXPLAIN_MAX_ROWS 64

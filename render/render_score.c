@@ -65,7 +65,9 @@ static void text_row(FILE *out, size_t rank, const struct model_score *s, int id
 {
 	char est[48] = "-";
 
-	if (s->n_est && !isnan(s->est[0].value))
+	if (s->n_est && s->est[0].w.fits == 0)
+		snprintf(est, sizeof(est), "no fit");
+	else if (s->n_est && !isnan(s->est[0].value))
 		render_estimate(est, sizeof(est), s->est[0].value, s->est[0].unit);
 	fprintf(out, "  %3zu  ", rank);
 	render_pad(out, s->dev->id, idw);

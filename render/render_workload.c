@@ -166,6 +166,8 @@ static json_t *one(const char *policy, const struct model_policy_estimate *pe,
 	json_object_set_new(o, "pattern", json_string(restore ? "restore"
 							      : model_pattern_name(pe->pattern)));
 	params(o, pe, restore);
+	if (w->fits == 0)	/* "does not fit" instead of a time */
+		seconds = value = NAN;
 	json_object_set_new(o, "seconds", num(seconds, 6));
 	json_object_set_new(o, "p50_ms", num(restore ? NAN : w->p50_ms, 4));
 	json_object_set_new(o, "p99_ms", num(restore ? NAN : w->p99_ms, 4));

@@ -26,7 +26,7 @@ line "the search estimate, in queries/s" \
 line "its p99 needs a p99 on both sides" \
 	'^  a 10,000-read vector search over mmap: p99 a query \(seconds, lower is better\) +0.12 s +- +- +-$'
 line "the HDD's strength: capacity" '^  capacity \(higher is better\) +960 GB +12.0 TB +12.5× smaller +ironwolf12t'
-expect "where the HDD wins" "$tmp/out" "Where ironwolf12t wins: capacity (12.5× larger)."
+expect "where the HDD wins" "$tmp/out" "Where ironwolf12t wins: capacity (12.5× larger) — 1 measurement (capacity_bytes)."
 expect "where optane wins" "$tmp/out" \
 	"Where optane905p wins: QD1 p99 latency (742× faster), QD1 IOPS (497× faster),"
 expect "not compared, said" "$tmp/out" \
@@ -46,9 +46,9 @@ line "mixed 70/30, scored" '^  random 4 KiB 70/30 read/write mix, QD32, IOPS \(h
 line "the header names the sides" '^  figure +optane905p +pm9a1-1t +optane905p is +wins +weight$'
 line "the scores" '^  score \(0-100, higher is better\) +98.9 \(conf 0.75\) +79.4 \(conf 0.75\)$'
 expect "where optane wins" "$tmp/out" \
-	"Where optane905p wins: QD1 p99 latency (2.2× faster), QD1 median latency (3.8× faster), QD1 IOPS (3.8× faster), a 10,000-read vector search over mmap: queries/s (3.8× higher), a 10,000-read vector search over mmap: p99 a query (3.8× faster)."
+	"Where optane905p wins: QD1 p99 latency (2.2× faster), QD1 median latency (3.8× faster), QD1 IOPS (3.8× faster), a 10,000-read vector search over mmap: queries/s (3.8× higher), a 10,000-read vector search over mmap: p99 a query (3.8× faster) — 1 measurement (rand_read_qd1)."
 expect "where NAND wins: QD32 first among its figures" "$tmp/out" \
-	"Where pm9a1-1t wins: mixed 70/30 IOPS (1.07× faster), QD32 IOPS (1.5× faster), sequential read (2.4× faster), sequential write (2.2× faster), sustained write (2.2× faster), capacity (1.07× larger), a DiskANN-style search (beam 4, 40 reads, 8 at once): queries/s (1.5× higher)."
+	"Where pm9a1-1t wins: mixed 70/30 IOPS (1.07× faster), QD32 IOPS (1.5× faster), sequential read (2.4× faster), sequential write (2.2× faster), sustained write (2.2× faster), capacity (1.07× larger), a DiskANN-style search (beam 4, 40 reads, 8 at once): queries/s (1.5× higher) — 6 measurements (mixed_70_30, rand_read_qd32, seq_read, seq_write, sustained_write, capacity_bytes)."
 expect "the verdict, in words" "$tmp/out" \
 	"For vector-db (hot), optane905p beats pm9a1-1t mostly on QD1 IOPS (weight 3): 83,989 IOPS against 22,120 IOPS (3.8× faster)."
 no_bad_ratio "optane vs pm9a1-1t"

@@ -15,6 +15,13 @@ jq_true "ranking keys" '[.policies[].ranking[] | (.id | type) == "string"
 	and (.eligible | type) == "boolean" and (.contributions | type) == "object"
 	and (.missing | type) == "array" and (.estimates | type) == "array"
 	and ((.score | type) == "number" or .score == null)] | all'
+# a 10 TB backup on a 1 TB drive does not fit: said instead of a time
+jq_true "archive: no time where it does not fit" \
+	'[.policies[] | select(.name == "archive") | .ranking[] | select(.id == "pm9a1-1t")
+	  | .estimates[0] | .fits == false and .value == null and .capacity_bytes < 1.1e12] == [true]'
+jq_true "archive: the HDD's backup over its surface, said" \
+	'[.policies[] | select(.name == "archive") | .ranking[] | select(.id == "ironwolf12t")
+	  | .estimates[0] | .fits and (.how | test("inner zone not measured"))] == [true]'
 jq_true "vector-db: Optane first" \
 	'.policies[] | select(.name == "vector-db") | .ranking[0].id == "optane905p"'
 jq_true "model-loading: PM9A1 1 TB first" \
@@ -67,6 +74,11 @@ expect "money: what the difference buys" "$tmp/out" \
 # the beam search is faster on the NAND at depth 32: said, not hidden
 expect "money: the beam on the NAND" "$tmp/out" \
 	"Per TB, the 910 more for optane905p buys: a DiskANN-style search (beam 4, 40 reads, 8 at once) in 0.55 ms instead of 0.37 ms (1.5× slower"
+# what a query costs: the price over five years of full use, per billion
+# queries at the workload's queries/s (960 / (14,529/s × 5 y) × 10⁹ = 0.42)
+grep -qE '^  a DiskANN-style search \(beam 4, 40 reads, 8 at once\): price per billion queries \(per 10⁹ queries, lower is better\) +0.42 per 10⁹ queries +0.03 per 10⁹ queries +15.4× higher +pm9a1-1t' "$tmp/out" ||
+	{ bad "explain: the beam's price per billion queries:"; cat "$tmp/out"; }
+expect "one measurement behind the Optane's wins" "$tmp/out" "— 1 measurement (rand_read_qd1)."
 check "explain, cheaper first" 0 "$tw" explain pm9a1-1t --policy model-loading --vs optane905p "$ex" \
 	--policies "$pol" --prices "$tmp/prices"
 expect "money: what the saving gives" "$tmp/out" "Per TB, pm9a1-1t saves 910 and gives: an 18 GB model through mmap (safetensors, llama.cpp) in 3.1 s instead of 7.1 s (2.3× faster"
