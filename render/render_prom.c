@@ -23,8 +23,7 @@ struct prom_family {
 	void (*emit)(FILE *out, const struct prom_family *fam, const struct prom_dev *x);
 };
 
-/* A label value: backslash, double quote and newline escaped. */
-static void esc(FILE *out, const char *s)
+void render_prom_escape(FILE *out, const char *s)
 {
 	for (; s && *s; s++) {
 		if (*s == '\\' || *s == '"')
@@ -60,7 +59,7 @@ static void emit_info(FILE *out, const struct prom_family *fam, const struct pro
 
 	if (!m)
 		return;
-	esc(m, x->d->firmware);
+	render_prom_escape(m, x->d->firmware);
 	fclose(m);
 	snprintf(extra, sizeof(extra), "firmware=\"%s\",transport=\"%s\",media=\"%s\"",
 		 fw ? fw : "", tr ? tr : "", media ? media : "");
@@ -202,13 +201,13 @@ static char *base_labels(const char *host, const struct profile_device *d)
 	if (!m)
 		return NULL;
 	fputs("host=\"", m);
-	esc(m, host);
+	render_prom_escape(m, host);
 	fputs("\",device=\"", m);
-	esc(m, d->id);
+	render_prom_escape(m, d->id);
 	fputs("\",model=\"", m);
-	esc(m, d->model);
+	render_prom_escape(m, d->model);
 	fputs("\",serial=\"", m);
-	esc(m, d->serial);
+	render_prom_escape(m, d->serial);
 	fputc('"', m);
 	if (fclose(m)) {
 		free(s);
@@ -270,7 +269,7 @@ static void profile_times(FILE *out, const struct prom_source *src, size_t n)
 			      "# TYPE tierwise_profile_created_timestamp_seconds gauge\n", out);
 		any = true;
 		fputs("tierwise_profile_created_timestamp_seconds{host=\"", out);
-		esc(out, host_of(&src[i]));
+		render_prom_escape(out, host_of(&src[i]));
 		fprintf(out, "\"} %.0f\n", t);
 	}
 }

@@ -27,4 +27,8 @@ struct prom_source {
  */
 int prom_render(FILE *out, const struct prom_source *src, size_t n);
 
+/* A label value of the text format: backslash, double quote and newline
+ * escaped (render_prom.c; the textfile of verify uses it too). */
+void render_prom_escape(FILE *out, const char *s);
+
 #endif

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "render.h"
+#include "render_prom.h"
 #include "render_verify.h"
 #include "tw_fmt.h"
 
@@ -256,19 +257,6 @@ const struct verify_render_ops verify_render_json = { .name = "json", .print = j
 
 /* ---- prometheus ---------------------------------------------------------- */
 
-/* A label value: backslash, double quote and newline escaped. */
-static void esc(FILE *out, const char *s)
-{
-	for (; s && *s; s++) {
-		if (*s == '\\' || *s == '"')
-			fputc('\\', out);
-		if (*s == '\n')
-			fputs("\\n", out);
-		else
-			fputc(*s, out);
-	}
-}
-
 /* One sample: NAME{host,tier[,policy,workload,pattern]} VALUE; nothing for NAN. */
 static void sample(FILE *out, const char *name, const struct verify_report *r,
 		   const struct verify_tier *t, const struct verify_workload *w, double v)
@@ -276,16 +264,16 @@ static void sample(FILE *out, const char *name, const struct verify_report *r,
 	if (!isfinite(v))
 		return;
 	fprintf(out, "%s{host=\"", name);
-	esc(out, r->host);
+	render_prom_escape(out, r->host);
 	fputs("\",tier=\"", out);
-	esc(out, t->name);
+	render_prom_escape(out, t->name);
 	if (w) {
 		fputs("\",policy=\"", out);
-		esc(out, w->est->policy);
+		render_prom_escape(out, w->est->policy);
 		fputs("\",workload=\"", out);
-		esc(out, w->est->workload ? w->est->workload : w->est->label);
+		render_prom_escape(out, w->est->workload ? w->est->workload : w->est->label);
 		fputs("\",pattern=\"", out);	/* a save and its restore share a workload */
-		esc(out, w->est->pattern);
+		render_prom_escape(out, w->est->pattern);
 	}
 	fprintf(out, "\"} %.10g\n", v);
 }
@@ -399,7 +387,7 @@ static int prom_print(FILE *out, const struct verify_report *r)
 		fputs("# HELP tierwise_verify_timestamp_seconds When tierwise verify ran (Unix "
 		      "time).\n# TYPE tierwise_verify_timestamp_seconds gauge\n"
 		      "tierwise_verify_timestamp_seconds{host=\"", out);
-		esc(out, r->host);
+		render_prom_escape(out, r->host);
 		fprintf(out, "\"} %lld\n", (long long)time(NULL));
 	}
 	return !ret && ferror(out) ? -EIO : ret;
