@@ -10,6 +10,7 @@
 
 #include "render.h"
 #include "report.h"
+#include "tw_fmt.h"
 
 static const char report_css[] =
 	":root{--hot:#f6d5d0;--hot-bar:#c8473a;--warm:#fbe8c4;--warm-bar:#d6951c;"
@@ -280,7 +281,25 @@ static void plan_estimates(FILE *out, const struct advisor_file_tier *t)
 		render_html_esc(out, e->label);
 		fputs(": <strong>", out);
 		render_html_esc(out, v);
-		fputs("</strong> on ", out);
+		fputs("</strong>", out);
+		if (isfinite(e->qps)) {	/* a query: its rate and tail too */
+			char q[32], p99[32];
+
+			tw_fmt_count(q, sizeof(q), e->qps);
+			fprintf(out, ", %s queries/s", q);
+			if (isfinite(e->p99_ms)) {
+				tw_fmt_duration(p99, sizeof(p99), e->p99_ms / 1e3);
+				fprintf(out, ", p99 %s a query", p99);
+			}
+		} else if (isfinite(e->mbps) && e->unit && !strcmp(e->unit, "s")) {
+			char r[32];
+
+			tw_fmt_count(r, sizeof(r), e->mbps);
+			fprintf(out, " at %s MB/s", r);
+		}
+		if (e->fits == 0)
+			fputs(" — <strong>does not fit</strong>", out);
+		fputs(" on ", out);
 		render_html_esc(out, e->device);
 		fputs(" (", out);
 		render_html_esc(out, e->policy);

@@ -229,7 +229,15 @@ static int adv_est_mounts(struct report_plan *rp, const struct advisor_plan_tier
 	for (size_t i = 0; i < at->n_est; i++)
 		rt->est[i] = (struct advisor_file_est){ .policy = at->est[i].policy,
 			.label = at->est[i].label, .unit = at->est[i].unit,
-			.device = at->est[i].device, .value = at->est[i].value, .fits = -1 };
+			.device = at->est[i].device, .value = at->est[i].value,
+			.workload = at->est[i].pe->name,
+			.pattern = model_pattern_name(at->est[i].pe->pattern),
+			.seconds = at->est[i].w.seconds, .p50_ms = at->est[i].w.p50_ms,
+			.p99_ms = at->est[i].w.p99_ms, .qps = at->est[i].w.qps,
+			.mbps = at->est[i].w.mbps, .accelerators = at->est[i].w.accelerators,
+			.capacity_bytes = at->est[i].w.capacity_bytes, .size_bytes = NAN,
+			.sample_size_bytes = NAN, .compute_s = NAN, .utilization = NAN,
+			.fits = at->est[i].w.fits };
 	rt->n_mounts = at->n_mounts;
 	for (size_t i = 0; i < at->n_mounts; i++) {
 		const struct advisor_mount *m = &at->mounts[i];

@@ -113,7 +113,10 @@ has "table: ShiJi row none" "$r" '<tr class="tier-none" data-device="shiji256">'
 has "table: Optane p50" "$r" '<td class="num">83,989</td><td class="num">11</td><td class="num">22</td>'
 has "table: 970 EVO Plus temperatures" "$r" '<td class="num">52 / 83</td>'
 hot_optane "report" "$r"
-has "plan: search estimate" "$r" '<strong>0.12 s</strong> on optane905p'
+has "plan: search estimate, with its rate and tail" "$r" \
+	'<strong>0.12 s</strong>, 8.4 queries/s, p99 0.12 s a query on optane905p'
+has "plan: the beam in queries/s" "$r" '<strong>0.55 ms</strong>, 14,529 queries/s on optane905p'
+has "plan: a load at its rate" "$r" '<strong>5.3 s</strong> at 3,727 MB/s on tw-models'
 # the estimate as the plan has it (render_estimate(): 2.9 s, 12 s, 0.45 s)
 "$tw" plan "$ex" --policies "$pol" --no-inventory --format json >"$tmp/plan.json" ||
 	bad "plan --format json failed"
@@ -122,7 +125,7 @@ est=$(jq -c '[.tiers[1].estimates[] | select(.workload == "load-direct")][0]' \
 v=$(echo "$est" | jq .value | awk '{ if ($1 >= 10) f = "%.0f"; else if ($1 >= 1) f = "%.1f"; else f = "%.2f"
 	printf f, $1 }')
 has "plan: 18 GB model, as the plan has it" "$r" \
-	"$(echo "$est" | jq -r .label): <strong>$v s</strong> on $(echo "$est" | jq -r .device)"
+	"$(echo "$est" | jq -r .label): <strong>$v s</strong> at $(echo "$est" | jq -r '.mbps | round | tostring | if length > 3 then .[:-3] + "," + .[-3:] else . end') MB/s on $(echo "$est" | jq -r .device)"
 has "plan: cache-cliff warning" "$r" '<tr data-kind="cache-cliff" data-device="shiji256">'
 has "plan: mount" "$r" '<code>/srv/vector-db</code>'
 grep -qE 'id="(sweep|sustained)"' "$r" && bad "report: sweep/sustained sections without data"
@@ -132,7 +135,8 @@ check "report --plan" 0 "$tw" report "$ex" --plan "$tmp/plan.json" -o "$tmp/p.ht
 bars_ok "report --plan" "$tmp/p.html"
 hot_optane "report --plan" "$tmp/p.html"
 has "--plan: names its source" "$tmp/p.html" "From $tmp/plan.json."
-has "--plan: estimate" "$tmp/p.html" '<strong>0.12 s</strong> on optane905p'
+has "--plan: estimate, from the plan file's workload figures" "$tmp/p.html" \
+	'<strong>0.12 s</strong>, 8.4 queries/s, p99 0.12 s a query on optane905p'
 has "--plan: warning" "$tmp/p.html" '<tr data-kind="write-trap" data-device="pc601-a">'
 has "--plan: mount" "$tmp/p.html" '<code>/srv/models</code>'
 same "--plan: same warnings as the advisor" "$(count "$tmp/p.html" '<tr data-kind=')" \
