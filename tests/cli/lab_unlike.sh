@@ -16,7 +16,8 @@
 # into its directory (and verify --tier of it alone exits 3); no scratch
 # file left: every mount point lists the same files after verify, and
 # uses no more space (16 MiB of slack against scratch files of 64 MiB and
-# more).  Label lab-long: about 4 minutes, verify's runs included.
+# more).  Label lab-long: about 7 minutes a try (verify 2 of them), 15
+# when lab_run tries twice.
 # $1: the tierwise binary.  exit 77 = skipped (see lib_lab.sh).
 set -u
 tw=$(readlink -f "$1")
