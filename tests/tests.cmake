@@ -134,7 +134,7 @@ tw_cli_test(lab_scenario)
 tw_cli_test(lab)
 set_tests_properties(cli.lab PROPERTIES TIMEOUT 1500 LABELS "lab;qemu")
 tw_cli_test(lab_unlike)
-set_tests_properties(cli.lab_unlike PROPERTIES TIMEOUT 1200 LABELS "lab;lab-long;qemu")
+set_tests_properties(cli.lab_unlike PROPERTIES TIMEOUT 1500 LABELS "lab;lab-long;qemu")
 tw_cli_test(lab_shared)
 set_tests_properties(cli.lab_shared PROPERTIES TIMEOUT 600 LABELS "lab;qemu")
 # slc-cache: --full's sustained write stops after the cache cliff; a

@@ -7,11 +7,15 @@ The format is documented in docs/lab.md.  A bad scenario is refused with
 is written then.  With WORKDIR, writes:
 
   WORKDIR/scenario.env  LAB_NAME, LAB_CPUS, LAB_MEM (MiB), LAB_BOOTS, LAB_NDISKS
-                        (QEMU disks besides the root), LAB_NFABRICS
+                        (QEMU disks besides the root), LAB_NFABRICS,
+                        LAB_NDISKS_BY_BOOT (QEMU disks of boot 1, 2, …:
+                        fewer once a disk is detached)
   WORKDIR/disks.tsv     one line per device: NAME BUS BYTES CONTENT SERIAL FABRIC
                         (SERIAL: what the guest finds it by; FABRIC: tcp or -)
   WORKDIR/qemu.args     the QEMU arguments of the devices, one per line; the
                         image of device NAME is WORKDIR/disks/NAME.img
+  WORKDIR/qemu-boot-N.args  those of boot N: without the devices detached
+                        before it (detach_before_boot)
   WORKDIR/script.sh     the scenario's script
 
 Uses python3-yaml (Debian).  Exit status: 0 ok, 1 bad scenario, 2 usage.
@@ -35,12 +39,13 @@ MAX_PATHS = 2           # controllers of one nvme-subsys (a dual-port drive)
 FABRIC_MAX = 128 << 20  # a fabrics disk is a file on the guest's 512M root
 # Keys that make a device a fabrics disk's file (no QEMU device) impossible.
 NOT_WITH_FABRIC = ('read_mbps', 'write_mbps', 'read_iops', 'write_iops', 'burst_write_mbps',
-                   'burst_seconds', 'group', 'critical_warning', 'paths', 'drive', 'zoned')
+                   'burst_seconds', 'group', 'critical_warning', 'paths', 'drive', 'zoned',
+                   'detach_before_boot')
 
 DEVICE_KEYS = ('name', 'bus', 'size', 'content', 'read_mbps', 'write_mbps',
                'read_iops', 'write_iops', 'burst_write_mbps', 'burst_seconds',
                'group', 'rotation_rate', 'critical_warning', 'paths', 'drive', 'zoned',
-               'fabric')
+               'fabric', 'detach_before_boot')
 TOP_KEYS = ('name', 'machine', 'boots', 'devices', 'groups', 'script')
 
 
@@ -156,7 +161,7 @@ def parse_groups(node):
     return groups
 
 
-def parse_device(node, i, groups):
+def parse_device(node, i, groups, boots):
     key = f'devices[{i}]'
     p = mapping(node, key, DEVICE_KEYS)
     for need in ('name', 'bus', 'size'):
@@ -197,7 +202,26 @@ def parse_device(node, i, groups):
     if d['critical_warning'] and d['bus'] != 'nvme':
         raise Bad(p['critical_warning'][1], f'{key}.critical_warning', 'only for bus: nvme')
     parse_nvme_shape(p, key, d)
+    parse_detach(p, key, d, boots)
     return d
+
+
+def parse_detach(p, key, d, boots):
+    """detach_before_boot: N, the disk taken out of the server before boot N
+    (2..boots) and left out from then on.  Not a namespace of a controller
+    that stays (paths, drive): the whole disk goes."""
+    d['detach'] = 0
+    if 'detach_before_boot' not in p or tag(p['detach_before_boot'][1]) == 'null':
+        return
+    at = p['detach_before_boot'][1]
+    if boots < 2:
+        raise Bad(at, f'{key}.detach_before_boot', 'needs boots: 2 or more (the disk is '
+                  'taken out between two boots)')
+    d['detach'] = integer(at, f'{key}.detach_before_boot', 2, boots)
+    for other in ('paths', 'drive'):
+        if other in p and tag(p[other][1]) != 'null':
+            raise Bad(at, f'{key}.detach_before_boot', f'not with {other}: (a namespace of '
+                      'a controller that stays)')
 
 
 def nvme_only(p, key, name, d):
@@ -283,7 +307,8 @@ def parse(node):
     devs = top['devices'][1]
     if not isinstance(devs, yaml.SequenceNode) or not devs.value:
         raise Bad(devs, 'devices', 'expected a list of at least one device')
-    sc['devices'] = [parse_device(n, i, sc['groups']) for i, n in enumerate(devs.value)]
+    sc['devices'] = [parse_device(n, i, sc['groups'], sc['boots'])
+                     for i, n in enumerate(devs.value)]
     seen = {}
     for d, n in zip(sc['devices'], devs.value):
         low = d['name'].lower()
@@ -364,9 +389,15 @@ def throttle_props(d):
     return props
 
 
-def qemu_args(sc, workdir):
-    """The QEMU arguments: per device a file node, a raw node, its own
-    throttle filter, its group's throttle filter, then the device."""
+def attached(d, boot):
+    """Device d is in the server at boot (a fabrics disk never is a QEMU one)."""
+    return not d['fabric'] and not (d['detach'] and boot >= d['detach'])
+
+
+def qemu_args(sc, workdir, boot=1):
+    """The QEMU arguments of boot: per device attached then a file node, a
+    raw node, its own throttle filter, its group's throttle filter, then the
+    device."""
     args = []
     gid = {}
     for j, (name, mbps) in enumerate(sorted(sc['groups'].items())):
@@ -375,8 +406,8 @@ def qemu_args(sc, workdir):
     sata = 0
     ctrls = {}
     for d in sc['devices']:
-        if d['fabric']:
-            continue    # a file in the guest (guest-init.sh), no QEMU device
+        if not attached(d, boot):
+            continue    # detached, or a file in the guest (guest-init.sh)
         n = f'd{d["index"]}'
         img = os.path.join(workdir, 'disks', d['name'] + '.img')
         args += ['-blockdev', f'driver=file,node-name={n}f,filename={img}',
@@ -417,13 +448,19 @@ def write_out(sc, workdir):
         f.write(f'LAB_NAME={sc["name"]}\nLAB_CPUS={sc["cpus"]}\nLAB_MEM={sc["mem"]}\n'
                 f'LAB_BOOTS={sc["boots"]}\n'
                 f'LAB_NDISKS={sum(1 for d in sc["devices"] if not d["fabric"])}\n'
-                f'LAB_NFABRICS={sum(1 for d in sc["devices"] if d["fabric"])}\n')
+                f'LAB_NFABRICS={sum(1 for d in sc["devices"] if d["fabric"])}\n'
+                'LAB_NDISKS_BY_BOOT=\'' +
+                ' '.join(str(sum(1 for d in sc['devices'] if attached(d, b)))
+                         for b in range(1, sc['boots'] + 1)) + '\'\n')
     with open(os.path.join(workdir, 'disks.tsv'), 'w') as f:
         for d in sc['devices']:
             f.write(f'{d["name"]}\t{d["bus"]}\t{d["size"]}\t{d["content"]}\t{d["serial"]}\t'
                     f'{d["fabric"] or "-"}\n')
     with open(os.path.join(workdir, 'qemu.args'), 'w') as f:
         f.write(''.join(a + '\n' for a in qemu_args(sc, workdir)))
+    for b in range(1, sc['boots'] + 1):
+        with open(os.path.join(workdir, f'qemu-boot-{b}.args'), 'w') as f:
+            f.write(''.join(a + '\n' for a in qemu_args(sc, workdir, b)))
     with open(os.path.join(workdir, 'script.sh'), 'w') as f:
         f.write(sc['script'])
 

@@ -4,7 +4,8 @@
 # ones are refused with FILE:LINE:COLUMN: KEY: reason and exit 1, nothing
 # written; a good one becomes the QEMU arguments the format promises
 # (throttle-group objects for a device's limits and for a shared group,
-# bps-write-max for a burst, rotation_rate, smart_critical_warning, serials).
+# bps-write-max for a burst, rotation_rate, smart_critical_warning, serials),
+# and a disk detached before a boot is missing from that boot's arguments on.
 # $1: the tierwise binary (unused).  TW_SRCDIR: the repository root.
 set -u
 srcdir=${TW_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -47,7 +48,7 @@ $ok_head
   - {name: A, bus: nvme, size: 64M}
   - {name: B, bus: scsi, size: 64M}
 EOF
-bad unknown-key "3:37: devices[0].readmbps: unknown key (known: name, bus, size, content, read_mbps, write_mbps, read_iops, write_iops, burst_write_mbps, burst_seconds, group, rotation_rate, critical_warning, paths, drive, zoned, fabric)" <<EOF
+bad unknown-key "3:37: devices[0].readmbps: unknown key (known: name, bus, size, content, read_mbps, write_mbps, read_iops, write_iops, burst_write_mbps, burst_seconds, group, rotation_rate, critical_warning, paths, drive, zoned, fabric, detach_before_boot)" <<EOF
 $ok_head
   - {name: A, bus: nvme, size: 64M, readmbps: 20}
 EOF
@@ -200,6 +201,25 @@ bad fabric-size "3:32: devices[0].size: at most 128M with fabric: (a file on the
 $ok_head
   - {name: A, bus: nvme, size: 1G, fabric: tcp}
 EOF
+bad detach-one-boot "3:57: devices[0].detach_before_boot: needs boots: 2 or more (the disk is taken out between two boots)" <<EOF
+$ok_head
+  - {name: A, bus: nvme, size: 64M, detach_before_boot: 2}
+EOF
+bad detach-first "4:57: devices[0].detach_before_boot: 1 is out of range (2..2)" <<EOF
+boots: 2
+$ok_head
+  - {name: A, bus: nvme, size: 64M, detach_before_boot: 1}
+EOF
+bad detach-namespace "4:68: devices[0].detach_before_boot: not with drive: (a namespace of a controller that stays)" <<EOF
+boots: 2
+$ok_head
+  - {name: A, bus: nvme, size: 64M, drive: D0, detach_before_boot: 2}
+EOF
+bad detach-fabric "4:57: devices[0].detach_before_boot: not with fabric: (the disk is a file in the guest, exported by nvmet)" <<EOF
+boots: 2
+$ok_head
+  - {name: A, bus: nvme, size: 64M, detach_before_boot: 2, fabric: tcp}
+EOF
 if $sc "$tmp/none.yaml" 2>"$tmp/err"; then
 	echo "FAIL: a missing file is accepted"; fail=1
 elif ! grep -qF "$tmp/none.yaml: No such file or directory" "$tmp/err"; then
@@ -215,7 +235,8 @@ groups:
   link0: {mbps: 40}
 devices:
   - {name: N0, bus: nvme, size: 64M, read_mbps: 20, write_iops: 150, critical_warning: 2}
-  - {name: S0, bus: sata, size: 1G, content: random, rotation_rate: 7200, group: link0}
+  - {name: S0, bus: sata, size: 1G, content: random, rotation_rate: 7200, group: link0,
+     detach_before_boot: 3}
   - {name: V0, bus: virtio, size: 32M, content: ext4-data, write_mbps: 30,
      burst_write_mbps: 120, burst_seconds: 4, group: link0}
   - {name: M0, bus: nvme, size: 64M, paths: 2, critical_warning: 1}
@@ -255,10 +276,24 @@ else
 	if [ "$(grep -c '^nvme,' "$tmp/w/qemu.args")" != 5 ]; then
 		echo "FAIL: not 5 NVMe controllers (M0 two, DRV0 one, Z0 one): $args"; fail=1
 	fi
-	want_env=$'LAB_NAME=good\nLAB_CPUS=2\nLAB_MEM=1024\nLAB_BOOTS=3\nLAB_NDISKS=7\nLAB_NFABRICS=1'
+	want_env=$'LAB_NAME=good\nLAB_CPUS=2\nLAB_MEM=1024\nLAB_BOOTS=3\nLAB_NDISKS=7\nLAB_NFABRICS=1\nLAB_NDISKS_BY_BOOT=\'7 7 6\''
 	if [ "$(cat "$tmp/w/scenario.env")" != "$want_env" ]; then
 		echo "FAIL: scenario.env: $(cat "$tmp/w/scenario.env")"; fail=1
 	fi
+	# S0 is taken out before boot 3: in the arguments of boots 1 and 2 only
+	for b in 1 2 3; do
+		if [ ! -f "$tmp/w/qemu-boot-$b.args" ]; then
+			echo "FAIL: no qemu-boot-$b.args"; fail=1
+		elif [ "$b" -lt 3 ] && ! cmp -s "$tmp/w/qemu-boot-$b.args" "$tmp/w/qemu.args"; then
+			echo "FAIL: qemu-boot-$b.args differs from qemu.args"; fail=1
+		fi
+	done
+	args3=$(tr '\n' ' ' <"$tmp/w/qemu-boot-3.args" 2>/dev/null)
+	case $args3 in
+	*S0* | *ahci* | *d1f* | *"file=d1"*) echo "FAIL: boot 3 still has S0: $args3"; fail=1 ;;
+	*"serial=N0,drive=d0t"*"serial=V0"*) ;;
+	*) echo "FAIL: boot 3 lacks N0 or V0: $args3"; fail=1 ;;
+	esac
 	want_disks=$'N0\tnvme\t67108864\tblank\tN0\t-\nS0\tsata\t1073741824\trandom\tS0\t-\nV0\tvirtio\t33554432\text4-data\tV0\t-'
 	want_disks+=$'\nM0\tnvme\t67108864\tblank\tM0\t-\nNSA\tnvme\t33554432\tblank\tDRV0\t-'
 	want_disks+=$'\nZ0\tnvme\t134217728\tblank\tZ0\t-\nNSB\tnvme\t33554432\tblank\tDRV0\t-'

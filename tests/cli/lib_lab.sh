@@ -50,7 +50,13 @@ lab_run() {
 		if [ "$rc" -eq 2 ] || { [ "$rc" -eq 0 ] && lost_command; }; then
 			tail -n 20 "$log"
 			if lost_command; then echo "NOTE: QEMU's NVMe emulation lost a command (nvme I/O timeout in dmesg)"; fi
-			if [ "$try" -eq 1 ]; then echo "NOTE: running the lab once more"; continue; fi
+			if [ "$try" -eq 1 ]; then
+				# what the first try's boots said, before the second clears them
+				{ cat "$log"; grep -H 'nvme.*timeout' "$results"/boot-*/dmesg.txt; } \
+					>"$builddir/lab-results/$name.try1.log" 2>/dev/null
+				echo "NOTE: running the lab once more (the first try: $builddir/lab-results/$name.try1.log)"
+				continue
+			fi
 		fi
 		break
 	done
