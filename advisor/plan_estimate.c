@@ -107,44 +107,57 @@ static const char *unit_name(const struct advisor_plan *plan, const struct advis
  * Combine the units' estimates as the tier is built: one unit, its own; a
  * striped volume, n × the slowest's rate for streams, writes and samples
  * (queries: the mean, one read at a time goes to one device); else (a
- * linear volume, separate mounts) each unit by its share of the capacity,
- * where uniform reads and files land.
+ * linear volume, separate mounts) a file lives on one member, and which one
+ * the filesystem chooses: the slowest member's figures, the ones every file
+ * gets at least (its best member shown beside, see spread()).
  */
 static void combine(const struct advisor_plan_tier *t, const struct model_policy_estimate *pe,
 		    struct unit *u, struct model_workload_est *uw, size_t n,
 		    struct model_workload_est *out, const char **layout)
 {
-	double cap = 0.0, *o[] = EST_FIELDS(out);
+	double *o[] = EST_FIELDS(out);
 	bool striped = t->volume.n && t->volume.striped && t->volume.n == n;
 	bool query = pe->pattern == MODEL_PAT_CHAIN || pe->pattern == MODEL_PAT_BEAM;
+	size_t slow = 0;
 
 	*out = uw[0];
 	if (n == 1) {
 		*layout = u[0].dev < 0 ? advisor_raid_name(t->raid.level) : "device";
 		return;
 	}
-	for (size_t k = 0; k < n; k++)
-		cap += u[k].cap;
 	*layout = striped ? "striped" : t->volume.n == n ? "linear" : "mounts";
+	for (size_t k = 1; k < n; k++)	/* the slowest: the largest time */
+		if (!(u[k].v <= u[slow].v) && !isnan(u[slow].v))
+			slow = k;
+	if (!striped) {
+		*out = uw[slow];
+		if (pe->pattern == MODEL_PAT_SAMPLES)	/* the fewest accelerators */
+			for (size_t k = 0; k < n; k++)
+				if (uw[k].accelerators < out->accelerators)
+					*out = uw[k];
+		for (size_t k = 0; k < n; k++)
+			if (isnan(u[k].v))
+				out->seconds = out->accelerators = NAN;
+		return;
+	}
 	for (size_t f = 0; f < N_EST_FIELDS; f++) {
 		double sum = 0.0, worst = -INFINITY, low = INFINITY;
 
 		for (size_t k = 0; k < n; k++) {
 			double *x[] = EST_FIELDS(&uw[k]);
 
-			sum += striped && query ? *x[f] / (double)n : *x[f] * u[k].cap / cap;
+			sum += *x[f] / (double)n;
 			worst = fmax(worst, *x[f]);
 			low = fmin(low, *x[f]);
 		}
-		*o[f] = sum;	/* NAN when a unit's is */
-		if (striped && !query) {
+		if (query) {
+			*o[f] = sum;	/* NAN when a unit's is */
+		} else {
 			/* time: the slowest's ÷ n; rates and accelerators: n × the lowest */
 			bool time = o[f] == &out->seconds || o[f] == &out->restore_seconds;
 
 			*o[f] = time ? worst / (double)n : low * (double)n;
 		}
-		if (isnan(cap) && !(striped && !query))
-			*o[f] = NAN;
 	}
 	if (pe->pattern == MODEL_PAT_SAMPLES)	/* whole accelerators, of the rate combined */
 		out->accelerators = floor(out->mbps / out->need_mbps);

@@ -34,11 +34,11 @@ static void est_str(char *buf, size_t len, const struct advisor_plan_estimate *e
 	render_workload_settings(set, sizeof(set), e->pe);
 	at = (size_t)snprintf(buf, len, "%s: %s on %s [assumes %s]", e->label, v, e->device, set);
 	if (e->layout && !strcmp(e->layout, "linear"))
-		snprintf(how, sizeof(how), "linear volume: each member by its share of the capacity");
+		snprintf(how, sizeof(how), "linear volume: a file lives on one member, the slowest assumed");
 	else if (e->layout && !strcmp(e->layout, "striped"))
 		snprintf(how, sizeof(how), "striped: the slowest member's pace on every stripe");
 	else if (e->layout && !strcmp(e->layout, "mounts"))
-		snprintf(how, sizeof(how), "separate mounts: each by its share of the capacity");
+		snprintf(how, sizeof(how), "separate mounts: the slowest assumed");
 	if (!isnan(e->best) && e->best_device) {
 		render_estimate(b, sizeof(b), e->best, e->unit);
 		render_estimate(w, sizeof(w), e->worst, e->unit);

@@ -52,8 +52,8 @@ jq_true "what to buy to meet it" '[.tiers[2].notes[] | test("to meet it: 1 more 
 # ---- 3. vector-db=2T: no Optane beside NAND; the estimate of the NAND volume ----
 check "vector-db=2T" 0 plan "$ex" --need vector-db=2T --format json
 jq_true "hot: no Optane among NAND" '(.tiers[0].devices | index("optane905p")) == null and (.tiers[0].devices | length) >= 2'
-jq_true "the search estimate is the NAND volume's, by share (≥ 0.45 s), best and worst shown" \
-	'[.tiers[0].estimates[] | select(.workload == "chain-search") | .layout == "linear" and .value >= 0.45 and .best.value < .value and .worst.value > .value] == [true]'
+jq_true "the search estimate is the NAND volume's slowest member's (≥ 0.45 s), best and worst shown" \
+	'[.tiers[0].estimates[] | select(.workload == "chain-search") | .layout == "linear" and .value >= 0.45 and .best.value < .value and ((.worst.value - .value) | fabs) < 1e-5] == [true]'
 jq_true "why the Optane is not hot, said" '[.tiers[0].notes[] | test("optane905p scores best for the hot tier .* never mixes storage-class memory with NAND flash")] | any'
 mixcheck "vector-db=2T" "$ex"
 

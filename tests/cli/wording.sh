@@ -150,8 +150,8 @@ line "list: °C" '^nvme0n1 .* 30°C '
 noline "list: no bare C" ' [0-9]+C '
 check "plan: units" 0 "$tw" plan "$ex" --no-inventory --policies "$pol"
 line "plan: the decimal legend" '^\(sizes in decimal units: GB = 10\^9, TB = 10\^12 bytes\)$'
-line "plan: a 500 GB checkpoint in minutes" '^  a 500 GB checkpoint \(write \+ fsync\): 3.5 min \(2,806 MB/s\), restore 2.5 min'
-line "plan: a 10 TB backup still in hours" '^  a 10 TB backup: 16 h \(172 MB/s\) on tw-archive '
+line "plan: a 500 GB checkpoint in minutes" '^  a 500 GB checkpoint \(write \+ fsync\): 4.4 min \(1,902 MB/s\), restore 2.6 min'
+line "plan: a 10 TB backup still in hours" '^  a 10 TB backup: 19 h \(144 MB/s\) on tw-archive '
 noline "plan: no hour fraction" ' 0\.[0-9]+ h '
 check "plan --format md: units" 0 "$tw" plan "$ex" --no-inventory --policies "$pol" --format md
 line "plan md: the decimal legend" 'Sizes in decimal units: GB = 10\^9, TB = 10\^12 bytes'
