@@ -1,0 +1,217 @@
+#!/usr/bin/env bash
+# app_estimates.sh — the workloads' estimates against the programs they
+#   describe, on two targets this test makes and removes: a loop device with
+#   direct I/O over a 2 GiB file in /var/tmp (the VM's disk) and a 1.5 GiB
+#   zram device, each with ext4, mounted.  On each: `tierwise probe DIR`,
+#   `tierwise score --policies P --format json` for a test policy of every
+#   pattern (sized for a test), then the real programs on a file of that
+#   size in the same filesystem, its cache dropped before each run (dd
+#   iflag=nocache count=0, or tw-app's own fadvise), 3 rounds, the median:
+#     stream mmap        python3 mmap, one byte read a 4 KiB page
+#     stream buffered    dd bs=1M (the device's own read-ahead)
+#     stream direct ×1   dd iflag=direct bs=1M
+#     stream direct ×4   tw-app stream --via direct --streams 4
+#     chain direct       tw-app chain --via direct
+#     chain mmap random  tw-app chain --via mmap --madvise-random
+#     chain mmap         tw-app chain --via mmap (the kernel's read-around)
+#     beam 4×40, c 1, 8  tw-app beam
+#     save               python3: 1 MiB random writes to a new file, fsync
+#     restore            dd bs=1M of the saved file, cold, at the plan's
+#                        read-ahead (4096 KiB: the estimate's; set on the
+#                        test's own device for that run and put back)
+#   ratio = estimated time ÷ measured time; each must be in [0.75, 1.33].
+#   A table of estimate, measured and ratio per workload and target is
+#   printed whatever the outcome.  APP_EST_KEEP=DIR keeps the profiles and
+#   the table (bench/app-estimates).  Root only; SKIP otherwise.
+set -u
+tw=$1
+twapp=${TW_APP:-$(dirname "$tw")/../tests/tw-app}
+lo=0.75 hi=1.33
+size_mib=${APP_EST_MIB:-384}	# the streams' file
+save_mib=${APP_EST_SAVE_MIB:-256}
+chain_reads=3000 beam_q1=300 beam_q8=1000
+
+if [ "$(id -u)" -ne 0 ]; then echo "SKIP: needs root (loop and zram devices, mounts)"; exit 77; fi
+for t in losetup mkfs.ext4 mount umount jq python3 dd; do
+	command -v "$t" >/dev/null || { echo "SKIP: $t not installed"; exit 77; }
+done
+[ -x "$twapp" ] || { echo "SKIP: tw-app not built ($twapp)"; exit 77; }
+[ -w /sys/class/zram-control/hot_add ] || modprobe zram 2>/dev/null
+[ -w /sys/class/zram-control/hot_add ] || { echo "SKIP: no zram-control (modprobe zram)"; exit 77; }
+. "$(dirname "$0")/lib.sh"
+
+tmp=$(mktemp -d -p /var/tmp tw-appest.XXXXXX)	# on the disk: the loop device's file
+loop="" zram="" mnts=() ra_dev="" ra_was=""
+cleanup() {
+	[ -n "$ra_dev" ] && echo "$ra_was" >"/sys/block/$ra_dev/queue/read_ahead_kb" 2>/dev/null
+	for m in "${mnts[@]}"; do mountpoint -q "$m" && umount "$m"; done
+	[ -n "$loop" ] && detach_loops "$loop"
+	if [ -n "$zram" ]; then	# udev may hold it for a moment
+		for _ in $(seq 50); do
+			echo "$zram" 2>/dev/null >/sys/class/zram-control/hot_remove && break
+			sleep 0.1
+		done
+	fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM HUP
+fail=0
+echo "load: $(uptime)"
+
+# ---- the targets
+truncate -s 2G "$tmp/loop.img"
+# written once so that the loop device reads the disk, not holes
+dd if=/dev/zero of="$tmp/loop.img" bs=1M count=2048 conv=notrunc,fsync status=none
+loop=$(losetup -f --show --direct-io=on "$tmp/loop.img") || { echo "SKIP: no loop device"; exit 77; }
+zram=$(cat /sys/class/zram-control/hot_add) || { echo "SKIP: zram hot_add failed"; exit 77; }
+echo 1536M >"/sys/block/zram$zram/disksize" || { echo "FAIL: zram disksize"; exit 1; }
+mkdir -p "$tmp/mnt-loop" "$tmp/mnt-zram"
+for d in "$loop" "/dev/zram$zram"; do
+	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$d" || { echo "FAIL: mkfs.ext4 $d"; exit 1; }
+done
+mount "$loop" "$tmp/mnt-loop" && mnts+=("$tmp/mnt-loop") || { echo "SKIP: cannot mount $loop"; exit 77; }
+mount "/dev/zram$zram" "$tmp/mnt-zram" && mnts+=("$tmp/mnt-zram") || { echo "SKIP: cannot mount zram"; exit 77; }
+
+# ---- the programs; each prints its seconds
+dd_s() {	# dd_s FILE [FLAG] — dd FILE to /dev/null in 1 MiB, its seconds
+	LC_ALL=C dd if="$1" of=/dev/null bs=1M ${2:+iflag=$2} 2>&1 |
+		awk '/copied/ { print $(NF - 3) }'
+}
+drop() { dd if="$1" iflag=nocache count=0 status=none; }
+mmap_s() {
+	python3 - "$1" <<'EOF'
+import mmap, os, sys, time
+fd = os.open(sys.argv[1], os.O_RDONLY)
+n = os.fstat(fd).st_size
+m = mmap.mmap(fd, n, prot=mmap.PROT_READ)
+t = time.monotonic()
+s = 0
+for i in range(0, n, 4096):
+    s += m[i]
+print("%.6f" % (time.monotonic() - t))
+EOF
+}
+save_s() {	# save_s FILE MIB — new file, 1 MiB random writes, fsync
+	python3 - "$1" "$2" <<'EOF'
+import os, sys, time
+bufs = [os.urandom(1 << 20) for _ in range(16)]
+fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+t = time.monotonic()
+for i in range(int(sys.argv[2])):
+    os.write(fd, bufs[i % 16])
+os.fsync(fd)
+print("%.6f" % (time.monotonic() - t))
+os.close(fd)
+EOF
+}
+median() { sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+app_s() { "$twapp" "$@" | jq -r '.seconds'; }
+
+# one WORKLOAD DIR DEV — one round of the named workload's program
+one() {
+	local w=$1 d=$2 dev=$3 f=$2/data s
+	case $w in
+	stream-mmap) drop "$f"; mmap_s "$f" ;;
+	stream-buffered) drop "$f"; dd_s "$f" ;;
+	stream-direct-1) drop "$f"; dd_s "$f" direct ;;
+	stream-direct-4) app_s stream "$f" --via direct --streams 4 ;;
+	chain-direct) app_s chain "$f" --via direct --reads $chain_reads --seed $RANDOM ;;
+	chain-mmap-random) app_s chain "$f" --via mmap --madvise-random --reads $chain_reads --seed $RANDOM ;;
+	chain-mmap) app_s chain "$f" --via mmap --reads $chain_reads --seed $RANDOM ;;
+	beam-c1) "$twapp" beam "$f" --beam-width 4 --reads-per-query 40 --concurrency 1 \
+		--queries $beam_q1 --seed $RANDOM | jq -r '.queries / .qps' ;;
+	beam-c8) "$twapp" beam "$f" --beam-width 4 --reads-per-query 40 --concurrency 8 \
+		--queries $beam_q8 --seed $RANDOM | jq -r '.queries / .qps' ;;
+	save) rm -f "$d/ckpt"; sync; save_s "$d/ckpt" "$save_mib" ;;
+	restore)
+		[ -f "$d/ckpt" ] || save_s "$d/ckpt" "$save_mib" >/dev/null
+		ra_dev=$dev ra_was=$(cat "/sys/block/$dev/queue/read_ahead_kb")
+		echo 4096 >"/sys/block/$dev/queue/read_ahead_kb"
+		drop "$d/ckpt"; s=$(dd_s "$d/ckpt")
+		echo "$ra_was" >"/sys/block/$dev/queue/read_ahead_kb"; ra_dev=""
+		echo "$s" ;;
+	esac
+}
+
+# the estimated seconds of each workload, from `score --format json`
+# (beam: the time of its queries at its qps; restore: the save's restore)
+est_filter='
+	def est($w; $p): first(.. | objects | select(.workload? == $w and .pattern? == $p));
+	def est($w): first(.. | objects | select(.workload? == $w and .pattern? != "restore"));
+	{ "stream-mmap": est("stream-mmap").seconds,
+	  "stream-buffered": est("stream-buffered").seconds,
+	  "stream-direct-1": est("stream-direct-1").seconds,
+	  "stream-direct-4": est("stream-direct-4").seconds,
+	  "chain-direct": est("chain-direct").seconds,
+	  "chain-mmap-random": est("chain-mmap-random").seconds,
+	  "chain-mmap": est("chain-mmap").seconds,
+	  "beam-c1": ($q1 / est("beam-c1").qps),
+	  "beam-c8": ($q8 / est("beam-c8").qps),
+	  "save": est("save"; "write").seconds,
+	  "restore": est("save"; "restore").seconds }'
+workloads="stream-mmap stream-buffered stream-direct-1 stream-direct-4 chain-direct chain-mmap-random chain-mmap beam-c1 beam-c8 save restore"
+
+printf '%-8s %-18s %10s %10s %7s %s\n' target workload estimate_s measured_s ratio "" >"$tmp/table"
+for target in loop zram; do
+	d=$tmp/mnt-$target
+	[ "$target" = loop ] && dev=${loop#/dev/} || dev=zram$zram
+	ra=$(cat "/sys/block/$dev/queue/read_ahead_kb")
+	"$tw" probe "$d" --quiet -o "$tmp/$target.json" >/dev/null 2>"$tmp/err" ||
+		{ bad "$target: probe failed: $(cat "$tmp/err")"; continue; }
+	mkdir -p "$tmp/pol-$target"
+	for t in hot cold; do	# a policy directory maps every tier
+		printf '%s\n' "name: $t-test" "tier: $t" "description: the $t tier" "metrics:" \
+			"  - {path: seq_read.mbps, better: higher, good: 1000, poor: 10, weight: 1}" \
+			>"$tmp/pol-$target/$t-test.yaml"
+	done
+	cat >"$tmp/pol-$target/app-test.yaml" <<EOF
+name: app-test
+tier: warm
+description: every workload pattern, sized for a test
+metrics:
+  - path: seq_read.mbps
+    better: higher
+    good: 1000
+    poor: 10
+    weight: 1
+estimates:
+  - {name: stream-mmap, pattern: stream, size: ${size_mib}Mi, via: mmap, read_ahead_kb: $ra}
+  - {name: stream-buffered, pattern: stream, size: ${size_mib}Mi, via: buffered, read_ahead_kb: $ra}
+  - {name: stream-direct-1, pattern: stream, size: ${size_mib}Mi, via: direct, streams: 1}
+  - {name: stream-direct-4, pattern: stream, size: ${size_mib}Mi, via: direct, streams: 4}
+  - {name: chain-direct, pattern: chain, reads: $chain_reads, via: direct}
+  - {name: chain-mmap-random, pattern: chain, reads: $chain_reads, via: mmap, madvise: random}
+  - {name: chain-mmap, pattern: chain, reads: $chain_reads, via: mmap}
+  - {name: beam-c1, pattern: beam, beam_width: 4, reads_per_query: 40, concurrency: 1}
+  - {name: beam-c8, pattern: beam, beam_width: 4, reads_per_query: 40, concurrency: 8}
+  - {name: save, pattern: write, size: ${save_mib}Mi, restore: true}
+EOF
+	"$tw" score "$tmp/$target.json" --policies "$tmp/pol-$target" --format json \
+		>"$tmp/$target-score.json" 2>"$tmp/err" ||
+		{ bad "$target: score failed: $(cat "$tmp/err")"; continue; }
+	jq --argjson q1 $beam_q1 --argjson q8 $beam_q8 "$est_filter" "$tmp/$target-score.json" \
+		>"$tmp/$target-est.json"
+	# the data file: incompressible (zram), written and synced once
+	head -c $((size_mib << 20)) /dev/urandom >"$d/data"
+	sync "$d/data"
+	for w in $workloads; do
+		for r in 1 2 3; do one "$w" "$d" "$dev"; done >"$tmp/m"
+		meas=$(median <"$tmp/m")
+		est=$(jq -r --arg w "$w" '.[$w] // "null"' "$tmp/$target-est.json")
+		ratio=$(awk -v e="$est" -v m="$meas" 'BEGIN { if (e + 0 > 0 && m + 0 > 0) printf "%.2f", e / m; else print "n/a" }')
+		mark=""
+		if [ "$ratio" = n/a ] || ! awk -v r="$ratio" -v lo=$lo -v hi=$hi 'BEGIN { exit !(r >= lo && r <= hi) }'; then
+			mark="OUTSIDE [$lo, $hi]"
+			bad "$target $w: estimate $est s, measured $meas s (rounds: $(tr '\n' ' ' <"$tmp/m")), ratio $ratio"
+		fi
+		printf '%-8s %-18s %10.4f %10.4f %7s %s\n' "$target" "$w" "$est" "$meas" "$ratio" "$mark" >>"$tmp/table"
+	done
+	rm -f "$d/data" "$d/ckpt"
+done
+echo "load: $(uptime)" >>"$tmp/table"
+cat "$tmp/table"
+if [ -n "${APP_EST_KEEP:-}" ]; then
+	cp "$tmp"/loop.json "$tmp"/zram.json "$tmp"/*-score.json "$tmp"/*-est.json "$tmp/table" "$APP_EST_KEEP"/ 2>/dev/null
+fi
+exit $fail
