@@ -29,7 +29,7 @@ twapp=${TW_APP:-$(dirname "$tw")/../tests/tw-app}
 lo=0.75 hi=1.33
 size_mib=${APP_EST_MIB:-384}	# the streams' file
 save_mib=${APP_EST_SAVE_MIB:-256}
-chain_reads=3000 beam_q1=300 beam_q8=1000
+chain_reads=3000 fault_reads=200 beam_q1=300 beam_q8=1000
 
 if [ "$(id -u)" -ne 0 ]; then echo "SKIP: needs root (loop and zram devices, mounts)"; exit 77; fi
 for t in losetup mkfs.ext4 mount umount jq python3 dd; do
@@ -118,7 +118,7 @@ one() {
 	stream-direct-4) app_s stream "$f" --via direct --streams 4 ;;
 	chain-direct) app_s chain "$f" --via direct --reads $chain_reads --seed $RANDOM ;;
 	chain-mmap-random) app_s chain "$f" --via mmap --madvise-random --reads $chain_reads --seed $RANDOM ;;
-	chain-mmap) app_s chain "$f" --via mmap --reads $chain_reads --seed $RANDOM ;;
+	chain-mmap) app_s chain "$f" --via mmap --reads $fault_reads --seed $RANDOM ;;
 	beam-c1) "$twapp" beam "$f" --beam-width 4 --reads-per-query 40 --concurrency 1 \
 		--queries $beam_q1 --seed $RANDOM | jq -r '.queries / .qps' ;;
 	beam-c8) "$twapp" beam "$f" --beam-width 4 --reads-per-query 40 --concurrency 8 \
@@ -152,6 +152,19 @@ est_filter='
 	  "restore": est("save"; "restore").seconds }'
 workloads="stream-mmap stream-buffered stream-direct-1 stream-direct-4 chain-direct chain-mmap-random chain-mmap beam-c1 beam-c8 save restore"
 
+# info WORKLOAD TARGET — why the workload's ratio is printed, not asserted
+# (empty: asserted)
+info() {
+	local kib
+	case $1 in
+	chain-mmap)	# each fault reads around it: cold only while they cover
+			# a quarter of the file at most (as the probe's faults)
+		kib=$(jq -r '.devices[0].results.mmap_fault.kib_per_fault // 0' "$tmp/$2.json")
+		awk -v k="$kib" -v n=$fault_reads -v m=$size_mib 'BEGIN { exit !(k * n > m * 1024 / 4) }' &&
+			echo "$fault_reads faults × ${kib%.*} KiB read around cover more than a quarter of the file: not cold" ;;
+	esac
+}
+
 printf '%-8s %-18s %10s %10s %7s %s\n' target workload estimate_s measured_s ratio "" >"$tmp/table"
 for target in loop zram; do
 	d=$tmp/mnt-$target
@@ -182,7 +195,7 @@ estimates:
   - {name: stream-direct-4, pattern: stream, size: ${size_mib}Mi, via: direct, streams: 4}
   - {name: chain-direct, pattern: chain, reads: $chain_reads, via: direct}
   - {name: chain-mmap-random, pattern: chain, reads: $chain_reads, via: mmap, madvise: random}
-  - {name: chain-mmap, pattern: chain, reads: $chain_reads, via: mmap}
+  - {name: chain-mmap, pattern: chain, reads: $fault_reads, via: mmap}
   - {name: beam-c1, pattern: beam, beam_width: 4, reads_per_query: 40, concurrency: 1}
   - {name: beam-c8, pattern: beam, beam_width: 4, reads_per_query: 40, concurrency: 8}
   - {name: save, pattern: write, size: ${save_mib}Mi, restore: true}
@@ -200,8 +213,10 @@ EOF
 		meas=$(median <"$tmp/m")
 		est=$(jq -r --arg w "$w" '.[$w] // "null"' "$tmp/$target-est.json")
 		ratio=$(awk -v e="$est" -v m="$meas" 'BEGIN { if (e + 0 > 0 && m + 0 > 0) printf "%.2f", e / m; else print "n/a" }')
-		mark=""
-		if [ "$ratio" = n/a ] || ! awk -v r="$ratio" -v lo=$lo -v hi=$hi 'BEGIN { exit !(r >= lo && r <= hi) }'; then
+		mark="" why=$(info "$w" "$target")
+		if [ -n "$why" ]; then
+			mark="(not asserted: $why)"
+		elif [ "$ratio" = n/a ] || ! awk -v r="$ratio" -v lo=$lo -v hi=$hi 'BEGIN { exit !(r >= lo && r <= hi) }'; then
 			mark="OUTSIDE [$lo, $hi]"
 			bad "$target $w: estimate $est s, measured $meas s (rounds: $(tr '\n' ' ' <"$tmp/m")), ratio $ratio"
 		fi
