@@ -22,9 +22,10 @@
 #   The estimate is the median of three quick profiles' (probe, score).
 #   ratio = estimated time ÷ measured time; each must be in [0.75, 1.33].
 #   The machine is shared: a workload outside the bound is tried again
-#   (new profiles, new rounds), twice at most; one whose three rounds lie
-#   further apart than the bound is wide (max ÷ min > 1.33 ÷ 0.75) is not
-#   judged in that try, and printed so when it never settles.  Printed and
+#   (new profiles, new rounds), twice at most; one whose three rounds, or
+#   three profiles' estimates, lie further apart than the bound is wide
+#   (max ÷ min > 1.33 ÷ 0.75) is not judged in that try, and printed so
+#   when it never settles.  Printed and
 #   not asserted, each with its reason in the table: the loop device (the
 #   VM's disk is shared; APP_EST_LOOP=assert judges it), the zram chains
 #   through pread and through mmap (costs the profile does not hold; see
@@ -217,7 +218,7 @@ printf 'target\tworkload\testimate_s\tmeasured_s\tratio\trounds_s\tprogram\n' >"
 # then each workload's program 3 rounds; a row per workload in
 # $tmp/row.TARGET.WORKLOAD; prints the asserted workloads outside the bound.
 attempt() {
-	local target=$1 d=$2 dev=$3 try=$4 w p meas est ratio mark why spread; shift 4
+	local target=$1 d=$2 dev=$3 try=$4 w p meas est ratio mark why spread espread; shift 4
 	# three quick profiles, each scored: the estimate is the median of three
 	# as the measurement is (a quick profile of a busy machine moves too)
 	for p in 1 2 3; do
@@ -241,12 +242,19 @@ attempt() {
 		ratio=$(awk -v e="$est" -v m="$meas" 'BEGIN { if (e + 0 > 0 && m + 0 > 0) printf "%.2f", e / m; else print "n/a" }')
 		mark="" why=$(info "$w" "$target")
 		spread=$(sort -g "$tmp/m" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.2f", lo > 0 ? hi / lo : 0 }')
+		espread=$(jq -r --arg w "$w" '.[$w] // 0' "$tmp/$target"-est.[123].json | sort -g |
+			awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.2f", lo > 0 ? hi / lo : 0 }')
 		rm -f "$tmp/noisy.$target.$w"
 		if [ -n "$why" ]; then
 			mark="(not asserted: $why)"
 		elif awk -v s="$spread" -v lo=$lo -v hi=$hi 'BEGIN { exit !(s > hi / lo) }'; then
 			# rounds further apart than the bound is wide judge nothing
 			mark="(not judged: its rounds ${spread}x apart)"
+			touch "$tmp/noisy.$target.$w"
+			echo "$w"
+		elif awk -v s="$espread" -v lo=$lo -v hi=$hi 'BEGIN { exit !(s > hi / lo) }'; then
+			# so do three profiles' estimates
+			mark="(not judged: its three profiles' estimates ${espread}x apart)"
 			touch "$tmp/noisy.$target.$w"
 			echo "$w"
 		elif [ "$ratio" = n/a ] || ! awk -v r="$ratio" -v lo=$lo -v hi=$hi 'BEGIN { exit !(r >= lo && r <= hi) }'; then
@@ -307,7 +315,17 @@ EOF
 	for w in $todo; do
 		[ -f "$tmp/noisy.$target.$w" ] && continue	# printed, marked
 		bad "$target $w: outside [$lo, $hi] in 3 tries: $(cat "$tmp/row.$target.$w") (last rounds: $(tr '\n' ' ' <"$tmp/rounds.$target.$w"))"
+		shown=1
 	done
+	if [ -n "${shown:-}" ]; then	# the figures the last estimates came from
+		for p in 1 2 3; do
+			echo "  $target profile $p: $(jq -c '.devices[0] | (.results | {seq_read: .seq_read.mbps,
+				qd1: .rand_read_qd1.iops, buffered: .buffered_read.mbps, plan: .buffered_read_plan.mbps,
+				mmap: .mmap_read.mbps, faults: .mmap_fault.iops, fsync: .fsync_write.mbps}),
+				[.notes[] | select(startswith("app"))]' "$tmp/$target.$p.json")"
+		done
+		shown=
+	fi
 	for w in $workloads; do
 		cat "$tmp/row.$target.$w" >>"$tmp/table"
 		cat "$tmp/tsv.$target.$w" >>"$tmp/results.tsv"
