@@ -25,13 +25,13 @@
 #   (new profiles, new rounds), twice at most; one whose three rounds, or
 #   three profiles' estimates, lie further apart than the bound is wide
 #   (max ÷ min > 1.33 ÷ 0.75) is not judged in that try, and printed so
-#   when it never settles.  Printed and
-#   not asserted, each with its reason in the table: the loop device (the
-#   VM's disk is shared; APP_EST_LOOP=assert judges it), the zram chains
-#   through pread and through mmap (costs the profile does not hold; see
-#   info()).  A table of estimate, measured and ratio per workload and
-#   target is printed whatever the outcome.  APP_EST_KEEP=DIR keeps the profiles and
-#   the table (bench/app-estimates).  Root only; SKIP otherwise.
+#   when it never settles.  Printed and not asserted, each with its reason
+#   in the table: the loop device (the VM's disk is shared;
+#   APP_EST_LOOP=assert judges it), the zram chains through pread and
+#   through mmap (costs the profile does not hold; see info()).  A table of
+#   estimate, measured and ratio per workload and target is printed
+#   whatever the outcome.  APP_EST_KEEP=DIR keeps the profiles and the
+#   table (bench/app-estimates).  Root only; SKIP otherwise.
 set -u
 tw=$1
 twapp=${TW_APP:-$(dirname "$tw")/../tests/tw-app}
