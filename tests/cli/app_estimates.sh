@@ -28,7 +28,8 @@
 #   when it never settles.  Printed and not asserted, each with its reason
 #   in the table: the loop device (the VM's disk is shared;
 #   APP_EST_LOOP=assert judges it), the zram chains through pread and
-#   through mmap (costs the profile does not hold; see info()).  A table of
+#   through mmap and its four O_DIRECT streams (costs and CPUs the profile
+#   does not hold; see info()).  A table of
 #   estimate, measured and ratio per workload and target is printed
 #   whatever the outcome.  APP_EST_KEEP=DIR keeps the profiles and the
 #   table (bench/app-estimates).  Root only; SKIP otherwise.
@@ -204,6 +205,11 @@ info() {
 			# profile's read-around faults; what a fault costs moves
 			# with the machine's load (35 µs at load 4, 93 µs at 9)
 		[ "$2" = zram ] && echo "a fault's own cost moves with this machine's load" ;;
+	stream-direct-4)	# zram's reads are CPU work in the reader's thread:
+			# four readers on two CPUs beat the probe's seq_read (one
+			# ring at QD32) when the machine is quiet (4.9 GB/s
+			# against 2.8-4.2), not when it is busy
+		[ "$2" = zram ] && echo "four readers' CPUs against the probe's one ring" ;;
 	chain-direct)	# pread(2) costs more a read than the probe's io_uring
 			# reads (registered file and buffers): on zram 18 µs against 11
 		[ "$2" = zram ] && echo "pread's own cost a read is not in the profile" ;;
