@@ -247,9 +247,9 @@ attempt() {
 		est=$(jq -r --arg w "$w" '.[$w] // "null"' "$tmp/$target-est.json")
 		ratio=$(awk -v e="$est" -v m="$meas" 'BEGIN { if (e + 0 > 0 && m + 0 > 0) printf "%.2f", e / m; else print "n/a" }')
 		mark="" why=$(info "$w" "$target")
-		spread=$(sort -g "$tmp/m" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.2f", lo > 0 ? hi / lo : 0 }')
+		spread=$(sort -g "$tmp/m" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.2f", (lo > 0 ? hi / lo : 0) }')
 		espread=$(jq -r --arg w "$w" '.[$w] // 0' "$tmp/$target"-est.[123].json | sort -g |
-			awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.2f", lo > 0 ? hi / lo : 0 }')
+			awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.2f", (lo > 0 ? hi / lo : 0) }')
 		rm -f "$tmp/noisy.$target.$w"
 		if [ -n "$why" ]; then
 			mark="(not asserted: $why)"
