@@ -149,6 +149,34 @@ static double ra_kb(const struct profile_device *d)
 							   : DEFAULT_RA_KB;
 }
 
+/*
+ * What a page fault costs beyond the read it waits for, seconds (0 when not
+ * measured): the measured fault (mmap_fault: 1/iops, fault_kib read around
+ * each) less its read, taken as a QD1 4 KiB read plus the rest of the
+ * read-around at the buffered rate (the page cache's cost of a page).  A
+ * fault under MADV_RANDOM reads only its page but pays the rest (the
+ * exception, the mapping's lookup, the page's insertion and mapping).
+ */
+static double fault_cost(const struct profile_device *d, struct model_workload_est *e)
+{
+	const struct profile_app *a = &d->app;
+	struct point q1;
+	double rest;
+
+	if (!a->present || !ok(a->fault_iops) || !ok(a->fault_kib) || !ok(a->buffered_mbps) ||
+	    !at_depth(d, 1, &q1, e))
+		return 0;
+	rest = 1.0 / a->fault_iops - 1.0 / q1.iops -
+	       fmax(0, a->fault_kib - 4) * 1024.0 / (a->buffered_mbps * 1e6);
+	if (!(rest > 0))
+		return 0;
+	basis(e, "mmap_fault.iops");
+	basis(e, "buffered_read.mbps");
+	how(e, "each fault costs %.0f µs beyond its read (the measured faults less the "
+	    "pages they read around)", rest * 1e6);
+	return rest;
+}
+
 static void chain(const struct model_policy_estimate *w, const struct profile_device *d,
 		  struct model_workload_est *e)
 {
@@ -194,7 +222,11 @@ static void chain(const struct model_policy_estimate *w, const struct profile_de
 	}
 	if (c <= 1)
 		basis(e, "rand_read_qd1.lat_us.p99");
-	query(e, w->reads, c / pt.iops, pt.p50, pt.p99, c);
+	double step = c / pt.iops, fault = 0;
+
+	if (w->via == MODEL_VIA_MMAP)
+		fault = fault_cost(d, e);
+	query(e, w->reads, step + fault, pt.p50 + fault * 1e6, pt.p99 + fault * 1e6, c);
 }
 
 static void beam(const struct model_policy_estimate *w, const struct profile_device *d,

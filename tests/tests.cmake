@@ -167,6 +167,10 @@ set_tests_properties(cli.verify PROPERTIES TIMEOUT 600 LABELS device RUN_SERIAL 
 # The app test on a loop device (read-only and written) and a zram device.  Root.
 tw_cli_test(probe_app)
 set_tests_properties(cli.probe_app PROPERTIES TIMEOUT 120 LABELS device RUN_SERIAL TRUE)
+# the workloads' estimates against dd, an mmap reader, tw-app and a writer
+# with fsync on a loop device and a zram device with ext4 (root)
+tw_cli_test(app_estimates)
+set_tests_properties(cli.app_estimates PROPERTIES TIMEOUT 900 LABELS device RUN_SERIAL TRUE)
 
 # Tests that only read files (fixtures, profiles, policies, the docs) and
 # run no probe on a real target: scripts/test runs them two at a time
