@@ -5,7 +5,7 @@
 # is offered here.
 
 _tierwise_commands='list probe validate score explain plan report compare fleet export import verify help'
-_tierwise_tests='seq_read seq_write rand_read_qd1 rand_read_qd32 mixed_70_30 qd_sweep sustained_write read_under_write iorate'
+_tierwise_tests='seq_read seq_write rand_read_qd1 rand_read_qd32 mixed_70_30 qd_sweep sustained_write read_under_write iorate app'
 
 # The long options of command $1 (the global ones when $1 is empty).
 _tierwise_options()
