@@ -7,7 +7,8 @@
 #  2. a plan whose estimates are the median of three such runs is verified
 #     within ±50 % (exit 0; the machine is shared: see there), and with a
 #     tolerance of 1000 % exit 0;
-#  3. estimates 10× too fast: exit 5, every "within" false, ratios near 0.1;
+#  3. estimates 100× too fast: exit 5, every "within" false, ratios below 0.3
+#     (100×: a buffered load on the disk here swings 20× between runs);
 #  4. a mount point that is not mounted (an empty directory, a missing one):
 #     reported "not mounted, not written", exit 3, nothing created in it; a
 #     "directory" mount verified on the filesystem that holds it, and
@@ -130,16 +131,18 @@ check "a wide tolerance: exit 0" 0 "$tw" verify "$tmp/near.json" --tier warm --s
 line "a wide tolerance: the count" "^5 within, 0 outside, 0 not run, 0 failed; 0 tiers not mounted$"
 clean "as measured"
 
-# ---- 3. estimates 10× too fast
-jq '(.tiers[1].estimates["model-loading"][].mbps) *= 10 | (.tiers[1].estimates.checkpoints[0].mbps) *= 10 |
-	(.tiers[1].estimates["vector-db"][0].p50_ms) /= 10 | (.tiers[1].estimates["vector-db"][1].qps) *= 10' \
+# ---- 3. estimates 100× too fast (the figures of one run swing up to 20×
+# between runs here: a buffered load measured 4.7× then 0.2× its estimate
+# in a fresh clone's suite; 10× left a workload within reach)
+jq '(.tiers[1].estimates["model-loading"][].mbps) *= 100 | (.tiers[1].estimates.checkpoints[0].mbps) *= 100 |
+	(.tiers[1].estimates["vector-db"][0].p50_ms) /= 100 | (.tiers[1].estimates["vector-db"][1].qps) *= 100' \
 	"$tmp/near.json" >"$tmp/fast.json"
-check "10x too fast" 5 "$tw" verify "$tmp/fast.json" --tier warm --seconds 1 --format json
-jq_true "10x too fast: no workload within" "all($warm[]; .within == false and .ratio < 0.3)" "$warm"
-check "10x too fast, text" 5 "$tw" verify "$tmp/fast.json" --tier warm --seconds 1
-line "10x too fast, text: OUTSIDE" "^  model-loading +buffered-load .* OUTSIDE"
-line "10x too fast, text: the count" "^0 within, 5 outside"
-clean "10x too fast"
+check "100x too fast" 5 "$tw" verify "$tmp/fast.json" --tier warm --seconds 1 --format json
+jq_true "100x too fast: no workload within" "all($warm[]; .within == false and .ratio < 0.3)" "$warm"
+check "100x too fast, text" 5 "$tw" verify "$tmp/fast.json" --tier warm --seconds 1
+line "100x too fast, text: OUTSIDE" "^  model-loading +buffered-load .* OUTSIDE"
+line "100x too fast, text: the count" "^0 within, 5 outside"
+clean "100x too fast"
 
 # ---- 4. mount points that are not mounted
 plan '.tiers[1].mount.point = $u | .tiers[1].mounts[0].point = $u |
