@@ -129,6 +129,15 @@ jq -e '.devices[0] | (.results.read_under_write.ios | . > 0 and . < 10000) and
 	([.notes[] | test("^read_under_write: stopped at its 4.0 s cap after [0-9]+ reads: its p99 rests on [0-9]+ samples above it \\(100 wanted\\)$")] | any)' \
 	"$tmp/iops-wr.json" >/dev/null ||
 	{ echo "FAIL: iops-wr: read_under_write's cap note: $(jq -c '.devices[0] | [.results.read_under_write.ios, .notes]' "$tmp/iops-wr.json")"; fail=1; }
+# the buffered write's fsync: a 150-IOPS cap counts each 4 KiB page of the
+# writeback apart (0.6 MB/s), so the app test keeps to its 1 MiB pilot and
+# says so, and the whole profile ends in seconds (74 s when the region was
+# sized by seq_write's 1 MiB writes, 55 s of it in one fsync)
+jq -e '.devices[0] | (.results.fsync_write.mbps | . > 0.2 and . < 5) and
+	([.notes[] | test("^app: fsync_write: the figure is its 1 MiB pilot.s \\(written and fsynced in [0-9.]+ s\\)")] | any)' \
+	"$tmp/iops-wr.json" >/dev/null ||
+	{ echo "FAIL: iops-wr: fsync_write: $(jq -c '.devices[0] | [.results.fsync_write, [.notes[] | select(startswith("app:"))]]' "$tmp/iops-wr.json")"; fail=1; }
+within iops-wr .devices[0].probe.seconds 5 35
 show iops-wr
 
 limit 20000000 20000000 0 0
