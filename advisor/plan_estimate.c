@@ -68,6 +68,7 @@ static void array_device(const struct advisor_plan *plan, const struct advisor_r
 		out->app.buffered_mbps *= kr;
 		out->app.buffered_plan_mbps *= kr;
 		out->app.mmap_mbps *= kr;
+		out->app.direct_mbps *= kr;
 		out->app.inner_mbps *= kr;
 	}
 	if (isfinite(kw) && kw > 0) {

@@ -133,6 +133,11 @@ static const struct model_metric_desc metrics[] = {
 	DBL("mmap_read.mbps", "MB/s",
 	    "cold mapping read in order, one touch per 4 KiB (a model load through mmap)", HIGHER,
 	    app.mmap_mbps, (.words = "sequential read through mmap", .brief = "mmap load")),
+	DBL("direct_read.mbps", "MB/s",
+	    "O_DIRECT 1 MiB reads one at a time: one stream at QD1 (a loader without the page "
+	    "cache)", HIGHER, app.direct_mbps,
+	    (.words = "sequential O_DIRECT read, one request at a time",
+	     .brief = "O_DIRECT load, one stream")),
 	DBL("mmap_fault.iops", "IOPS",
 	    "random 4 KiB touches of a cold mapping, default read-around: faults per second",
 	    HIGHER, app.fault_iops,

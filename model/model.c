@@ -326,11 +326,16 @@ static double stream_rate(const struct profile_device *d, enum model_via via, do
 
 	switch (via) {
 	case MODEL_VIA_DIRECT:
+		if (a->present && ok(a->direct_mbps)) {
+			basis(e, "direct_read.mbps");
+			return a->direct_mbps;
+		}
 		/* 1 MiB O_DIRECT reads one at a time: QD1 latency + transfer. */
 		if (!ok(seqr) || !at_depth(d, 1, &pt, e) || !ok(pt.p50))
 			return NAN;
 		basis(e, "seq_read.mbps");
-		how(e, "one O_DIRECT stream: 1 MiB reads one at a time at QD1 latency");
+		how(e, "one O_DIRECT stream not measured: 1 MiB reads one at a time at the "
+		    "4 KiB QD1 latency plus seq_read's transfer time");
 		return MIB_MB / (pt.p50 * 1e-6 + MIB_MB / seqr);
 	case MODEL_VIA_MMAP:
 		if (a->present && ok(a->mmap_mbps)) {

@@ -1,6 +1,7 @@
 /* The application test (app): the target read and written the way programs
  * do (app.h), into results.app: a cold buffered sequential read at the
- * device's read-ahead and at the plan's, an mmap load, mmap faults, a
+ * device's read-ahead and at the plan's, an mmap load, an O_DIRECT load one
+ * 1 MiB request at a time, mmap faults, a
  * buffered write with fsync (writable targets), and on a rotational raw
  * device the sequential read of its inner zone.
  *
@@ -26,6 +27,8 @@
 #define APP_CAP_S 0.2		/* and it stops here: a buffered or mmap load
 				 * runs at a half to a fifth of seq_read's rate */
 #define APP_FAULT_S 0.15		/* the mmap faults */
+#define APP_DIRECT_S 0.1		/* the O_DIRECT load: its rate at QD1 is steady */
+#define APP_REGIONS 5u		/* the read parts' regions (the faults' the last) */
 #define APP_WRITE_S 0.1	/* the buffered write: region at seq_write's rate … */
 #define APP_WRITE_CAP_S 0.2	/* and it stops here (its fsync after) */
 #define APP_PILOT_BYTES MIB	/* first one write of this and its fsync … */
@@ -119,17 +122,17 @@ static struct probe_app_target region(const struct probe_run_state *r, uint64_t 
 					  .stat_dev = stat_dev(r), .sysroot = sysroot(r) };
 }
 
-/* A cold buffered load (window_kib: 0 = the device's read-ahead) of
- * [off, off + len) into *mbps. */
+/* A cold load through via (window_kib: 0 = the device's read-ahead) of
+ * [off, off + len) into *mbps, max_s at most. */
 static int buffered(struct probe_run_state *r, const char *part, uint64_t off, uint64_t len,
-		    enum probe_app_via via, unsigned window_kib, double *mbps)
+		    enum probe_app_via via, unsigned window_kib, double *mbps, double max_s)
 {
 	const struct probe_app_target t = region(r, off, len);
 	struct probe_app_result res;
 	int ret;
 
 	progress(r, part);
-	ret = probe_app_stream(&t, via, 1, window_kib, APP_CAP_S, &res);
+	ret = probe_app_stream(&t, via, 1, window_kib, max_s, &res);
 	if (ret < 0) {
 		part_failed(r, part, ret);
 		return ret;
@@ -267,34 +270,40 @@ static const char *cannot_run(const struct probe_run_state *r)
 		       "the application's reads";
 	if (r->o->engine && !strcmp(r->o->engine, "null"))
 		return "the null engine does no I/O, and the application's reads are real";
-	if (r->span < 4 * APP_TINY_BYTES)
-		return "the span is too small for its four regions (16 MiB at least)";
+	if (r->span < APP_REGIONS * APP_TINY_BYTES)
+		return "the span is too small for its five regions (20 MiB at least)";
 	return NULL;
 }
 
 /* The stream parts and the faults, each in its own region of the span:
  * [0, L) buffered, [L, 2L) buffered at the plan's window, [2L, 3L) mmap,
- * the rest the faults. */
+ * [3L, 4L) O_DIRECT, the rest the faults.  The O_DIRECT load has a region
+ * of its own too: a device's cache may hold what was just read. */
 static int reads(struct probe_run_state *r)
 {
 	struct profile_app *a = &r->dev->app;
-	const uint64_t l = region_bytes(&r->dev->io[PROFILE_SEQ_READ], APP_PART_S, r->span / 4);
-	uint64_t rest = r->span - 3 * l;
+	const uint64_t l = region_bytes(&r->dev->io[PROFILE_SEQ_READ], APP_PART_S,
+					r->span / APP_REGIONS);
+	uint64_t rest = r->span - (APP_REGIONS - 1) * l;
 	int bad = 0;
 
 	a->read_ahead_kb = read_ahead_kb(r);
 	a->plan_read_ahead_kb = TW_WARM_READ_AHEAD_KB;
 	if (!cancelled(r))
 		bad += buffered(r, "buffered_read", 0, l, PROBE_APP_BUFFERED, 0,
-				&a->buffered_mbps) < 0;
+				&a->buffered_mbps, APP_CAP_S) < 0;
 	if (!cancelled(r))
 		bad += buffered(r, "buffered_read_plan", l, l, PROBE_APP_BUFFERED,
-				TW_WARM_READ_AHEAD_KB, &a->buffered_plan_mbps) < 0;
+				TW_WARM_READ_AHEAD_KB, &a->buffered_plan_mbps, APP_CAP_S) < 0;
 	if (!cancelled(r))
-		bad += buffered(r, "mmap_read", 2 * l, l, PROBE_APP_MMAP, 0, &a->mmap_mbps) < 0;
+		bad += buffered(r, "mmap_read", 2 * l, l, PROBE_APP_MMAP, 0, &a->mmap_mbps,
+				APP_CAP_S) < 0;
+	if (!cancelled(r))
+		bad += buffered(r, "direct_read", 3 * l, l, PROBE_APP_DIRECT, 0, &a->direct_mbps,
+				APP_DIRECT_S) < 0;
 	rest = rest < APP_FAULT_SPAN ? rest : APP_FAULT_SPAN;
 	if (!cancelled(r))
-		bad += faults(r, 3 * l, rest - rest % MIB) < 0;
+		bad += faults(r, (APP_REGIONS - 1) * l, rest - rest % MIB) < 0;
 	return bad ? -EIO : 0;
 }
 

@@ -141,6 +141,7 @@ static void device_init(struct profile_device *d)
 	d->under_write.boot_iops = NAN;
 	d->under_write.boot_lat = profile_lat_none();
 	d->app.buffered_mbps = d->app.buffered_plan_mbps = d->app.mmap_mbps = NAN;
+	d->app.direct_mbps = NAN;
 	d->app.fault_iops = d->app.fault_p99_us = d->app.fault_kib = NAN;
 	d->app.fsync_mbps = d->app.inner_mbps = NAN;
 	d->app.read_ahead_kb = d->app.plan_read_ahead_kb = -1;

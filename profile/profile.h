@@ -266,6 +266,8 @@ struct profile_app {
 	long plan_read_ahead_kb;	/* that window (4096) */
 	double mmap_mbps;		/* mmap_read: cold mapping, one touch per
 					 * 4 KiB in order, default read-around */
+	double direct_mbps;		/* direct_read: O_DIRECT 1 MiB reads one at
+					 * a time (one stream, QD1) */
 	double fault_iops;		/* mmap_fault: random 4 KiB touches of a
 					 * cold mapping, faults/s */
 	double fault_p99_us;		/* their p99 */

@@ -237,6 +237,11 @@ static const struct pf_field app_mmap_f[] = {
 };
 TABLE(pf_app_mmap, app_mmap_f);
 
+static const struct pf_field app_direct_f[] = {
+	{ "mbps", PF_POS, AP(direct_mbps), PF_REQUIRED, 0, 0 },
+};
+TABLE(pf_app_direct, app_direct_f);
+
 static const struct pf_field app_fault_lat_f[] = {
 	{ "p99", PF_POS, AP(fault_p99_us), 0, 0, 0 },
 };
@@ -263,6 +268,7 @@ const struct pf_app_result pf_app_results[] = {
 	{ "buffered_read", &pf_app_buffered, AP(buffered_mbps) },
 	{ "buffered_read_plan", &pf_app_buffered_plan, AP(buffered_plan_mbps) },
 	{ "mmap_read", &pf_app_mmap, AP(mmap_mbps) },
+	{ "direct_read", &pf_app_direct, AP(direct_mbps) },
 	{ "mmap_fault", &pf_app_fault, AP(fault_iops) },
 	{ "fsync_write", &pf_app_fsync, AP(fsync_mbps) },
 	{ "seq_read_inner", &pf_app_inner, AP(inner_mbps) },

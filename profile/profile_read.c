@@ -402,7 +402,7 @@ static void decode_results(struct rctx *c, const json_t *v, const char *path,
 			bad(c, p, "unknown test (expected seq_read, seq_write, rand_read_qd1, "
 			    "rand_read_qd32, mixed_70_30, sustained_write, qd_sweep, latency_target, "
 			    "read_under_write, iorate, buffered_read, buffered_read_plan, mmap_read, "
-			    "mmap_fault, fsync_write, seq_read_inner)");
+			    "direct_read, mmap_fault, fsync_write, seq_read_inner)");
 		}
 	}
 }

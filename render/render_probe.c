@@ -24,11 +24,11 @@ static void app_text(FILE *out, const struct profile_app *a)
 	if (!a->present)
 		return;
 	fprintf(out, "  app: buffered read %s MB/s (read-ahead %s KiB), %s MB/s (%s KiB); mmap read "
-		"%s MB/s\n", num(b, sizeof(b), a->buffered_mbps, 0),
+		"%s MB/s; O_DIRECT read %s MB/s\n", num(b, sizeof(b), a->buffered_mbps, 0),
 		num(c, sizeof(c), a->read_ahead_kb < 0 ? NAN : (double)a->read_ahead_kb, 0),
 		num(d, sizeof(d), a->buffered_plan_mbps, 0),
 		num(e, sizeof(e), a->plan_read_ahead_kb < 0 ? NAN : (double)a->plan_read_ahead_kb, 0),
-		num(f, sizeof(f), a->mmap_mbps, 0));
+		num(f, sizeof(f), a->mmap_mbps, 0), num(g, sizeof(g), a->direct_mbps, 0));
 	fprintf(out, "    mmap faults %s /s, p99 %s µs, %s KiB read each; fsync write %s MB/s",
 		num(b, sizeof(b), a->fault_iops, 0), num(c, sizeof(c), a->fault_p99_us, 1),
 		num(d, sizeof(d), a->fault_kib, 0), num(g, sizeof(g), a->fsync_mbps, 0));

@@ -42,6 +42,7 @@ rot=$(cat "/sys/block/$lname/queue/rotational")
 # the figures every target has: the loads, the faults
 app_reads='.devices[0].results | .buffered_read.mbps > 0 and .buffered_read_plan.mbps > 0
 	and .buffered_read_plan.read_ahead_kb == 4096 and .mmap_read.mbps > 0
+	and .direct_read.mbps > 0
 	and .mmap_fault.iops > 0 and .mmap_fault.lat_us.p99 > 0'
 
 check "loop, read-only" 0 "$tw" probe "$lname" --tests seq_read,app --quiet -o "$tmp/ro.json"

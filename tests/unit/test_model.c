@@ -41,8 +41,8 @@ static struct profile_device *device(struct profile *p)
 	d->io[PROFILE_RAND_READ_QD32].lat.v[PROFILE_LAT_P99] = 120;
 	d->app = (struct profile_app){ .present = true, .buffered_mbps = 1000,
 		.read_ahead_kb = 128, .buffered_plan_mbps = 3000, .plan_read_ahead_kb = 4096,
-		.mmap_mbps = 800, .fault_iops = 5000, .fault_p99_us = 400, .fault_kib = 128,
-		.fsync_mbps = 2000, .inner_mbps = NAN };
+		.mmap_mbps = 800, .direct_mbps = NAN, .fault_iops = 5000, .fault_p99_us = 400,
+		.fault_kib = 128, .fsync_mbps = 2000, .inner_mbps = NAN };
 	return d;
 }
 
@@ -138,15 +138,32 @@ static void test_streams(void **state)
 	model_workload(&w, d, &e);
 	assert_float_equal(e.mbps, 1000 + 0.6 * 2000, 1e-9);
 	assert_non_null(strstr(e.how, "not measured"));
-	/* O_DIRECT, 4 streams: one stream 1 MiB per (40 µs + transfer),
-	 * four capped at the QD32 rate */
+	/* O_DIRECT, 4 streams, one stream not measured: 1 MiB per (40 µs +
+	 * transfer), said; four capped at the QD32 rate */
 	w.via = MODEL_VIA_DIRECT;
 	w.streams = 1;
 	model_workload(&w, d, &e);
 	assert_float_equal(e.mbps, 1.048576 / (40e-6 + 1.048576 / 6193), 1e-6);
+	assert_non_null(strstr(e.how, "one O_DIRECT stream not measured"));
 	w.streams = 4;
 	model_workload(&w, d, &e);
 	assert_float_equal(e.mbps, 6193, 1e-9);
+	/* measured (direct_read): one stream at its rate, four at 4 × 1,500
+	 * (under the QD32 rate), 3 × 2,500 capped at it */
+	d->app.direct_mbps = 1500;
+	w.streams = 1;
+	model_workload(&w, d, &e);
+	assert_float_equal(e.mbps, 1500, 0);
+	assert_string_equal(e.how, "");
+	w.streams = 4;
+	model_workload(&w, d, &e);
+	assert_float_equal(e.mbps, 6000, 0);
+	d->app.direct_mbps = 2500;
+	w.streams = 3;
+	model_workload(&w, d, &e);
+	assert_float_equal(e.mbps, 6193, 0);
+	d->app.direct_mbps = NAN;
+	w.streams = 4;
 	/* does not fit */
 	w.size_bytes = 2000000000000LL;
 	model_workload(&w, d, &e);

@@ -62,7 +62,7 @@ static struct profile *build(void)
 	d->thermal.source = strdup("nvme smart");
 	d->app = (struct profile_app){ .present = true, .buffered_mbps = 812.5, .read_ahead_kb = 128,
 		.buffered_plan_mbps = 1650, .plan_read_ahead_kb = 4096, .mmap_mbps = 640.25,
-		.fault_iops = 9100, .fault_p99_us = 310.5, .fault_kib = 131.5, .fsync_mbps = 420,
+		.direct_mbps = 1210.5, .fault_iops = 9100, .fault_p99_us = 310.5, .fault_kib = 131.5, .fsync_mbps = 420,
 		.inner_mbps = NAN };
 	assert_int_equal(profile_device_add_note(d, "burst, fresh"), 0);
 	d = profile_add_device(p, "sda");
@@ -146,6 +146,7 @@ static void test_roundtrip_built(void **state)
 	assert_float_equal(d->app.buffered_plan_mbps, 1650, 0);
 	assert_int_equal(d->app.plan_read_ahead_kb, 4096);
 	assert_float_equal(d->app.mmap_mbps, 640.25, 0);
+	assert_float_equal(d->app.direct_mbps, 1210.5, 0);
 	assert_float_equal(d->app.fault_iops, 9100, 0);
 	assert_float_equal(d->app.fault_p99_us, 310.5, 0);
 	assert_float_equal(d->app.fault_kib, 131.5, 0);
@@ -156,7 +157,8 @@ static void test_roundtrip_built(void **state)
 	assert_true(d->app.present);
 	assert_float_equal(d->app.fault_iops, 95, 0);
 	assert_true(isnan(d->app.fault_p99_us) && isnan(d->app.fault_kib));
-	assert_true(isnan(d->app.buffered_mbps) && isnan(d->app.fsync_mbps));
+	assert_true(isnan(d->app.buffered_mbps) && isnan(d->app.fsync_mbps) &&
+		    isnan(d->app.direct_mbps));
 	assert_int_equal(d->app.read_ahead_kb, -1);
 	assert_float_equal(d->app.inner_mbps, 110, 0);
 	assert_false(q->devices[0].rotational);
