@@ -137,9 +137,9 @@ clean "as measured"
 jq '(.tiers[1].estimates["model-loading"][].mbps) *= 100 | (.tiers[1].estimates.checkpoints[0].mbps) *= 100 |
 	(.tiers[1].estimates["vector-db"][0].p50_ms) /= 100 | (.tiers[1].estimates["vector-db"][1].qps) *= 100' \
 	"$tmp/near.json" >"$tmp/fast.json"
-check "100x too fast" 5 "$tw" verify "$tmp/fast.json" --tier warm --seconds 1 --format json
+check "100x too fast" 5 "$tw" verify "$tmp/fast.json" --tier warm --seconds 0.5 --format json
 jq_true "100x too fast: no workload within" "all($warm[]; .within == false and .ratio < 0.3)" "$warm"
-check "100x too fast, text" 5 "$tw" verify "$tmp/fast.json" --tier warm --seconds 1
+check "100x too fast, text" 5 "$tw" verify "$tmp/fast.json" --tier warm --seconds 0.5
 line "100x too fast, text: OUTSIDE" "^  model-loading +buffered-load .* OUTSIDE"
 line "100x too fast, text: the count" "^0 within, 5 outside"
 clean "100x too fast"
@@ -165,7 +165,7 @@ rmdir "$mnt/models"
 check "a directory mount, gone" 3 "$tw" verify "$tmp/dir.json" --tier warm --seconds 0.5
 line "a directory mount, gone: said" "^warm  $mnt/models  not mounted, not written"
 # a mounted tier beside one that is not: partial
-check "one tier mounted, one not" 4 "$tw" verify "$tmp/near.json" --seconds 1 --tolerance 1000
+check "one tier mounted, one not" 4 "$tw" verify "$tmp/near.json" --seconds 0.5 --tolerance 1000
 
 # ---- 5. kill -9 in the middle of a run: the scratch file vanishes with the process
 "$tw" verify "$tmp/plan.json" --tier warm --seconds 10 >/dev/null 2>&1 &
@@ -182,7 +182,7 @@ pid=
 clean "after kill -9"
 
 # ---- 6. the Prometheus textfile
-check "prom" 5 "$tw" verify "$tmp/fast.json" --seconds 1 --format prom -o "$tmp/verify.prom"
+check "prom" 5 "$tw" verify "$tmp/fast.json" --seconds 0.5 --format prom -o "$tmp/verify.prom"
 cp "$tmp/verify.prom" "$tmp/out"
 line "prom: ratio per workload" "^tierwise_verify_ratio\{host=\"[^\"]*\",tier=\"warm\",policy=\"model-loading\",workload=\"buffered-load\",pattern=\"stream\"\} 0\.[0-9]"
 line "prom: within 0" "^tierwise_verify_within\{host=\"[^\"]*\",tier=\"warm\",policy=\"vector-db\",workload=\"beam-search\",pattern=\"beam\"\} 0$"
