@@ -181,10 +181,10 @@ set_tests_properties(cli.app_estimates PROPERTIES TIMEOUT 900 LABELS "device;by-
 # (ctest -j, label parallel) before the others, which run one at a time.
 # Not here: what uses devices, mounts, sshd or chromium, and what measures;
 # except cli.memcheck, whose loop device and scratch file only it sees and
-# whose figures nobody judges (valgrind: it checks memory, not speed), and
-# unit.test_fault, which mostly sleeps on the fault engine's stalls (its
-# bounds are seconds wide).
-set_property(TEST unit.test_fault cli.validate cli.jsonschema cli.csv2profile cli.golden cli.record_sysroot
+# whose figures nobody judges (valgrind: it checks memory, not speed).
+# Not unit.test_fault either: it sleeps, but its stall bounds failed there
+# once in three fresh-clone runs.
+set_property(TEST cli.validate cli.jsonschema cli.csv2profile cli.golden cli.record_sysroot
   cli.k8s_node fixtures.consistent cli.score cli.explain cli.plan cli.plan_engineer
   cli.plan_drive cli.compare cli.import_fio cli.wrong_kind cli.docs_drift cli.messages
   cli.policies_builtin cli.lab_scenario cli.wording cli.link build.no_cycles
