@@ -124,8 +124,8 @@ static struct probe_app_target region(const struct probe_run_state *r, uint64_t 
 
 /* A cold load through via (window_kib: 0 = the device's read-ahead) of
  * [off, off + len) into *mbps, max_s at most. */
-static int buffered(struct probe_run_state *r, const char *part, uint64_t off, uint64_t len,
-		    enum probe_app_via via, unsigned window_kib, double *mbps, double max_s)
+static int load(struct probe_run_state *r, const char *part, uint64_t off, uint64_t len,
+		enum probe_app_via via, unsigned window_kib, double *mbps, double max_s)
 {
 	const struct probe_app_target t = region(r, off, len);
 	struct probe_app_result res;
@@ -290,17 +290,17 @@ static int reads(struct probe_run_state *r)
 	a->read_ahead_kb = read_ahead_kb(r);
 	a->plan_read_ahead_kb = TW_WARM_READ_AHEAD_KB;
 	if (!cancelled(r))
-		bad += buffered(r, "buffered_read", 0, l, PROBE_APP_BUFFERED, 0,
-				&a->buffered_mbps, APP_CAP_S) < 0;
+		bad += load(r, "buffered_read", 0, l, PROBE_APP_BUFFERED, 0, &a->buffered_mbps,
+			    APP_CAP_S) < 0;
 	if (!cancelled(r))
-		bad += buffered(r, "buffered_read_plan", l, l, PROBE_APP_BUFFERED,
-				TW_WARM_READ_AHEAD_KB, &a->buffered_plan_mbps, APP_CAP_S) < 0;
+		bad += load(r, "buffered_read_plan", l, l, PROBE_APP_BUFFERED,
+			    TW_WARM_READ_AHEAD_KB, &a->buffered_plan_mbps, APP_CAP_S) < 0;
 	if (!cancelled(r))
-		bad += buffered(r, "mmap_read", 2 * l, l, PROBE_APP_MMAP, 0, &a->mmap_mbps,
-				APP_CAP_S) < 0;
+		bad += load(r, "mmap_read", 2 * l, l, PROBE_APP_MMAP, 0, &a->mmap_mbps,
+			    APP_CAP_S) < 0;
 	if (!cancelled(r))
-		bad += buffered(r, "direct_read", 3 * l, l, PROBE_APP_DIRECT, 0, &a->direct_mbps,
-				APP_DIRECT_S) < 0;
+		bad += load(r, "direct_read", 3 * l, l, PROBE_APP_DIRECT, 0, &a->direct_mbps,
+			    APP_DIRECT_S) < 0;
 	rest = rest < APP_FAULT_SPAN ? rest : APP_FAULT_SPAN;
 	if (!cancelled(r))
 		bad += faults(r, (APP_REGIONS - 1) * l, rest - rest % MIB) < 0;
