@@ -1,7 +1,8 @@
 /* raid.c — like devices of a tier grouped into a suggested md array.
  *
  * Like devices: the same model and measurements within LIKE_TOLERANCE of
- * each other (sequential read and QD1 random read, where measured).  The
+ * each other, widened by what the figures themselves resolve (sequential
+ * read and QD1 random read, where measured).  The
  * largest group of like devices in a tier (two or more, none of them the
  * root disk or holding data to keep) becomes the array:
  *   warm (model loading)  RAID0  re-downloadable data, bandwidth adds up
@@ -23,12 +24,34 @@
 
 #define LIKE_TOLERANCE 0.15
 
-/* a and b within the tolerance of each other (either unknown: alike). */
-static bool close_to(double a, double b)
+/*
+ * What a measured figure can tell apart, as a share of it: one I/O of the
+ * ios counted in its window (a figure counted from 20 I/Os moves 5 % with
+ * one I/O more or less, whatever the device did), or the ± band the probe
+ * reached for it, whichever is wider; 0 for a figure with neither (catalog
+ * data).  An emulated HDD read 1 MiB at a time for 1 s counts about 20
+ * I/Os: two of them measured 20 and 17 on a busy host, 15 % apart by the
+ * count alone.
+ */
+static double resolution(const struct profile_io *io)
 {
-	if (isnan(a) || isnan(b))
+	double r = io->ios > 0 ? 1.0 / (double)io->ios : 0.0;
+
+	if (isfinite(io->spread_pct) && io->spread_pct > 0)
+		r = fmax(r, io->spread_pct / 100.0);
+	return r;
+}
+
+/* The figures of a and b (MB/s or IOPS) within the tolerance of each
+ * other, widened by what each resolves (either unknown: alike). */
+static bool close_to(const struct profile_io *a, const struct profile_io *b, bool mbps)
+{
+	const double x = mbps ? a->mbps : a->iops, y = mbps ? b->mbps : b->iops;
+
+	if (isnan(x) || isnan(y))
 		return true;
-	return fabs(a - b) <= LIKE_TOLERANCE * fmax(fabs(a), fabs(b));
+	return fabs(x - y) <= LIKE_TOLERANCE * fmax(fabs(x), fabs(y)) +
+				      resolution(a) * fabs(x) + resolution(b) * fabs(y);
 }
 
 /* Capacities within 1 % (either unknown: alike). */
@@ -41,7 +64,7 @@ static bool same_size(int64_t a, int64_t b)
 
 /*
  * Like devices: the same model and size, sequential read and QD1 IOPS
- * within LIKE_TOLERANCE.  The size matters: an array offers n × its
+ * within LIKE_TOLERANCE, widened by what the figures resolve.  The size matters: an array offers n × its
  * smallest member, and one model name can cover several sizes (every
  * emulated disk is "QEMU HARDDISK").  Two namespaces of one drive are never
  * alike: an array over them has no redundancy (one drive fails, both go)
@@ -51,8 +74,8 @@ static bool alike(const struct profile_device *a, const struct profile_device *b
 {
 	return !advisor_one_drive(a, b) && a->model && b->model && !strcmp(a->model, b->model) &&
 	       same_size(a->capacity_bytes, b->capacity_bytes) &&
-	       close_to(a->io[PROFILE_SEQ_READ].mbps, b->io[PROFILE_SEQ_READ].mbps) &&
-	       close_to(a->io[PROFILE_RAND_READ_QD1].iops, b->io[PROFILE_RAND_READ_QD1].iops);
+	       close_to(&a->io[PROFILE_SEQ_READ], &b->io[PROFILE_SEQ_READ], true) &&
+	       close_to(&a->io[PROFILE_RAND_READ_QD1], &b->io[PROFILE_RAND_READ_QD1], false);
 }
 
 /* A device that may join an array: new, not the root disk, not

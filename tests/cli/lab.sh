@@ -120,7 +120,14 @@ while read -r name; do
 		cat "$b2/assemble.txt" "$b2/mdstat.txt"; fail=1
 	fi
 done < <(jq -r '.tiers[].raid | select(. != null) | .name' "$plan")
-[ "$n_arrays" -gt 0 ] || { echo "FAIL: the plan has no md array (HDD0 and HDD1 are alike: the archive mirror)"; fail=1; }
+if [ "$n_arrays" -eq 0 ]; then
+	echo "FAIL: the plan has no md array (HDD0 and HDD1 are alike: the archive mirror); their figures:"
+	jq -r '.devices[] | select(.serial | test("^HDD")) | "  \(.serial): " +
+		([.results | to_entries[] | select(.key == "seq_read" or .key == "rand_read_qd1") |
+		  "\(.key) \(if .key == "seq_read" then "\(.value.mbps) MB/s" else "\(.value.iops) IOPS" end) over \(.value.ios) I/Os, band \(.value.spread_pct // "-") %"] | join(", "))' \
+		"$b1/new.json"
+	fail=1
+fi
 
 echo "lab: $n_mounts mounts, $n_arrays md array(s); wall time $(since "$t0") s; results in $results"
 [ "$fail" -eq 0 ] && echo "lab: all checks passed"

@@ -210,6 +210,53 @@ static void test_raid_unlike_sizes(void **state)
 	fx_free(f);
 }
 
+/*
+ * Like figures are judged with what they resolve: two HDDs read at 20.96
+ * and 17.5 MB/s (16.5 % apart) are alike when the figures were counted
+ * from 20 and 17 I/Os (one I/O is 5–6 % of each), not when counted from
+ * 200 and 170, nor as catalog figures (no count); a ± 40 % band makes
+ * them alike too.  QD1 IOPS 165 against 120 (27 %) over 495 and 360 I/Os
+ * stay unlike.
+ */
+static void test_raid_resolution(void **state)
+{
+	static const struct {
+		int64_t ios0, ios1;
+		double spread0, qd1_1;
+		bool alike;
+	} cases[] = {
+		{ 20, 17, 0, 160, true },
+		{ 200, 170, 0, 160, false },
+		{ -1, -1, NAN, 160, false },
+		{ 200, 170, 40.0, 160, true },
+		{ 20, 17, 0, 120, false },
+	};
+	struct fx *f = fx_new(2);
+
+	(void)state;
+	fx_dev(f, 0, "hdd0", "QEMU HARDDISK", 180 * 1000000000LL, 20.96);
+	fx_dev(f, 1, "hdd1", "QEMU HARDDISK", 180 * 1000000000LL, 17.5);
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct profile_io *s0 = &f->p[0].io[PROFILE_SEQ_READ];
+		struct profile_io *s1 = &f->p[1].io[PROFILE_SEQ_READ];
+		struct profile_io *q0 = &f->p[0].io[PROFILE_RAND_READ_QD1];
+		struct profile_io *q1 = &f->p[1].io[PROFILE_RAND_READ_QD1];
+
+		s0->ios = cases[k].ios0;
+		s1->ios = cases[k].ios1;
+		s0->spread_pct = cases[k].spread0;
+		s1->spread_pct = NAN;
+		q0->iops = 165;
+		q0->ios = 495;
+		q1->iops = cases[k].qd1_1;
+		q1->ios = (int64_t)(cases[k].qd1_1 * 3);
+		q0->spread_pct = q1->spread_pct = NAN;
+		assert_int_equal(advisor_alike(&f->devs[0], &f->devs[1]), cases[k].alike);
+		assert_int_equal(advisor_alike(&f->devs[1], &f->devs[0]), cases[k].alike);
+	}
+	fx_free(f);
+}
+
 /* Preferred redundancy that would not hold the need: striped instead. */
 static void test_raid_preferred_too_small(void **state)
 {
@@ -389,6 +436,7 @@ int main(void)
 		cmocka_unit_test(test_array_levels),
 		cmocka_unit_test(test_rule_from_redundancy),
 		cmocka_unit_test(test_raid_unlike_sizes),
+		cmocka_unit_test(test_raid_resolution),
 		cmocka_unit_test(test_raid_preferred_too_small),
 		cmocka_unit_test(test_volume_unlike),
 		cmocka_unit_test(test_buy_stock),
