@@ -34,6 +34,7 @@
 #define MIB (1024.0 * 1024.0)
 #define VERIFY_MIN_BYTES (64ULL << 20)	/* the smallest scratch file worth a measurement */
 #define VERIFY_MAX_RANGE (1ULL << 30)	/* chain and beam: the range their reads spread over */
+#define VERIFY_SEED 0x76657269667921ULL	/* samples: their order ("verify!") */
 
 static void verify_usage(FILE *out)
 {
@@ -313,6 +314,15 @@ static double estimate_of(const struct advisor_file_est *e, const char **figure)
 	return e->mbps;
 }
 
+/* A sample of e (samples) in whole 4 KiB blocks, at most len (the file
+ * then holds one sample: itself). */
+static uint64_t sample_len(const struct advisor_file_est *e, uint64_t len)
+{
+	const double b = ceil(fmax(e->sample_size_bytes, 4096) / 4096) * 4096;
+
+	return b < (double)len ? (uint64_t)b : len / 4096 * 4096;
+}
+
 /* The scratch file's size for w at the estimated rate est. */
 static uint64_t scratch_size(const struct verify_ctx *c, const struct advisor_file_est *e,
 			     double est)
@@ -324,6 +334,9 @@ static uint64_t scratch_size(const struct verify_ctx *c, const struct advisor_fi
 	if (!strcmp(e->pattern, "beam"))
 		return clamp_bytes(c->seconds * est * (e->reads_per_query ? e->reads_per_query : 1) *
 				   4096 * 4, VERIFY_MIN_BYTES, range);
+	if (!strcmp(e->pattern, "samples"))	/* two whole samples at least */
+		return clamp_bytes(fmax(c->seconds * est * 1e6, 2 * sample_len(e, c->room)),
+				   VERIFY_MIN_BYTES, c->room);
 	return clamp_bytes(c->seconds * est * 1e6, VERIFY_MIN_BYTES, c->room);
 }
 
@@ -344,8 +357,13 @@ static int run_pattern(const struct verify_ctx *c, const struct advisor_file_est
 				      e->reads_per_query ? e->reads_per_query : 1,
 				      e->concurrency ? e->concurrency : 1,
 				      (uint64_t)fmax(1, c->seconds * est), max_s, 1, r);
-	/* stream, restore, samples: a cold sequential read at the kernel's
-	 * read-ahead as the machine has it (a udev rule not applied shows) */
+	/* samples: whole samples in a shuffled order, buffered, by `streams`
+	 * readers, as DLIO reads them */
+	if (!strcmp(p, "samples") && e->sample_size_bytes > 0)
+		return probe_app_samples(t, sample_len(e, t->len), e->streams ? e->streams : 1,
+					 VERIFY_SEED, max_s, r);
+	/* stream, restore: a cold sequential read at the kernel's read-ahead
+	 * as the machine has it (a udev rule not applied shows) */
 	return probe_app_stream(t, !strcmp(p, "restore") ? PROBE_APP_BUFFERED : via_of(e),
 				e->streams ? e->streams : 1, 0, max_s, r);
 }

@@ -24,6 +24,7 @@
 #include <linux/fs.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +112,18 @@ uint64_t probe_app_next(uint64_t h, uint64_t counter, uint64_t seed,
 		return 0;
 	return mix64(h ^ mix64(mix64(seed) + counter * 0x9e3779b97f4a7c15ull)) %
 	       nblocks;
+}
+
+void probe_app_shuffle(uint64_t *order, uint64_t n, uint64_t seed)
+{
+	for (uint64_t i = 0; i < n; i++)
+		order[i] = i;
+	for (uint64_t i = n; i > 1; i--) {	/* Fisher-Yates */
+		uint64_t j = mix64(mix64(seed) + i * 0x9e3779b97f4a7c15ull) % i, x = order[i - 1];
+
+		order[i - 1] = order[j];
+		order[j] = x;
+	}
 }
 
 /* ---- common ---------------------------------------------------------- */
@@ -376,6 +389,11 @@ struct stream_shared {
 	const unsigned char *map;	/* mmap: the range's first byte */
 	uint64_t window;		/* buffered: read-ahead window, bytes */
 	double deadline;
+	/* samples: whole samples of sample_len bytes from off0, in the order
+	 * of order[], each stream taking the next one (next) */
+	uint64_t off0, sample_len, n_samples;
+	const uint64_t *order;
+	atomic_uint_fast64_t next;
 };
 
 /* One stream: its part [off, off + len) of the target (absolute offsets). */
@@ -450,11 +468,34 @@ static int stream_touch(struct stream_part *p)
 	return 0;
 }
 
+/* Whole samples, the next of the shuffled order each time, until all are
+ * read or the deadline; p's counts add up what its samples read. */
+static int stream_samples(struct stream_part *p)
+{
+	struct stream_shared *sh = (struct stream_shared *)p->sh;
+	int ret = 0;
+
+	while (!ret && !past(sh->deadline)) {
+		uint64_t k = atomic_fetch_add(&sh->next, 1);
+		struct stream_part one;
+
+		if (k >= sh->n_samples)
+			break;
+		one = (struct stream_part){ .sh = sh, .len = sh->sample_len,
+			.off = sh->off0 + sh->order[k] * sh->sample_len };
+		ret = stream_pread(&one);
+		p->bytes += one.bytes;
+		p->ios += one.ios;
+	}
+	return ret;
+}
+
 static void *stream_thread(void *arg)
 {
 	struct stream_part *p = arg;
 
-	p->ret = p->sh->via == PROBE_APP_MMAP ? stream_touch(p) : stream_pread(p);
+	p->ret = p->sh->n_samples ? stream_samples(p) :
+		 p->sh->via == PROBE_APP_MMAP ? stream_touch(p) : stream_pread(p);
 	return NULL;
 }
 
@@ -490,11 +531,14 @@ static int stream_run(const struct probe_app_target *t, struct stream_shared *sh
 	return ret;
 }
 
-int probe_app_stream(const struct probe_app_target *t, enum probe_app_via via,
+/* probe_app_stream and probe_app_samples: sh says which (its via, and
+ * the samples' size, order and count when those are read). */
+static int stream_go(const struct probe_app_target *t, struct stream_shared *shp,
 		     unsigned streams, unsigned window_kib, double max_s,
 		     struct probe_app_result *r)
 {
-	struct stream_shared sh = { .via = via };
+	struct stream_shared sh = *shp;
+	const enum probe_app_via via = sh.via;
 	struct stream_part *parts = NULL;
 	struct app_map map = { 0 };
 	int64_t s0;
@@ -530,6 +574,7 @@ int probe_app_stream(const struct probe_app_target *t, enum probe_app_via via,
 	s0 = dev_sectors(t);
 	t0 = now_s();
 	sh.deadline = deadline_of(t0, max_s);
+	atomic_init(&sh.next, 0);
 	ret = stream_run(t, &sh, parts, streams, r);
 	r->seconds = now_s() - t0;
 	dev_delta(r, s0, dev_sectors(t));
@@ -540,6 +585,38 @@ out:
 	close(sh.fd);
 	if (ret)
 		result_init(r);
+	return ret;
+}
+
+int probe_app_stream(const struct probe_app_target *t, enum probe_app_via via,
+		     unsigned streams, unsigned window_kib, double max_s,
+		     struct probe_app_result *r)
+{
+	struct stream_shared sh = { .via = via };
+
+	return stream_go(t, &sh, streams, window_kib, max_s, r);
+}
+
+int probe_app_samples(const struct probe_app_target *t, uint64_t sample_bytes,
+		      unsigned streams, uint64_t seed, double max_s,
+		      struct probe_app_result *r)
+{
+	struct stream_shared sh = { .via = PROBE_APP_BUFFERED, .off0 = t->off };
+	uint64_t *order;
+	int ret;
+
+	result_init(r);
+	if (!t || !sample_bytes || sample_bytes % PROBE_APP_BLOCK || sample_bytes > t->len)
+		return -EINVAL;
+	sh.sample_len = sample_bytes;
+	sh.n_samples = t->len / sample_bytes;
+	order = malloc(sh.n_samples * sizeof(*order));
+	if (!order)
+		return -ENOMEM;
+	probe_app_shuffle(order, sh.n_samples, seed);
+	sh.order = order;
+	ret = stream_go(t, &sh, streams, 0, max_s, r);
+	free(order);
 	return ret;
 }
 

@@ -73,6 +73,19 @@ int probe_app_stream(const struct probe_app_target *t, enum probe_app_via via,
 		     struct probe_app_result *r);
 
 /*
+ * Training samples as MLPerf Storage's DLIO reads them: the range cut into
+ * whole samples of sample_bytes (4 KiB aligned; the tail that holds no
+ * whole sample is not read), in an order shuffled by seed, each read from
+ * its start to its end with buffered 1 MiB reads by the next free one of
+ * `streams` threads (DLIO's reader threads).  Cold: the range is dropped
+ * from the cache first.  max_s > 0 stops early (no new sample is begun,
+ * the one under way stops at the next MiB).
+ */
+int probe_app_samples(const struct probe_app_target *t, uint64_t sample_bytes,
+		      unsigned streams, uint64_t seed, double max_s,
+		      struct probe_app_result *r);
+
+/*
  * Dependent 4 KiB reads: each read's offset comes from the data the
  * previous one returned (hashed, so any data works), within the range.
  * madv_random with via mmap: madvise(MADV_RANDOM) (no read-around).

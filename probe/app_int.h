@@ -23,6 +23,10 @@ uint64_t probe_app_hash(const void *buf, size_t len);
 uint64_t probe_app_next(uint64_t h, uint64_t counter, uint64_t seed,
 			uint64_t nblocks);
 
+/* order[0 .. n - 1]: the numbers 0 .. n - 1 in an order shuffled by seed
+ * (Fisher-Yates), the same for the same seed.  probe_app_samples' order. */
+void probe_app_shuffle(uint64_t *order, uint64_t n, uint64_t seed);
+
 /*
  * probe_app_chain() that also stores the byte offset of each read in
  * offs[0 .. r->ios - 1] (offs holds `reads` entries; NULL: not stored).

@@ -7,6 +7,7 @@
 #  2. a plan whose estimates are the median of three such runs is verified
 #     within ±50 % (exit 0; the machine is shared: see there), and with a
 #     tolerance of 1000 % exit 0;
+#     a samples workload (DLIO) reads its scratch file in whole samples;
 #  3. estimates 100× too fast: exit 5, every "within" false, ratios below 0.3
 #     (100×: a buffered load on the disk here swings 20× between runs);
 #  4. a mount point that is not mounted (an empty directory, a missing one):
@@ -130,6 +131,22 @@ jq_true "as measured: tolerance said" ".tolerance_pct == 50"
 check "a wide tolerance: exit 0" 0 "$tw" verify "$tmp/near.json" --tier warm --seconds 1 --tolerance 1000
 line "a wide tolerance: the count" "^5 within, 0 outside, 0 not run, 0 failed; 0 tiers not mounted$"
 clean "as measured"
+
+# ---- 2b. training samples (DLIO): whole 24 MiB samples, shuffled, 4 readers;
+# at 10 MB/s 1 s asks 10 MB, so the file is its 64 MiB floor: 2 whole
+# samples, each read whole, and the 16 MiB tail that holds none not read
+# (a sequential read of the file would read 64 MiB)
+plan '.tiers[1].estimates = {"model-loading": [.tiers[1].estimates["model-loading"][0] |
+	.workload = "unet3d" | .pattern = "samples" | .via = null | .streams = 4 |
+	.sample_size_bytes = 25165824 | .batch = 7 | .compute_s = 0.323 | .utilization = 0.9 |
+	.mbps = 10]}' >"$tmp/samples.json"
+"$tw" verify "$tmp/samples.json" --tier warm --seconds 1 --format json >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 0 ] || [ "$rc" -eq 5 ] || bad "samples: exit $rc, wanted 0 or 5: $(cat "$tmp/err")"
+jq_true "samples: one workload, two whole samples read cold" "[$warm[]] | length == 1 and
+	(.[0] | .pattern == \"samples\" and .measured.scratch_bytes == 67108864 and
+	 .measured.bytes == 50331648 and .measured.cold and .compared.measured > 0)" "$warm"
+clean "samples"
 
 # ---- 3. estimates 100× too fast (the figures of one run swing up to 20×
 # between runs here: a buffered load measured 4.7× then 0.2× its estimate

@@ -262,6 +262,47 @@ static void test_stream_parts(void **state)
 	check_stream(&r, t.len, 42);
 }
 
+/*
+ * Training samples: 64 MiB in samples of 3 MiB + 4 KiB (21 whole ones, the
+ * 1.9 MiB tail not read), each read whole in 1 MiB requests (4 each, the
+ * last 4 KiB), by 1 and by 4 threads; a sample larger than the range, or
+ * not 4 KiB aligned, is refused.  The order is a permutation, the same for
+ * one seed, another for the next.
+ */
+static void test_samples(void **state)
+{
+	const uint64_t sample = 3 * MiB + 4 * KiB, n = FILE_SIZE / sample;
+	struct probe_app_target t = file_target(data_path, 0, FILE_SIZE);
+	struct probe_app_result r;
+	uint64_t a[64], b[64], c[64];
+	unsigned moved = 0, differ = 0;
+
+	(void)state;
+	assert_int_equal(n, 21);
+	for (unsigned streams = 1; streams <= 4; streams += 3) {
+		assert_int_equal(probe_app_samples(&t, sample, streams, 7, 0, &r), 0);
+		check_stream(&r, n * sample, n * 4);
+	}
+	assert_int_equal(probe_app_samples(&t, FILE_SIZE + 4 * KiB, 1, 7, 0, &r), -EINVAL);
+	assert_int_equal(probe_app_samples(&t, 3 * MiB + 1, 1, 7, 0, &r), -EINVAL);
+	assert_int_equal(probe_app_samples(&t, 0, 1, 7, 0, &r), -EINVAL);
+	probe_app_shuffle(a, 64, 7);
+	probe_app_shuffle(b, 64, 7);
+	probe_app_shuffle(c, 64, 8);
+	for (uint64_t i = 0; i < 64; i++) {
+		unsigned seen = 0;
+
+		for (uint64_t j = 0; j < 64; j++)
+			seen += a[j] == i;
+		assert_int_equal(seen, 1);	/* each sample once */
+		assert_int_equal(a[i], b[i]);
+		moved += a[i] != i;
+		differ += a[i] != c[i];
+	}
+	assert_true(moved > 48);	/* shuffled, not in file order */
+	assert_true(differ > 48);
+}
+
 /* ---- chain ----------------------------------------------------------- */
 
 static void check_chain(const struct probe_app_result *r, uint64_t reads)
@@ -640,6 +681,7 @@ int main(void)
 		cmocka_unit_test(test_hash),
 		cmocka_unit_test(test_stream_each_via),
 		cmocka_unit_test(test_stream_parts),
+		cmocka_unit_test(test_samples),
 		cmocka_unit_test(test_chain_each_via),
 		cmocka_unit_test(test_chain_walk),
 		cmocka_unit_test(test_chain_zeros),
