@@ -396,9 +396,10 @@ struct stream_shared {
 	atomic_uint_fast64_t next;
 };
 
-/* One stream: its part [off, off + len) of the target (absolute offsets). */
+/* One stream: its part [off, off + len) of the target (absolute offsets).
+ * Reading samples, a stream's part is unused: it takes whole samples. */
 struct stream_part {
-	const struct stream_shared *sh;
+	struct stream_shared *sh;
 	uint64_t off, rel, len;		/* rel: off - the range's start */
 	uint64_t bytes, ios;
 	int ret;
@@ -424,15 +425,14 @@ static void window_ahead(const struct stream_part *p, uint64_t end,
 	*advised = want;
 }
 
-static int stream_pread(struct stream_part *p)
+/* p's part read in STREAM_BS requests into buf (STREAM_BS bytes, aligned
+ * for O_DIRECT). */
+static int stream_pread(struct stream_part *p, void *buf)
 {
 	const struct stream_shared *sh = p->sh;
 	uint64_t advised = 0;
-	void *buf;
 	int ret = 0;
 
-	if (posix_memalign(&buf, PROBE_APP_BLOCK, STREAM_BS))
-		return -ENOMEM;
 	for (uint64_t pos = 0; pos < p->len && !ret;) {
 		size_t n = p->len - pos < STREAM_BS ? (size_t)(p->len - pos) : STREAM_BS;
 
@@ -447,7 +447,6 @@ static int stream_pread(struct stream_part *p)
 		if (past(sh->deadline))
 			break;
 	}
-	free(buf);
 	return ret;
 }
 
@@ -470,9 +469,9 @@ static int stream_touch(struct stream_part *p)
 
 /* Whole samples, the next of the shuffled order each time, until all are
  * read or the deadline; p's counts add up what its samples read. */
-static int stream_samples(struct stream_part *p)
+static int stream_samples(struct stream_part *p, void *buf)
 {
-	struct stream_shared *sh = (struct stream_shared *)p->sh;
+	struct stream_shared *sh = p->sh;
 	int ret = 0;
 
 	while (!ret && !past(sh->deadline)) {
@@ -483,7 +482,7 @@ static int stream_samples(struct stream_part *p)
 			break;
 		one = (struct stream_part){ .sh = sh, .len = sh->sample_len,
 			.off = sh->off0 + sh->order[k] * sh->sample_len };
-		ret = stream_pread(&one);
+		ret = stream_pread(&one, buf);
 		p->bytes += one.bytes;
 		p->ios += one.ios;
 	}
@@ -494,8 +493,18 @@ static void *stream_thread(void *arg)
 {
 	struct stream_part *p = arg;
 
-	p->ret = p->sh->n_samples ? stream_samples(p) :
-		 p->sh->via == PROBE_APP_MMAP ? stream_touch(p) : stream_pread(p);
+	void *buf = NULL;
+
+	if (p->sh->via == PROBE_APP_MMAP) {
+		p->ret = stream_touch(p);
+		return NULL;
+	}
+	if (posix_memalign(&buf, PROBE_APP_BLOCK, STREAM_BS)) {
+		p->ret = -ENOMEM;
+		return NULL;
+	}
+	p->ret = p->sh->n_samples ? stream_samples(p, buf) : stream_pread(p, buf);
+	free(buf);
 	return NULL;
 }
 
@@ -533,12 +542,11 @@ static int stream_run(const struct probe_app_target *t, struct stream_shared *sh
 
 /* probe_app_stream and probe_app_samples: sh says which (its via, and
  * the samples' size, order and count when those are read). */
-static int stream_go(const struct probe_app_target *t, struct stream_shared *shp,
+static int stream_go(const struct probe_app_target *t, struct stream_shared *sh,
 		     unsigned streams, unsigned window_kib, double max_s,
 		     struct probe_app_result *r)
 {
-	struct stream_shared sh = *shp;
-	const enum probe_app_via via = sh.via;
+	const enum probe_app_via via = sh->via;
 	struct stream_part *parts = NULL;
 	struct app_map map = { 0 };
 	int64_t s0;
@@ -551,38 +559,38 @@ static int stream_go(const struct probe_app_target *t, struct stream_shared *shp
 	    streams > MAX_STREAMS || streams > t->len / PROBE_APP_BLOCK ||
 	    !(max_s >= 0))
 		return ret ? ret : -EINVAL;
-	sh.fd = target_open(t, O_RDONLY | (via == PROBE_APP_DIRECT ? O_DIRECT : 0),
+	sh->fd = target_open(t, O_RDONLY | (via == PROBE_APP_DIRECT ? O_DIRECT : 0),
 			    false);
-	if (sh.fd < 0)
-		return sh.fd;
+	if (sh->fd < 0)
+		return sh->fd;
 	parts = calloc(streams, sizeof(*parts));
 	if (!parts) {
 		ret = -ENOMEM;
 		goto out;
 	}
 	if (via == PROBE_APP_MMAP) {
-		ret = map_range(sh.fd, t->off, t->len, &map);
+		ret = map_range(sh->fd, t->off, t->len, &map);
 		if (ret)
 			goto out;
-		sh.map = map.data;
+		sh->map = map.data;
 	}
 	if (via == PROBE_APP_BUFFERED && window_kib) {
-		sh.window = (uint64_t)window_kib * 1024u;
-		(void)posix_fadvise(sh.fd, 0, 0, POSIX_FADV_RANDOM);
+		sh->window = (uint64_t)window_kib * 1024u;
+		(void)posix_fadvise(sh->fd, 0, 0, POSIX_FADV_RANDOM);
 	}
-	r->cold = drop_range(sh.fd, t->off, t->len);
+	r->cold = drop_range(sh->fd, t->off, t->len);
 	s0 = dev_sectors(t);
 	t0 = now_s();
-	sh.deadline = deadline_of(t0, max_s);
-	atomic_init(&sh.next, 0);
-	ret = stream_run(t, &sh, parts, streams, r);
+	sh->deadline = deadline_of(t0, max_s);
+	atomic_init(&sh->next, 0);
+	ret = stream_run(t, sh, parts, streams, r);
 	r->seconds = now_s() - t0;
 	dev_delta(r, s0, dev_sectors(t));
 	result_rates(r);
 out:
 	unmap_range(&map);
 	free(parts);
-	close(sh.fd);
+	close(sh->fd);
 	if (ret)
 		result_init(r);
 	return ret;
