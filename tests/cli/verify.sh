@@ -44,15 +44,18 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 fail=0
 
-# A sparse 2 GiB image in memory: its speed depends on no disk cache of the
-# host (a loop over /var/tmp measured 2x apart from one run to the next), and
-# a quarter of its free space (450 MiB) holds a good part of a second of each
-# workload.  discard: the blocks of a closed scratch file go back to memory.
-truncate -s 2G "$shm/img"
-mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$shm/img" || { echo "SKIP: mkfs.ext4 failed"; exit 77; }
+# A 2 GiB image in memory, allocated whole: its speed depends on no disk
+# cache of the host (a loop over /var/tmp measured 2x apart from one run to
+# the next), and a quarter of its free space (450 MiB) holds a good part of a
+# second of each workload.  Not mounted with discard: a discard punches the
+# freed blocks out of the image, and a checkpoint written into them waits on
+# the host to allocate memory again (12 saves measured 750 to 2,400 MB/s
+# with discard, 2,100 to 4,000 without).
+fallocate -l 2G "$shm/img" || { echo "SKIP: cannot allocate 2 GiB in /dev/shm"; exit 77; }
+mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0,nodiscard "$shm/img" || { echo "SKIP: mkfs.ext4 failed"; exit 77; }
 loop=$(losetup --find --show "$shm/img") || { echo "SKIP: losetup failed"; exit 77; }
 mkdir -p "$mnt" "$tmp/unmounted"
-mount -o discard "$loop" "$mnt" || { echo "SKIP: cannot mount ext4 on $loop"; exit 77; }
+mount "$loop" "$mnt" || { echo "SKIP: cannot mount ext4 on $loop"; exit 77; }
 used0=$(df --output=used -B1 "$mnt" | tail -1)
 
 # plan FILTER — the fixture with the warm tier mounted at $mnt, then FILTER.
@@ -101,28 +104,36 @@ near() {
 for i in 1 2 3; do
 	"$tw" verify "$tmp/plan.json" --tier warm --seconds 1 --format json >"$tmp/m$i.json" 2>/dev/null
 done
-# the median of three runs of each workload's compared figure
-near "$(jq -sc "[.[] | [$warm[] | .compared.measured]] | transpose | map(sort | .[1])" "$tmp"/m[123].json)"
+# median — the median of the last three runs' compared figures (m*.json)
+median() {
+	jq -sc "[.[] | [$warm[] | .compared.measured]] | transpose | map(sort | .[1])" \
+		$(ls -v "$tmp"/m*.json | tail -3)
+}
+near "$(median)"
 # The machine is shared (builds beside the test start and stop; a chain of
 # 4 KiB reads on a loop device over memory is CPU-bound): a run whose five
-# figures are all within ±50 % of the medians passes at once; else each try
-# takes the figures of the run before it as its estimates (the load changes
-# less between neighbours), and each workload must be within in one of
-# four tries.
+# figures are all within ±50 % of the medians passes at once; else each
+# workload must be within in one of five tries, each against the median of
+# the last three runs (the load drifts).  Not the run before: the estimate
+# sizes the scratch file, and a checkpoint written with fsync here is
+# faster when it is small, so estimates taken from the run before swing
+# from try to try (a saved rate of 0.3x, then 2.9x, then 0.4x the estimate
+# in a CI run).
 ok=0 seen=
-for try in 1 2 3 4; do
+for try in 1 2 3 4 5; do
 	"$tw" verify "$tmp/near.json" --tier warm --seconds 1 --tolerance 50 --format json \
 		>"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	[ "$rc" -eq 0 ] && { ok=1; break; }
 	[ "$rc" -eq 5 ] || { bad "estimates as measured: exit $rc: $(cat "$tmp/err")"; break; }
-	echo "try $try: exit $rc: $(jq -c "[$warm[] | [.workload, .ratio]]" "$tmp/out")"
+	echo "try $try: exit $rc: $(jq -c "[$warm[] | [.workload, .ratio, .measured.scratch_bytes]]" "$tmp/out")"
 	seen="$seen $(jq -r "$warm[] | select(.within) | .workload" "$tmp/out" | tr '\n' ' ')"
-	near "$(jq -c "[$warm[] | .compared.measured]" "$tmp/out")"
+	cp "$tmp/out" "$tmp/m$((try + 3)).json"
+	near "$(median)"
 done
 if [ "$ok" -eq 0 ]; then
 	for w in buffered-load mmap-load save chain-lookup beam-search; do
-		[[ " $seen " == *" $w "* ]] || bad "estimates as measured: $w outside ±50 % in four tries"
+		[[ " $seen " == *" $w "* ]] || bad "estimates as measured: $w outside ±50 % in five tries"
 	done
 else
 	jq_true "as measured: every workload within" "all($warm[]; .within == true and .ratio >= 0.5 and .ratio <= 1.5)" "$warm"
