@@ -292,8 +292,10 @@ struct advisor_plan_tier {
 				   STRIPE when it wants no redundancy,
 				   else its tier's (hot MIRROR, cold PARITY,
 				   warm MIRROR) */
-	unsigned long long off;	/* bit k: policies[k] has need 0 (not on this
-				   server: named in no message, asked nothing) */
+	unsigned long long sized;	/* bit k: policies[k] has a need above 0
+				   (the need is theirs: named in messages about
+				   it; need 0 is not on this server, no need is a
+				   size left to the user) */
 	bool writes;		/* a policy of it scores write figures (the tier
 				   writes: checkpoints, logs, backups) */
 	int64_t usable_bytes;	/* Σ usable capacity of its devices */

@@ -102,8 +102,8 @@ int advisor_collect_policies(struct advisor_ctx *c, struct advisor_plan_tier *t)
 
 		if (strcmp(p->tier, name))
 			continue;
-		if (c->need[i] == 0 && t->n_policies < 64)
-			t->off |= 1ull << t->n_policies;
+		if (c->need[i] > 0 && t->n_policies < 64)
+			t->sized |= 1ull << t->n_policies;
 		t->policies[t->n_policies++] = p;
 		if (c->need[i] >= 0)
 			t->need_bytes = (t->need_bytes < 0 ? 0 : t->need_bytes) + c->need[i];

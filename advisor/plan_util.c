@@ -89,7 +89,7 @@ void advisor_need_names(const struct advisor_plan_tier *t, char *buf, size_t len
 
 	buf[0] = 0;
 	for (size_t k = 0; k < t->n_policies && at < len; k++)
-		if (k >= 64 || !(t->off & (1ull << k)))
+		if (k >= 64 || (t->sized & (1ull << k)))
 			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? " + " : "",
 					       t->policies[k]->name);
 }

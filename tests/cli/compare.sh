@@ -74,7 +74,7 @@ jq_true "idle +10 °C" "$(m thermal.idle_c) | .delta == 10 and .change_pct == nu
 	and .better == false"
 jq_true "seq read same" "$(m seq_read.mbps) | .better == null"
 jq_true "no p50 (unknown on both)" "[$(m rand_read_qd1.lat_us.p50)] == []"
-jq_true "six policies" '(.pairs[0].policies | length) == 6'
+jq_true "seven policies" '(.pairs[0].policies | length) == 7'
 jq_true "archive worse" "$(p archive) | .verdict == \"worse\" and .tier == \"cold\"
 	and .before > .after and .eligible_before and .eligible_after"
 jq_true "vector-db excluded both" "$(p vector-db) | (.eligible_before or .eligible_after)

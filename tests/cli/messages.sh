@@ -39,7 +39,7 @@ says "help scroe" 2 "tierwise: help: unknown command 'scroe'; did you mean 'scor
 says "no near command" 2 "tierwise: unknown command 'xyzzyq'" "$tw" xyzzyq
 
 # --- plan --need ---
-says "--need vectordb" 1 'tierwise plan --need: no policy "vectordb" (did you mean "vector-db"?); the policies are: archive, boot, checkpoints, logs-metadata, model-loading, vector-db' \
+says "--need vectordb" 1 'tierwise plan --need: no policy "vectordb" (did you mean "vector-db"?); the policies are: archive, boot, checkpoints, logs-metadata, model-loading, training-data, vector-db' \
 	"$tw" plan --policies "$pol" --no-inventory "$ex" --need vectordb=500G
 says "--need boot" 1 'tierwise plan: --need boot: the boot policy (tier boot) is ranked by `tierwise score` but placed by no plan (the OS disk stays where it is); a need goes to a hot, warm or cold policy' \
 	"$tw" plan --policies "$pol" --no-inventory "$ex" --need boot=100G

@@ -35,7 +35,7 @@ jq_true "every tier states its failure domain" '[.tiers[] | [.notes[] | test("^f
 jq_true "warm: redundancy preferred (checkpoints), not all refetchable" \
 	'.tiers[1].redundancy == "preferred" and .tiers[1].refetchable == false'
 jq_true "warm's linear volume: no redundancy, said with what can be downloaded again" \
-	'[.tiers[1].notes[] | test("3 devices in one linear volume: one failed device loses all of it; no redundancy, wanted by checkpoints .*model-loading can be downloaded again")] | any'
+	'[.tiers[1].notes[] | test("3 devices in one linear volume: one failed device loses all of it; no redundancy, wanted by checkpoints .*model-loading \\+ training-data can be downloaded again")] | any'
 mixcheck "published" "$ex"
 
 # ---- 2. archive=20T: HDDs only, no write trap, short by 2.4 TB ----

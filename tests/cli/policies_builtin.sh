@@ -48,7 +48,7 @@ for fmt in text json script; do
 done
 expect "plan alone" "$tmp/alone.text" "hot "
 check "score alone" 0 alone score "$example" --format json
-jq_true "score alone: the six policies" '[.policies[].name] | sort == ["archive","boot","checkpoints","logs-metadata","model-loading","vector-db"]' '[.policies[].name]'
+jq_true "score alone: the seven policies" '[.policies[].name] | sort == ["archive","boot","checkpoints","logs-metadata","model-loading","training-data","vector-db"]' '[.policies[].name]'
 check "score alone, one policy" 0 alone score "$example" --policy vector-db
 
 # an installed directory overrides the built-in policies

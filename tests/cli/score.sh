@@ -8,7 +8,7 @@ cli_test_start "$1"
 
 check "score --json" 0 "$tw" score "$ex" --policies "$pol" --format json
 jq_true "schema" '.schema == "tierwise.score/1"'
-jq_true "six policies (boot among them)" '(.policies | length) == 6'
+jq_true "seven policies (boot among them)" '(.policies | length) == 7'
 jq_true "policy keys" '[.policies[] | (.name | type) == "string" and (.tier | type) == "string"
 	and (.ranking | type) == "array"] | all'
 jq_true "ranking keys" '[.policies[].ranking[] | (.id | type) == "string"

@@ -147,8 +147,8 @@ clean "as measured"
 # at 10 MB/s 1 s asks 10 MB, so the file is its 64 MiB floor: 2 whole
 # samples, each read whole, and the 16 MiB tail that holds none not read
 # (a sequential read of the file would read 64 MiB)
-plan '.tiers[1].estimates = {"model-loading": [.tiers[1].estimates["model-loading"][0] |
-	.workload = "unet3d" | .pattern = "samples" | .via = null | .streams = 4 |
+plan '.tiers[1].estimates = {"training-data": [.tiers[1].estimates["model-loading"][0] |
+	.policy = "training-data" | .workload = "unet3d" | .pattern = "samples" | .via = null | .streams = 4 |
 	.sample_size_bytes = 25165824 | .batch = 7 | .compute_s = 0.323 | .utilization = 0.9 |
 	.mbps = 10]}' >"$tmp/samples.json"
 "$tw" verify "$tmp/samples.json" --tier warm --seconds 1 --format json >"$tmp/out" 2>"$tmp/err"

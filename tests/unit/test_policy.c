@@ -38,13 +38,13 @@ static void dump(const struct tw_diags *d)
 static void test_shipped(void **state)
 {
 	static const char *const names[] = { "archive", "boot", "checkpoints",
-		"logs-metadata", "model-loading", "vector-db" };
-	static const char *const tiers[] = { "cold", "boot", "warm", "hot", "warm", "hot" };
+		"logs-metadata", "model-loading", "training-data", "vector-db" };
+	static const char *const tiers[] = { "cold", "boot", "warm", "hot", "warm", "warm", "hot" };
 	/* stated in every file: only what can be downloaded again goes without a mirror */
-	static const bool refetch[] = { false, true, false, false, true, false };
+	static const bool refetch[] = { false, true, false, false, true, true, false };
 	static const enum model_redundancy red[] = { MODEL_REDUNDANCY_PREFERRED,
 		MODEL_REDUNDANCY_NONE, MODEL_REDUNDANCY_PREFERRED, MODEL_REDUNDANCY_PREFERRED,
-		MODEL_REDUNDANCY_NONE, MODEL_REDUNDANCY_PREFERRED };
+		MODEL_REDUNDANCY_NONE, MODEL_REDUNDANCY_NONE, MODEL_REDUNDANCY_PREFERRED };
 	struct tw_diags d = { 0 };
 	struct model_policy_set *set;
 	char *dir = src_path("policies");
@@ -56,19 +56,23 @@ static void test_shipped(void **state)
 		dump(&d);
 	assert_int_equal(ret, 0);
 	assert_int_equal(d.n, 0);
-	assert_int_equal(set->n, 6);
-	for (size_t i = 0; i < 6; i++) {
+	assert_int_equal(set->n, 7);
+	for (size_t i = 0; i < 7; i++) {
 		assert_string_equal(set->v[i]->name, names[i]);
 		assert_string_equal(set->v[i]->tier, tiers[i]);
 		assert_non_null(set->v[i]->description);
 		assert_true(set->v[i]->n_metrics > 0);
 		assert_true(set->v[i]->n_estimates > 0);
-		assert_true(set->v[i]->need_bytes > 0);
+		/* a data set's size is the user's to say */
+		if (strcmp(names[i], "training-data"))
+			assert_true(set->v[i]->need_bytes > 0);
+		else
+			assert_true(set->v[i]->need_bytes < 0);
 		assert_true(set->v[i]->constraints.no_critical_warning);
 		assert_int_equal(set->v[i]->refetchable, refetch[i]);
 		assert_int_equal(set->v[i]->redundancy, red[i]);
 	}
-	assert_ptr_equal(model_policy_set_find(set, "vector-db"), set->v[5]);
+	assert_ptr_equal(model_policy_set_find(set, "vector-db"), set->v[6]);
 	assert_null(model_policy_set_find(set, "nope"));
 	assert_null(model_policy_set_find(NULL, "vector-db"));
 	model_policy_set_free(set);
@@ -136,13 +140,25 @@ static void test_model_loading(void **state)
 	assert_float_equal(p->metrics[1].good, 2e12, 0);	/* "2e12" is a number */
 	assert_int_equal(p->constraints.min_capacity_bytes, 200000000000LL);
 	assert_int_equal(p->constraints.rotational, -1);
-	assert_int_equal(p->n_estimates, 4);
-	assert_int_equal(p->estimates[3].pattern, MODEL_PAT_SAMPLES);
+	assert_int_equal(p->n_estimates, 3);
 	assert_int_equal(p->estimates[1].pattern, MODEL_PAT_STREAM);
 	assert_int_equal(p->estimates[1].via, MODEL_VIA_DIRECT);
 	assert_float_equal(p->estimates[1].streams, 4, 0);
 	assert_int_equal(p->estimates[2].size_bytes, 128000000000LL);
 	assert_float_equal(p->estimates[2].read_ahead_kb, MODEL_PLAN_READ_AHEAD_KB, 0);
+	model_policy_free(p);
+	free(f);
+	/* training data: MLPerf Storage's unet3d, no need of its own */
+	f = src_path("policies/training-data.yaml");
+	assert_int_equal(model_policy_load_file(f, &p, &d), 0);
+	assert_string_equal(p->tier, "warm");
+	assert_true(p->need_bytes < 0);
+	assert_int_equal(p->n_estimates, 1);
+	assert_int_equal(p->estimates[0].pattern, MODEL_PAT_SAMPLES);
+	assert_int_equal(p->estimates[0].sample_bytes, 146600000);
+	assert_float_equal(p->estimates[0].batch, 7, 0);
+	assert_float_equal(p->estimates[0].compute_s, 0.323, 1e-12);
+	assert_float_equal(p->estimates[0].streams, 4, 0);
 	model_policy_free(p);
 	free(f);
 }
