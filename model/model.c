@@ -152,8 +152,9 @@ static double ra_kb(const struct profile_device *d)
 /*
  * What a page fault costs beyond the read it waits for, seconds (0 when not
  * measured): the measured fault (mmap_fault: 1/iops, fault_kib read around
- * each) less its read, taken as a QD1 4 KiB read plus the rest of the
- * read-around at the buffered rate (the page cache's cost of a page).  A
+ * each) less its read, taken as a 4 KiB read of the pread chain (else the
+ * engine's QD1 read) plus the rest of the read-around at the buffered rate
+ * (the page cache's cost of a page).  A
  * fault under MADV_RANDOM reads only its page but pays the rest (the
  * exception, the mapping's lookup, the page's insertion and mapping).
  */
@@ -161,12 +162,18 @@ static double fault_cost(const struct profile_device *d, struct model_workload_e
 {
 	const struct profile_app *a = &d->app;
 	struct point q1;
-	double rest;
+	double rest, read;
 
-	if (!a->present || !ok(a->fault_iops) || !ok(a->fault_kib) || !ok(a->buffered_mbps) ||
-	    !at_depth(d, 1, &q1, e))
+	if (!a->present || !ok(a->fault_iops) || !ok(a->fault_kib) || !ok(a->buffered_mbps))
 		return 0;
-	rest = 1.0 / a->fault_iops - 1.0 / q1.iops -
+	if (ok(a->chain_iops)) {
+		read = 1.0 / a->chain_iops;
+	} else if (at_depth(d, 1, &q1, e)) {
+		read = 1.0 / q1.iops;
+	} else {
+		return 0;
+	}
+	rest = 1.0 / a->fault_iops - read -
 	       fmax(0, a->fault_kib - 4) * 1024.0 / (a->buffered_mbps * 1e6);
 	if (!(rest > 0))
 		return 0;
@@ -175,6 +182,38 @@ static double fault_cost(const struct profile_device *d, struct model_workload_e
 	how(e, "each fault costs %.0f µs beyond its read (the measured faults less the "
 	    "pages they read around)", rest * 1e6);
 	return rest;
+}
+
+/*
+ * c dependent chains of 4 KiB reads that the program issues itself (pread,
+ * or a fault's read): the measured pread chain (pread_chain) when there is
+ * one, each chain at its rate and together no faster than the device at
+ * depth c (pt); else the engine's reads at depth c.  *step: seconds a read
+ * of one chain; p50/p99 per read, µs.
+ */
+static void chain_reads(const struct profile_device *d, double c, const struct point *pt,
+			double *step, double *p50, double *p99, struct model_workload_est *e)
+{
+	const struct profile_app *a = &d->app;
+
+	*step = c / pt->iops;
+	*p50 = pt->p50;
+	*p99 = pt->p99;
+	if (!a->present || !ok(a->chain_iops)) {
+		if (c <= 1)
+			basis(e, "rand_read_qd1.lat_us.p99");
+		return;
+	}
+	basis(e, "pread_chain.iops");
+	if (c <= 1) {
+		*step = 1.0 / a->chain_iops;
+		*p50 = ok(a->chain_p50_us) ? a->chain_p50_us : *step * 1e6;
+		*p99 = ok(a->chain_p99_us) ? a->chain_p99_us : *p99;
+		return;
+	}
+	*step = c / fmin(c * a->chain_iops, pt->iops);
+	*p50 = fmax(*p50, ok(a->chain_p50_us) ? a->chain_p50_us : 0);
+	*p99 = fmax(*p99, ok(a->chain_p99_us) ? a->chain_p99_us : 0);
 }
 
 static void chain(const struct model_policy_estimate *w, const struct profile_device *d,
@@ -220,13 +259,12 @@ static void chain(const struct model_policy_estimate *w, const struct profile_de
 		e->missing = "rand_read_qd1.iops";
 		return;
 	}
-	if (c <= 1)
-		basis(e, "rand_read_qd1.lat_us.p99");
-	double step = c / pt.iops, fault = 0;
+	double step, p50, p99, fault = 0;
 
+	chain_reads(d, c, &pt, &step, &p50, &p99, e);
 	if (w->via == MODEL_VIA_MMAP)
 		fault = fault_cost(d, e);
-	query(e, w->reads, step + fault, pt.p50 + fault * 1e6, pt.p99 + fault * 1e6, c);
+	query(e, w->reads, step + fault, p50 + fault * 1e6, p99 + fault * 1e6, c);
 }
 
 static void beam(const struct model_policy_estimate *w, const struct profile_device *d,

@@ -1,7 +1,7 @@
 /* The application test (app): the target read and written the way programs
  * do (app.h), into results.app: a cold buffered sequential read at the
  * device's read-ahead and at the plan's, an mmap load, an O_DIRECT load one
- * 1 MiB request at a time, mmap faults, a
+ * 1 MiB request at a time, a chain of O_DIRECT pread(2)s, mmap faults, a
  * buffered write with fsync (writable targets), and on a rotational raw
  * device the sequential read of its inner zone.
  *
@@ -28,6 +28,8 @@
 				 * runs at a half to a fifth of seq_read's rate */
 #define APP_FAULT_S 0.15		/* the mmap faults */
 #define APP_DIRECT_S 0.1		/* the O_DIRECT load: its rate at QD1 is steady */
+#define APP_CHAIN_S 0.1		/* the pread chain */
+#define APP_CHAIN_READS 1000000u	/* its reads at most (0.1 s ends it first) */
 #define APP_REGIONS 5u		/* the read parts' regions (the faults' the last) */
 #define APP_WRITE_S 0.1	/* the buffered write: region at seq_write's rate … */
 #define APP_WRITE_CAP_S 0.2	/* and it stops here (its fsync after) */
@@ -45,6 +47,7 @@
 #define APP_FAULT_SHARE 4u	/* … what reads around a quarter of their region:
 				 * the rest of the faults find it cold */
 #define APP_SEED 0x6170706c69636174ULL	/* "applicat" */
+#define APP_CHAIN_SEED 0x70726561645f6368ULL	/* "pread_ch": not the faults' walk */
 #define INNER_PCT 2.0		/* seq_read_inner: the device's last 2 % */
 
 /* A rotational device's inner zone: seq_read's shape, shorter caps. */
@@ -186,6 +189,35 @@ static int faults(struct probe_run_state *r, uint64_t off, uint64_t len)
 	return 0;
 }
 
+/*
+ * pread_chain: dependent 4 KiB O_DIRECT pread(2)s one at a time in
+ * [off, off + len), for APP_CHAIN_S.  What a B-tree or SQLite lookup with
+ * O_DIRECT waits for a read: the engine's QD1 reads (io_uring) can differ,
+ * by much where the device cannot take a request without blocking (zram:
+ * io_uring hands each read to a worker thread).
+ */
+static int pread_chain(struct probe_run_state *r, uint64_t off, uint64_t len)
+{
+	const struct probe_app_target t = region(r, off, len);
+	struct profile_app *a = &r->dev->app;
+	struct probe_app_result res;
+	int ret;
+
+	progress(r, "pread_chain");
+	ret = probe_app_chain(&t, PROBE_APP_DIRECT, false, APP_CHAIN_READS, APP_CHAIN_S,
+			      APP_CHAIN_SEED, &res);
+	if (ret < 0) {
+		part_failed(r, "pread_chain", ret);
+		return ret;
+	}
+	if (!res.ios || !(res.iops > 0))
+		return 0;
+	a->chain_iops = res.iops;
+	a->chain_p50_us = res.p50_ms > 0 ? res.p50_ms * 1e3 : NAN;
+	a->chain_p99_us = res.p99_ms > 0 ? res.p99_ms * 1e3 : NAN;
+	return 0;
+}
+
 /* One buffered write of t and its fsync into *res; the part fails on error. */
 static int write_sync(struct probe_run_state *r, const struct probe_app_target *t,
 		      struct probe_app_result *res)
@@ -277,8 +309,10 @@ static const char *cannot_run(const struct probe_run_state *r)
 
 /* The stream parts and the faults, each in its own region of the span:
  * [0, L) buffered, [L, 2L) buffered at the plan's window, [2L, 3L) mmap,
- * [3L, 4L) O_DIRECT, the rest the faults.  The O_DIRECT load has a region
- * of its own too: a device's cache may hold what was just read. */
+ * [3L, 4L) O_DIRECT, the rest the pread chain, then the faults (O_DIRECT
+ * leaves nothing in the page cache, and each 4 KiB read of the chain is one
+ * of millions of blocks there).  The O_DIRECT load has a region of its own
+ * too: a device's cache may hold what was just read. */
 static int reads(struct probe_run_state *r)
 {
 	struct profile_app *a = &r->dev->app;
@@ -302,6 +336,8 @@ static int reads(struct probe_run_state *r)
 		bad += load(r, "direct_read", 3 * l, l, PROBE_APP_DIRECT, 0, &a->direct_mbps,
 			    APP_DIRECT_S) < 0;
 	rest = rest < APP_FAULT_SPAN ? rest : APP_FAULT_SPAN;
+	if (!cancelled(r))
+		bad += pread_chain(r, (APP_REGIONS - 1) * l, rest - rest % MIB) < 0;
 	if (!cancelled(r))
 		bad += faults(r, (APP_REGIONS - 1) * l, rest - rest % MIB) < 0;
 	return bad ? -EIO : 0;

@@ -272,6 +272,9 @@ struct profile_app {
 					 * cold mapping, faults/s */
 	double fault_p99_us;		/* their p99 */
 	double fault_kib;		/* KiB the device read per fault */
+	double chain_iops;		/* pread_chain: dependent 4 KiB O_DIRECT
+					 * pread(2)s one at a time, reads/s */
+	double chain_p50_us, chain_p99_us;	/* their latency */
 	double fsync_mbps;		/* fsync_write: buffered 1 MiB writes +
 					 * fsync (writable targets only) */
 	double inner_mbps;		/* seq_read_inner: 1 MiB QD32 reads in the

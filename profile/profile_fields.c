@@ -254,6 +254,18 @@ static const struct pf_field app_fault_f[] = {
 };
 TABLE(pf_app_fault, app_fault_f);
 
+static const struct pf_field app_chain_lat_f[] = {
+	{ "p50", PF_POS, AP(chain_p50_us), 0, 0, 0 },
+	{ "p99", PF_POS, AP(chain_p99_us), 0, 0, 0 },
+};
+TABLE(pf_app_chain_lat, app_chain_lat_f);
+
+static const struct pf_field app_chain_f[] = {
+	{ "iops", PF_POS, AP(chain_iops), PF_REQUIRED, 0, 0 },
+	{ "lat_us", PF_OBJ, 0, 0, 0, &pf_app_chain_lat },
+};
+TABLE(pf_app_chain, app_chain_f);
+
 static const struct pf_field app_fsync_f[] = {
 	{ "mbps", PF_POS, AP(fsync_mbps), PF_REQUIRED, 0, 0 },
 };
@@ -270,6 +282,7 @@ const struct pf_app_result pf_app_results[] = {
 	{ "mmap_read", &pf_app_mmap, AP(mmap_mbps) },
 	{ "direct_read", &pf_app_direct, AP(direct_mbps) },
 	{ "mmap_fault", &pf_app_fault, AP(fault_iops) },
+	{ "pread_chain", &pf_app_chain, AP(chain_iops) },
 	{ "fsync_write", &pf_app_fsync, AP(fsync_mbps) },
 	{ "seq_read_inner", &pf_app_inner, AP(inner_mbps) },
 };

@@ -46,6 +46,14 @@ static struct profile_device *device(struct profile *p)
 	return d;
 }
 
+static bool has_basis(const struct model_workload_est *e, const char *path)
+{
+	for (size_t i = 0; i < e->n_basis; i++)
+		if (!strcmp(e->basis[i], path))
+			return true;
+	return false;
+}
+
 static void test_queries(void **state)
 {
 	struct profile *p = profile_new();
@@ -91,6 +99,35 @@ static void test_queries(void **state)
 	w.via = MODEL_VIA_DIRECT;
 	model_workload(&w, d, &e);
 	assert_float_equal(e.seconds, 10000.0 / 22120, 1e-9);
+	/* the pread chain measured: a read at its rate, not the engine's QD1
+	 * (50,000 a second: 0.2 s), p99 adds sqrt(10000) × (30 − 15) µs */
+	d->app.chain_iops = 50000;
+	d->app.chain_p50_us = 15;
+	d->app.chain_p99_us = 30;
+	model_workload(&w, d, &e);
+	assert_float_equal(e.seconds, 0.2, 1e-9);
+	assert_float_equal(e.p99_ms, (0.2 + 100 * 15e-6) * 1e3, 1e-6);
+	assert_true(has_basis(&e, "pread_chain.iops"));
+	assert_false(has_basis(&e, "rand_read_qd1.lat_us.p99"));
+	/* MADV_RANDOM: the fault's read is the pread's too */
+	w.via = MODEL_VIA_MMAP;
+	model_workload(&w, d, &e);
+	rest = 200e-6 - 1.0 / 50000 - 124 * 1024 / 1e9;
+	assert_float_equal(e.seconds, 10000 * (1.0 / 50000 + rest), 1e-9);
+	/* 8 chains: 8 × 50,000 reads a second, but no more than the device at
+	 * depth 8: 22,120 + (500,000 − 22,120) × log 8 ÷ log 32 */
+	w.via = MODEL_VIA_DIRECT;
+	w.concurrency = 8;
+	model_workload(&w, d, &e);
+	double at8 = 22120 + (500000 - 22120) * log(8) / log(32);
+	assert_float_equal(e.seconds, 10000 * 8 / at8, 1e-9);
+	assert_float_equal(e.qps, 8 / e.seconds, 1e-9);
+	/* ...and at depth 2 the chains' own rate: 2 × 50,000 */
+	w.concurrency = 2;
+	model_workload(&w, d, &e);
+	assert_float_equal(e.seconds, 10000 * 2 / 100000.0, 1e-9);
+	w.concurrency = 1;
+	d->app.chain_iops = d->app.chain_p50_us = d->app.chain_p99_us = NAN;
 	/* A beam: 4 reads a hop, 40 a query, 8 queries: depth 32, 64 µs a hop
 	 * (Little), 10 hops. */
 	w = wl(MODEL_PAT_BEAM, MODEL_VIA_DIRECT);
