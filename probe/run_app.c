@@ -29,7 +29,10 @@
 #define APP_FAULT_S 0.15		/* the mmap faults */
 #define APP_DIRECT_S 0.1		/* the O_DIRECT load: its rate at QD1 is steady */
 #define APP_CHAIN_S 0.1		/* the pread chain */
-#define APP_CHAIN_READS 1000000u	/* its reads at most (0.1 s ends it first) */
+#define APP_CHAIN_READS 5000u	/* and these reads at most: enough for a p99 */
+#define APP_ENGINE_GAP 2.0	/* a pread chain this many times rand_read_qd1's
+				 * IOPS is noted: the engine's figure is not the
+				 * device's */
 #define APP_REGIONS 5u		/* the read parts' regions (the faults' the last) */
 #define APP_WRITE_S 0.1	/* the buffered write: region at seq_write's rate … */
 #define APP_WRITE_CAP_S 0.2	/* and it stops here (its fsync after) */
@@ -191,7 +194,7 @@ static int faults(struct probe_run_state *r, uint64_t off, uint64_t len)
 
 /*
  * pread_chain: dependent 4 KiB O_DIRECT pread(2)s one at a time in
- * [off, off + len), for APP_CHAIN_S.  What a B-tree or SQLite lookup with
+ * [off, off + len), APP_CHAIN_READS of them or APP_CHAIN_S.  What a B-tree or SQLite lookup with
  * O_DIRECT waits for a read: the engine's QD1 reads (io_uring) can differ,
  * by much where the device cannot take a request without blocking (zram:
  * io_uring hands each read to a worker thread).
@@ -201,6 +204,7 @@ static int pread_chain(struct probe_run_state *r, uint64_t off, uint64_t len)
 	const struct probe_app_target t = region(r, off, len);
 	struct profile_app *a = &r->dev->app;
 	struct probe_app_result res;
+	double q1;
 	int ret;
 
 	progress(r, "pread_chain");
@@ -215,6 +219,15 @@ static int pread_chain(struct probe_run_state *r, uint64_t off, uint64_t len)
 	a->chain_iops = res.iops;
 	a->chain_p50_us = res.p50_ms > 0 ? res.p50_ms * 1e3 : NAN;
 	a->chain_p99_us = res.p99_ms > 0 ? res.p99_ms * 1e3 : NAN;
+	q1 = r->dev->io[PROFILE_RAND_READ_QD1].iops;
+	if (r->dev->io[PROFILE_RAND_READ_QD1].present && q1 > 0 &&
+	    a->chain_iops > APP_ENGINE_GAP * q1 &&
+	    profile_device_add_notef(r->dev, "app: pread_chain: %.0f reads/s against "
+				     "rand_read_qd1's %.0f: the engine's reads wait on more than the "
+				     "device (io_uring hands each to a worker thread, iou-wrk, where "
+				     "the device cannot take one without blocking); a lookup that reads for "
+				     "itself is estimated from pread_chain", a->chain_iops, q1) < 0)
+		return -ENOMEM;
 	return 0;
 }
 

@@ -27,9 +27,9 @@
 #   (max ÷ min > 1.33 ÷ 0.75) is not judged in that try, and printed so
 #   when it never settles.  Printed and not asserted, each with its reason
 #   in the table: the loop device (the VM's disk is shared;
-#   APP_EST_LOOP=assert judges it), the zram chains through pread and
-#   through mmap and its four O_DIRECT streams (costs and CPUs the profile
-#   does not hold; see info()).  A table of
+#   APP_EST_LOOP=assert judges it), the zram chains through mmap and its
+#   four O_DIRECT streams (costs and CPUs the profile does not hold; see
+#   info()); the chain through pread is judged (the profile's pread_chain).  A table of
 #   estimate, measured and ratio per workload and target is printed
 #   whatever the outcome.  APP_EST_KEEP=DIR keeps the profiles and the
 #   table (bench/app-estimates).  Root only; SKIP otherwise.
@@ -210,9 +210,6 @@ info() {
 			# ring at QD32) when the machine is quiet (4.9 GB/s
 			# against 2.8-4.2), not when it is busy
 		[ "$2" = zram ] && echo "four readers' CPUs against the probe's one ring" ;;
-	chain-direct)	# pread(2) costs more a read than the probe's io_uring
-			# reads (registered file and buffers): on zram 18 µs against 11
-		[ "$2" = zram ] && echo "pread's own cost a read is not in the profile" ;;
 	esac
 }
 
