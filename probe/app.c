@@ -492,7 +492,6 @@ static int stream_samples(struct stream_part *p, void *buf)
 static void *stream_thread(void *arg)
 {
 	struct stream_part *p = arg;
-
 	void *buf = NULL;
 
 	if (p->sh->via == PROBE_APP_MMAP) {

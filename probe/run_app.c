@@ -194,10 +194,11 @@ static int faults(struct probe_run_state *r, uint64_t off, uint64_t len)
 
 /*
  * pread_chain: dependent 4 KiB O_DIRECT pread(2)s one at a time in
- * [off, off + len), APP_CHAIN_READS of them or APP_CHAIN_S.  What a B-tree or SQLite lookup with
- * O_DIRECT waits for a read: the engine's QD1 reads (io_uring) can differ,
- * by much where the device cannot take a request without blocking (zram:
- * io_uring hands each read to a worker thread).
+ * [off, off + len), APP_CHAIN_READS of them or APP_CHAIN_S.  What a B-tree
+ * or SQLite lookup with O_DIRECT waits for a read: the engine's QD1 reads
+ * (io_uring) can differ, by much where the device cannot take a request
+ * without blocking (zram: io_uring hands each read to a worker thread).
+ * Noted when they do by more than APP_ENGINE_GAP.
  */
 static int pread_chain(struct probe_run_state *r, uint64_t off, uint64_t len)
 {
@@ -225,8 +226,9 @@ static int pread_chain(struct probe_run_state *r, uint64_t off, uint64_t len)
 	    profile_device_add_notef(r->dev, "app: pread_chain: %.0f reads/s against "
 				     "rand_read_qd1's %.0f: the engine's reads wait on more than the "
 				     "device (io_uring hands each to a worker thread, iou-wrk, where "
-				     "the device cannot take one without blocking); a lookup that reads for "
-				     "itself is estimated from pread_chain", a->chain_iops, q1) < 0)
+				     "the device cannot take one without blocking); a lookup that "
+				     "reads for itself is estimated from pread_chain",
+				     a->chain_iops, q1) < 0)
 		return -ENOMEM;
 	return 0;
 }
