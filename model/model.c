@@ -184,36 +184,41 @@ static double fault_cost(const struct profile_device *d, struct model_workload_e
 	return rest;
 }
 
+/* A chain the app test timed: reads a second, p50/p99 µs, its metric. */
+struct own_chain {
+	double iops, p50, p99;
+	const char *metric;
+};
+
 /*
  * c dependent chains of 4 KiB reads that the program issues itself (pread,
- * or a fault's read): the measured pread chain (pread_chain) when there is
- * one, each chain at its rate and together no faster than the device at
- * depth c (pt); else the engine's reads at depth c.  *step: seconds a read
- * of one chain; p50/p99 per read, µs.
+ * or a fault's read): the chain the app test timed (own: pread_chain, or
+ * mmap_fault_random for faults under MADV_RANDOM) when there is one, each
+ * chain at its rate and together no faster than the device at depth c
+ * (pt); else the engine's reads at depth c.  *step: seconds a read of one
+ * chain; p50/p99 per read, µs.
  */
-static void chain_reads(const struct profile_device *d, double c, const struct point *pt,
+static void chain_reads(const struct own_chain *own, double c, const struct point *pt,
 			double *step, double *p50, double *p99, struct model_workload_est *e)
 {
-	const struct profile_app *a = &d->app;
-
 	*step = c / pt->iops;
 	*p50 = pt->p50;
 	*p99 = pt->p99;
-	if (!a->present || !ok(a->chain_iops)) {
+	if (!ok(own->iops)) {
 		if (c <= 1)
 			basis(e, "rand_read_qd1.lat_us.p99");
 		return;
 	}
-	basis(e, "pread_chain.iops");
+	basis(e, own->metric);
 	if (c <= 1) {
-		*step = 1.0 / a->chain_iops;
-		*p50 = ok(a->chain_p50_us) ? a->chain_p50_us : *step * 1e6;
-		*p99 = ok(a->chain_p99_us) ? a->chain_p99_us : *p99;
+		*step = 1.0 / own->iops;
+		*p50 = ok(own->p50) ? own->p50 : *step * 1e6;
+		*p99 = ok(own->p99) ? own->p99 : *p99;
 		return;
 	}
-	*step = c / fmin(c * a->chain_iops, pt->iops);
-	*p50 = fmax(*p50, ok(a->chain_p50_us) ? a->chain_p50_us : 0);
-	*p99 = fmax(*p99, ok(a->chain_p99_us) ? a->chain_p99_us : 0);
+	*step = c / fmin(c * own->iops, pt->iops);
+	*p50 = fmax(*p50, ok(own->p50) ? own->p50 : 0);
+	*p99 = fmax(*p99, ok(own->p99) ? own->p99 : 0);
 }
 
 static void chain(const struct model_policy_estimate *w, const struct profile_device *d,
@@ -259,10 +264,20 @@ static void chain(const struct model_policy_estimate *w, const struct profile_de
 		e->missing = "rand_read_qd1.iops";
 		return;
 	}
+	/* the faults under MADV_RANDOM timed: the read and the fault's own
+	 * cost in one; else the pread chain, and a fault's cost added */
+	const bool faults = w->via == MODEL_VIA_MMAP && a->present && ok(a->fault_rand_iops);
+	struct own_chain own = { NAN, NAN, NAN, "pread_chain.iops" };
 	double step, p50, p99, fault = 0;
 
-	chain_reads(d, c, &pt, &step, &p50, &p99, e);
-	if (w->via == MODEL_VIA_MMAP)
+	if (faults)
+		own = (struct own_chain){ a->fault_rand_iops, a->fault_rand_p50_us,
+					  a->fault_rand_p99_us, "mmap_fault_random.iops" };
+	else if (a->present)
+		own = (struct own_chain){ a->chain_iops, a->chain_p50_us, a->chain_p99_us,
+					  "pread_chain.iops" };
+	chain_reads(&own, c, &pt, &step, &p50, &p99, e);
+	if (w->via == MODEL_VIA_MMAP && !faults)
 		fault = fault_cost(d, e);
 	query(e, w->reads, step + fault, p50 + fault * 1e6, p99 + fault * 1e6, c);
 }

@@ -37,6 +37,10 @@ struct probe_app_result {
 	uint64_t ios;		/* reads (chain: reads; beam: reads) or writes */
 	uint64_t queries;	/* beam/chain: queries completed */
 	double mbps;		/* bytes / seconds / 1e6 */
+	double steady_mbps;	/* stream, one stream: MB/s after the first
+				 * quarter of the range (the start's one-time
+				 * costs left out: what a long load keeps);
+				 * NAN = n/a */
 	double iops;		/* ios / seconds */
 	double qps;		/* queries / seconds */
 	double p50_ms, p99_ms;	/* per query (chain: per read), NAN = n/a */

@@ -1,8 +1,8 @@
 /* The application test (app): the target read and written the way programs
  * do (app.h), into results.app: a cold buffered sequential read at the
  * device's read-ahead and at the plan's, an mmap load, an O_DIRECT load one
- * 1 MiB request at a time, a chain of O_DIRECT pread(2)s, mmap faults, a
- * buffered write with fsync (writable targets), and on a rotational raw
+ * 1 MiB request at a time, a chain of O_DIRECT pread(2)s, mmap faults under
+ * MADV_RANDOM and with the kernel's read-around, a buffered write with fsync (writable targets), and on a rotational raw
  * device the sequential read of its inner zone.
  *
  * Each part reads its own region of the span, sized for a fraction of a
@@ -27,6 +27,7 @@
 #define APP_CAP_S 0.2		/* and it stops here: a buffered or mmap load
 				 * runs at a half to a fifth of seq_read's rate */
 #define APP_FAULT_S 0.15		/* the mmap faults */
+#define APP_FAULT_RANDOM_S 0.1	/* the mmap faults under MADV_RANDOM */
 #define APP_DIRECT_S 0.1		/* the O_DIRECT load: its rate at QD1 is steady */
 #define APP_CHAIN_S 0.1		/* the pread chain */
 #define APP_CHAIN_READS 5000u	/* and these reads at most: enough for a p99 */
@@ -51,6 +52,7 @@
 				 * the rest of the faults find it cold */
 #define APP_SEED 0x6170706c69636174ULL	/* "applicat" */
 #define APP_CHAIN_SEED 0x70726561645f6368ULL	/* "pread_ch": not the faults' walk */
+#define APP_RANDOM_SEED 0x6d6164765f726e64ULL	/* "madv_rnd": nor the pread chain's */
 #define INNER_PCT 2.0		/* seq_read_inner: the device's last 2 % */
 
 /* A rotational device's inner zone: seq_read's shape, shorter caps. */
@@ -129,7 +131,8 @@ static struct probe_app_target region(const struct probe_run_state *r, uint64_t 
 }
 
 /* A cold load through via (window_kib: 0 = the device's read-ahead) of
- * [off, off + len) into *mbps, max_s at most. */
+ * [off, off + len) into *mbps, max_s at most: its rate after the first
+ * quarter of the region (app.h, steady_mbps). */
 static int load(struct probe_run_state *r, const char *part, uint64_t off, uint64_t len,
 		enum probe_app_via via, unsigned window_kib, double *mbps, double max_s)
 {
@@ -143,7 +146,9 @@ static int load(struct probe_run_state *r, const char *part, uint64_t off, uint6
 		part_failed(r, part, ret);
 		return ret;
 	}
-	if (res.bytes && res.mbps > 0)
+	if (res.bytes && res.steady_mbps > 0)
+		*mbps = res.steady_mbps;	/* a long load's rate, its start left out */
+	else if (res.bytes && res.mbps > 0)
 		*mbps = res.mbps;
 	if (!res.cold)
 		profile_device_add_notef(r->dev, "app: %s: part of its region stayed in the page "
@@ -189,6 +194,40 @@ static int faults(struct probe_run_state *r, uint64_t off, uint64_t len)
 	a->fault_p99_us = res.p99_ms > 0 ? res.p99_ms * 1e3 : NAN;
 	if (res.dev_read_bytes)
 		a->fault_kib = (double)res.dev_read_bytes / (double)res.ios / 1024.0;
+	return 0;
+}
+
+/*
+ * mmap_fault_random: dependent 4 KiB touches of a cold mapping of
+ * [off, off + len) under madvise(MADV_RANDOM), APP_CHAIN_READS of them or
+ * APP_FAULT_RANDOM_S.  What an index over mmap that turns the read-around
+ * off waits a step (Qdrant, hnswlib with MADV_RANDOM): the page's read and
+ * the fault's own cost (the page cache's allocation and insertion, the page
+ * table), measured together rather than derived from the read-around faults.
+ */
+static int faults_random(struct probe_run_state *r, uint64_t off, uint64_t len)
+{
+	const struct probe_app_target t = region(r, off, len);
+	struct profile_app *a = &r->dev->app;
+	struct probe_app_result res;
+	int ret;
+
+	progress(r, "mmap_fault_random");
+	ret = probe_app_chain(&t, PROBE_APP_MMAP, true, APP_CHAIN_READS, APP_FAULT_RANDOM_S,
+			      APP_RANDOM_SEED, &res);
+	if (ret < 0) {
+		part_failed(r, "mmap_fault_random", ret);
+		return ret;
+	}
+	if (!res.ios || !(res.iops > 0))
+		return 0;
+	if (!res.cold)
+		profile_device_add_notef(r->dev, "app: mmap_fault_random: part of its region stayed "
+					 "in the page cache after the drop (pages of another user of "
+					 "the file): faults there read nothing");
+	a->fault_rand_iops = res.iops;
+	a->fault_rand_p50_us = res.p50_ms > 0 ? res.p50_ms * 1e3 : NAN;
+	a->fault_rand_p99_us = res.p99_ms > 0 ? res.p99_ms * 1e3 : NAN;
 	return 0;
 }
 
@@ -324,7 +363,8 @@ static const char *cannot_run(const struct probe_run_state *r)
 
 /* The stream parts and the faults, each in its own region of the span:
  * [0, L) buffered, [L, 2L) buffered at the plan's window, [2L, 3L) mmap,
- * [3L, 4L) O_DIRECT, the rest the pread chain, then the faults (O_DIRECT
+ * [3L, 4L) O_DIRECT, the rest the pread chain, then the faults under
+ * MADV_RANDOM, then those with the read-around (each drops the region first; O_DIRECT
  * leaves nothing in the page cache, and each 4 KiB read of the chain is one
  * of millions of blocks there).  The O_DIRECT load has a region of its own
  * too: a device's cache may hold what was just read. */
@@ -353,6 +393,8 @@ static int reads(struct probe_run_state *r)
 	rest = rest < APP_FAULT_SPAN ? rest : APP_FAULT_SPAN;
 	if (!cancelled(r))
 		bad += pread_chain(r, (APP_REGIONS - 1) * l, rest - rest % MIB) < 0;
+	if (!cancelled(r))
+		bad += faults_random(r, (APP_REGIONS - 1) * l, rest - rest % MIB) < 0;
 	if (!cancelled(r))
 		bad += faults(r, (APP_REGIONS - 1) * l, rest - rest % MIB) < 0;
 	return bad ? -EIO : 0;

@@ -144,6 +144,7 @@ static void device_init(struct profile_device *d)
 	d->app.direct_mbps = NAN;
 	d->app.fault_iops = d->app.fault_p99_us = d->app.fault_kib = NAN;
 	d->app.chain_iops = d->app.chain_p50_us = d->app.chain_p99_us = NAN;
+	d->app.fault_rand_iops = d->app.fault_rand_p50_us = d->app.fault_rand_p99_us = NAN;
 	d->app.fsync_mbps = d->app.inner_mbps = NAN;
 	d->app.read_ahead_kb = d->app.plan_read_ahead_kb = -1;
 	d->sustained.mbps = d->sustained.initial_mbps = NAN;

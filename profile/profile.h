@@ -275,6 +275,10 @@ struct profile_app {
 	double chain_iops;		/* pread_chain: dependent 4 KiB O_DIRECT
 					 * pread(2)s one at a time, reads/s */
 	double chain_p50_us, chain_p99_us;	/* their latency */
+	double fault_rand_iops;		/* mmap_fault_random: dependent 4 KiB
+					 * touches of a cold mapping under
+					 * MADV_RANDOM, faults/s */
+	double fault_rand_p50_us, fault_rand_p99_us;	/* their latency */
 	double fsync_mbps;		/* fsync_write: buffered 1 MiB writes +
 					 * fsync (writable targets only) */
 	double inner_mbps;		/* seq_read_inner: 1 MiB QD32 reads in the

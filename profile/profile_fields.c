@@ -266,6 +266,18 @@ static const struct pf_field app_chain_f[] = {
 };
 TABLE(pf_app_chain, app_chain_f);
 
+static const struct pf_field app_fault_rand_lat_f[] = {
+	{ "p50", PF_POS, AP(fault_rand_p50_us), 0, 0, 0 },
+	{ "p99", PF_POS, AP(fault_rand_p99_us), 0, 0, 0 },
+};
+TABLE(pf_app_fault_rand_lat, app_fault_rand_lat_f);
+
+static const struct pf_field app_fault_rand_f[] = {
+	{ "iops", PF_POS, AP(fault_rand_iops), PF_REQUIRED, 0, 0 },
+	{ "lat_us", PF_OBJ, 0, 0, 0, &pf_app_fault_rand_lat },
+};
+TABLE(pf_app_fault_rand, app_fault_rand_f);
+
 static const struct pf_field app_fsync_f[] = {
 	{ "mbps", PF_POS, AP(fsync_mbps), PF_REQUIRED, 0, 0 },
 };
@@ -283,6 +295,7 @@ const struct pf_app_result pf_app_results[] = {
 	{ "direct_read", &pf_app_direct, AP(direct_mbps) },
 	{ "mmap_fault", &pf_app_fault, AP(fault_iops) },
 	{ "pread_chain", &pf_app_chain, AP(chain_iops) },
+	{ "mmap_fault_random", &pf_app_fault_rand, AP(fault_rand_iops) },
 	{ "fsync_write", &pf_app_fsync, AP(fsync_mbps) },
 	{ "seq_read_inner", &pf_app_inner, AP(inner_mbps) },
 };

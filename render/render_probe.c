@@ -29,9 +29,12 @@ static void app_text(FILE *out, const struct profile_app *a)
 		num(d, sizeof(d), a->buffered_plan_mbps, 0),
 		num(e, sizeof(e), a->plan_read_ahead_kb < 0 ? NAN : (double)a->plan_read_ahead_kb, 0),
 		num(f, sizeof(f), a->mmap_mbps, 0), num(g, sizeof(g), a->direct_mbps, 0));
-	fprintf(out, "    pread chain %s /s, p50 %s µs; mmap faults %s /s, p99 %s µs, %s KiB read "
-		"each; fsync write %s MB/s", num(e, sizeof(e), a->chain_iops, 0),
-		num(f, sizeof(f), a->chain_p50_us, 1), num(b, sizeof(b), a->fault_iops, 0),
+	fprintf(out, "    pread chain %s /s, p50 %s µs; mmap faults under MADV_RANDOM %s /s, "
+		"p50 %s µs\n", num(e, sizeof(e), a->chain_iops, 0),
+		num(f, sizeof(f), a->chain_p50_us, 1), num(b, sizeof(b), a->fault_rand_iops, 0),
+		num(c, sizeof(c), a->fault_rand_p50_us, 1));
+	fprintf(out, "    mmap faults with read-around %s /s, p99 %s µs, %s KiB read each; fsync "
+		"write %s MB/s", num(b, sizeof(b), a->fault_iops, 0),
 		num(c, sizeof(c), a->fault_p99_us, 1), num(d, sizeof(d), a->fault_kib, 0),
 		num(g, sizeof(g), a->fsync_mbps, 0));
 	if (!isnan(a->inner_mbps))

@@ -27,9 +27,11 @@
 #   (max ÷ min > 1.33 ÷ 0.75) is not judged in that try, and printed so
 #   when it never settles.  Printed and not asserted, each with its reason
 #   in the table: the loop device (the VM's disk is shared;
-#   APP_EST_LOOP=assert judges it), the zram chains through mmap and its
-#   four O_DIRECT streams (costs and CPUs the profile does not hold; see
-#   info()); the chain through pread is judged (the profile's pread_chain).  A table of
+#   APP_EST_LOOP=assert judges it), the zram chain through mmap with the
+#   read-around and its four O_DIRECT streams (a rate and CPUs the profile
+#   does not hold; see info()); the chains through pread and through mmap
+#   with MADV_RANDOM are judged (the profile's pread_chain and
+#   mmap_fault_random).  A table of
 #   estimate, measured and ratio per workload and target is printed
 #   whatever the outcome.  APP_EST_KEEP=DIR keeps the profiles and the
 #   table (bench/app-estimates).  Root only; SKIP otherwise.
@@ -201,10 +203,6 @@ info() {
 		else	# the probe's fault rate moves 3x from one quick profile to the next here
 			echo "the quick profile's fault rate moves more than the bound here"
 		fi ;;
-	chain-mmap-random)	# a fault's own cost (beyond its read) comes from the
-			# profile's read-around faults; what a fault costs moves
-			# with the machine's load (35 µs at load 4, 93 µs at 9)
-		[ "$2" = zram ] && echo "a fault's own cost moves with this machine's load" ;;
 	stream-direct-4)	# zram's reads are CPU work in the reader's thread:
 			# four readers on two CPUs beat the probe's seq_read (one
 			# ring at QD32) when the machine is quiet (4.9 GB/s

@@ -266,6 +266,7 @@ static void print_result(const struct probe_app_result *r)
 	json_object_set_new(o, "ios", json_integer((json_int_t)r->ios));
 	json_object_set_new(o, "queries", json_integer((json_int_t)r->queries));
 	json_object_set_new(o, "mbps", num(r->mbps));
+	json_object_set_new(o, "steady_mbps", num(r->steady_mbps));
 	json_object_set_new(o, "iops", num(r->iops));
 	json_object_set_new(o, "qps", num(r->qps));
 	json_object_set_new(o, "p50_ms", num(r->p50_ms));

@@ -223,6 +223,14 @@ static void check_stream(const struct probe_app_result *r, uint64_t len,
 	assert_int_equal(r->dev_read_bytes, 0);	/* no stat_dev */
 }
 
+/* One stream: its rate after the first quarter, over the last three
+ * quarters less a request at most, and in less time than the whole. */
+static void check_steady(const struct probe_app_result *r, uint64_t len)
+{
+	assert_true(r->steady_mbps > 0 && isfinite(r->steady_mbps));
+	assert_true(r->steady_mbps >= ((double)len * 3 / 4 - MiB) / r->seconds / 1e6);
+}
+
 static void test_stream_each_via(void **state)
 {
 	/* 12 KiB short of 64 MiB: the last request of the stream is short */
@@ -237,6 +245,7 @@ static void test_stream_each_via(void **state)
 		fprintf(stderr, "  stream %-8s %8.1f MB/s\n",
 			probe_app_via_name((enum probe_app_via)v), r.mbps);
 		check_stream(&r, len, v == PROBE_APP_MMAP ? len / 4096 : 64);
+		check_steady(&r, len);
 	}
 }
 
@@ -249,6 +258,7 @@ static void test_stream_parts(void **state)
 	(void)state;
 	assert_int_equal(probe_app_stream(&t, PROBE_APP_BUFFERED, 4, 0, 0, &r), 0);
 	check_stream(&r, t.len, 64);
+	assert_true(isnan(r.steady_mbps));	/* one stream only */
 	assert_int_equal(probe_app_stream(&t, PROBE_APP_DIRECT, 4, 0, 0, &r), 0);
 	check_stream(&r, t.len, 64);
 	assert_int_equal(probe_app_stream(&t, PROBE_APP_MMAP, 4, 0, 0, &r), 0);

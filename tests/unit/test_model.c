@@ -114,6 +114,33 @@ static void test_queries(void **state)
 	model_workload(&w, d, &e);
 	rest = 200e-6 - 1.0 / 50000 - 124 * 1024 / 1e9;
 	assert_float_equal(e.seconds, 10000 * (1.0 / 50000 + rest), 1e-9);
+	/* the faults under MADV_RANDOM timed (20,000 a second): their own
+	 * figure, read and fault in one, no cost derived; p99 adds
+	 * sqrt(10000) × (90 − 40) µs */
+	d->app.fault_rand_iops = 20000;
+	d->app.fault_rand_p50_us = 40;
+	d->app.fault_rand_p99_us = 90;
+	model_workload(&w, d, &e);
+	assert_float_equal(e.seconds, 0.5, 1e-9);
+	assert_float_equal(e.p50_ms, 0.5 * 1e3, 1e-9);
+	assert_float_equal(e.p99_ms, (0.5 + 100 * 50e-6) * 1e3, 1e-6);
+	assert_true(has_basis(&e, "mmap_fault_random.iops"));
+	assert_false(has_basis(&e, "pread_chain.iops"));
+	assert_false(has_basis(&e, "mmap_fault.iops"));
+	assert_string_equal(e.how, "");
+	/* 8 such chains: 8 × 20,000 a second, no more than the device at
+	 * depth 8 (below) */
+	w.concurrency = 8;
+	model_workload(&w, d, &e);
+	assert_float_equal(e.seconds, 10000 * 8 / fmin(160000, 22120 + (500000 - 22120) * log(8) /
+						       log(32)), 1e-9);
+	w.concurrency = 1;
+	/* the read-around faults keep their own figure */
+	w.madv_random = false;
+	model_workload(&w, d, &e);
+	assert_float_equal(e.seconds, 2.0, 1e-9);
+	w.madv_random = true;
+	d->app.fault_rand_iops = d->app.fault_rand_p50_us = d->app.fault_rand_p99_us = NAN;
 	/* 8 chains: 8 × 50,000 reads a second, but no more than the device at
 	 * depth 8: 22,120 + (500,000 − 22,120) × log 8 ÷ log 32 */
 	w.via = MODEL_VIA_DIRECT;

@@ -208,7 +208,7 @@ static void test_metric_table(void **state)
 	const struct model_metric_desc *m;
 
 	(void)state;
-	assert_int_equal(model_metric_count(), 83);
+	assert_int_equal(model_metric_count(), 86);
 	assert_null(model_metric_at(model_metric_count()));
 	for (size_t i = 0; i < model_metric_count(); i++) {
 		m = model_metric_at(i);

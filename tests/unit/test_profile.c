@@ -63,7 +63,9 @@ static struct profile *build(void)
 	d->app = (struct profile_app){ .present = true, .buffered_mbps = 812.5, .read_ahead_kb = 128,
 		.buffered_plan_mbps = 1650, .plan_read_ahead_kb = 4096, .mmap_mbps = 640.25,
 		.direct_mbps = 1210.5, .fault_iops = 9100, .fault_p99_us = 310.5, .fault_kib = 131.5, .fsync_mbps = 420,
-		.chain_iops = 52000.5, .chain_p50_us = 18.5, .chain_p99_us = 41.25, .inner_mbps = NAN };
+		.chain_iops = 52000.5, .chain_p50_us = 18.5, .chain_p99_us = 41.25,
+		.fault_rand_iops = 31000.5, .fault_rand_p50_us = 28.5, .fault_rand_p99_us = 70.25,
+		.inner_mbps = NAN };
 	assert_int_equal(profile_device_add_note(d, "burst, fresh"), 0);
 	d = profile_add_device(p, "sda");
 	d->app.present = true;	/* the faults only, without p99 or KiB a fault */
@@ -153,6 +155,9 @@ static void test_roundtrip_built(void **state)
 	assert_float_equal(d->app.chain_iops, 52000.5, 0);
 	assert_float_equal(d->app.chain_p50_us, 18.5, 0);
 	assert_float_equal(d->app.chain_p99_us, 41.25, 0);
+	assert_float_equal(d->app.fault_rand_iops, 31000.5, 0);
+	assert_float_equal(d->app.fault_rand_p50_us, 28.5, 0);
+	assert_float_equal(d->app.fault_rand_p99_us, 70.25, 0);
 	assert_float_equal(d->app.fsync_mbps, 420, 0);
 	assert_true(isnan(d->app.inner_mbps));
 	assert_null(strstr(s1, "\"seq_read_inner\": {\"mbps\": null"));
@@ -161,6 +166,7 @@ static void test_roundtrip_built(void **state)
 	assert_float_equal(d->app.fault_iops, 95, 0);
 	assert_true(isnan(d->app.fault_p99_us) && isnan(d->app.fault_kib));
 	assert_true(isnan(d->app.chain_iops) && isnan(d->app.chain_p50_us));
+	assert_true(isnan(d->app.fault_rand_iops) && isnan(d->app.fault_rand_p99_us));
 	assert_true(isnan(d->app.buffered_mbps) && isnan(d->app.fsync_mbps) &&
 		    isnan(d->app.direct_mbps));
 	assert_int_equal(d->app.read_ahead_kb, -1);
