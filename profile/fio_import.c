@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "fio_import.h"
+#include "profile_fields.h"
 #include "tw_jsonpos.h"
 
 #define PATH_LEN 256
@@ -423,6 +424,13 @@ static void dir_figures(struct ictx *c, struct fjob *j, const char *dn, struct f
 		if (rt > fd->runtime_ms)
 			fd->runtime_ms = rt;
 	}
+	child(p, j->path, dn);
+	if (fd->iops > PF_MOST_IOPS)
+		bad(c, p, "%.10g IOPS (iops, all jobs) is more than any device does (at most %g): "
+		    "not a measurement", fd->iops, PF_MOST_IOPS);
+	if (fd->bw_bytes / 1e6 > PF_MOST_MBPS)
+		bad(c, p, "%.10g MB/s (bw_bytes, all jobs) is more than any device does (at most %g): "
+		    "not a measurement", fd->bw_bytes / 1e6, PF_MOST_MBPS);
 	dir_lat(c, j, dn, fd);
 }
 

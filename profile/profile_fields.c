@@ -150,10 +150,10 @@ TABLE(pf_device, device_f);
 static const struct pf_field io_f[] = {
 	{ "bs", PF_POSINT, IO(bs), PF_REQUIRED, 0, 0 },
 	{ "qd", PF_POSINT, IO(qd), PF_REQUIRED, 0, 0 },
-	{ "mbps", PF_POS, IO(mbps), 0, 0, 0 },
-	{ "iops", PF_POS, IO(iops), 0, 0, 0 },
-	{ "read_iops", PF_POS, IO(read_iops), 0, 0, 0 },
-	{ "write_iops", PF_POS, IO(write_iops), 0, 0, 0 },
+	{ "mbps", PF_MBPS, IO(mbps), 0, 0, 0 },
+	{ "iops", PF_IOPS, IO(iops), 0, 0, 0 },
+	{ "read_iops", PF_IOPS, IO(read_iops), 0, 0, 0 },
+	{ "write_iops", PF_IOPS, IO(write_iops), 0, 0, 0 },
 	{ "lat_us", PF_LAT, IO(lat), 0, 0, 0 },
 	{ "seconds", PF_POS, IO(seconds), 0, 0, 0 },
 	{ "ios", PF_I64, IO(ios), 0, 0, 0 },
@@ -166,17 +166,17 @@ static const struct pf_field io_f[] = {
 TABLE(pf_io, io_f);
 
 static const struct pf_field lat_target_f[] = {
-	{ "p99_us", PF_POS, offsetof(struct profile_lat_target, p99_us), PF_REQUIRED, 0, 0 },
+	{ "p99_us", PF_US, offsetof(struct profile_lat_target, p99_us), PF_REQUIRED, 0, 0 },
 	{ "qd", PF_POSINT, offsetof(struct profile_lat_target, qd), PF_NULLOUT, 0, 0 },
-	{ "iops", PF_POS, offsetof(struct profile_lat_target, iops), PF_NULLOUT, 0, 0 },
+	{ "iops", PF_IOPS, offsetof(struct profile_lat_target, iops), PF_NULLOUT, 0, 0 },
 	{ "unwritten", PF_FRAC, offsetof(struct profile_lat_target, unwritten), 0, 0, 0 },
 };
 TABLE(pf_lat_target, lat_target_f);
 
 #define SU(f) offsetof(struct profile_sustained, f)
 static const struct pf_field sustained_f[] = {
-	{ "mbps", PF_POS, SU(mbps), 0, 0, 0 },
-	{ "initial_mbps", PF_POS, SU(initial_mbps), 0, 0, 0 },
+	{ "mbps", PF_MBPS, SU(mbps), 0, 0, 0 },
+	{ "initial_mbps", PF_MBPS, SU(initial_mbps), 0, 0, 0 },
 	{ "cliff_after_gb", PF_NONNEG, SU(cliff_after_gb), PF_NULLOUT, 0, 0 },
 	{ "seconds", PF_POS, SU(seconds), 0, 0, 0 },
 };
@@ -191,7 +191,7 @@ TABLE(pf_point, point_f);
 
 static const struct pf_field sweep_f[] = {
 	{ "qd", PF_POSINT, offsetof(struct profile_sweep, qd), PF_REQUIRED, 0, 0 },
-	{ "iops", PF_POS, offsetof(struct profile_sweep, iops), 0, 0, 0 },
+	{ "iops", PF_IOPS, offsetof(struct profile_sweep, iops), 0, 0, 0 },
 	{ "lat_us", PF_LAT, offsetof(struct profile_sweep, lat), 0, 0, 0 },
 };
 TABLE(pf_sweep, sweep_f);
@@ -200,9 +200,9 @@ TABLE(pf_sweep, sweep_f);
 static const struct pf_field under_write_f[] = {
 	{ "bs", PF_POSINT, UW(bs), PF_REQUIRED, 0, 0 },
 	{ "qd", PF_POSINT, UW(qd), PF_REQUIRED, 0, 0 },
-	{ "iops", PF_POS, UW(iops), 0, 0, 0 },
+	{ "iops", PF_IOPS, UW(iops), 0, 0, 0 },
 	{ "lat_us", PF_LAT, UW(lat), 0, 0, 0 },
-	{ "idle_p99_us", PF_POS, UW(idle_p99_us), 0, 0, 0 },
+	{ "idle_p99_us", PF_US, UW(idle_p99_us), 0, 0, 0 },
 	{ "p99_ratio", PF_POS, UW(p99_ratio), 0, 0, 0 },
 	{ "write_bs", PF_POSINT, UW(write_bs), 0, 0, 0 },
 	{ "write_rate_mibps", PF_POS, UW(write_rate_mibps), 0, 0, 0 },
@@ -213,7 +213,7 @@ static const struct pf_field under_write_f[] = {
 	{ "unwritten", PF_FRAC, UW(unwritten), 0, 0, 0 },
 	{ "boot_bs", PF_POSINT, UW(boot_bs), 0, 0, 0 },
 	{ "boot_qd", PF_POSINT, UW(boot_qd), 0, 0, 0 },
-	{ "boot_iops", PF_POS, UW(boot_iops), 0, 0, 0 },
+	{ "boot_iops", PF_IOPS, UW(boot_iops), 0, 0, 0 },
 	{ "boot_lat_us", PF_LAT, UW(boot_lat), 0, 0, 0 },
 };
 TABLE(pf_under_write, under_write_f);
@@ -221,70 +221,70 @@ TABLE(pf_under_write, under_write_f);
 /* results' application objects (profile_fields.h: struct pf_app_result) */
 #define AP(f) offsetof(struct profile_app, f)
 static const struct pf_field app_buffered_f[] = {
-	{ "mbps", PF_POS, AP(buffered_mbps), PF_REQUIRED, 0, 0 },
+	{ "mbps", PF_MBPS, AP(buffered_mbps), PF_REQUIRED, 0, 0 },
 	{ "read_ahead_kb", PF_COUNT, AP(read_ahead_kb), 0, 0, 0 },
 };
 TABLE(pf_app_buffered, app_buffered_f);
 
 static const struct pf_field app_buffered_plan_f[] = {
-	{ "mbps", PF_POS, AP(buffered_plan_mbps), PF_REQUIRED, 0, 0 },
+	{ "mbps", PF_MBPS, AP(buffered_plan_mbps), PF_REQUIRED, 0, 0 },
 	{ "read_ahead_kb", PF_COUNT, AP(plan_read_ahead_kb), 0, 0, 0 },
 };
 TABLE(pf_app_buffered_plan, app_buffered_plan_f);
 
 static const struct pf_field app_mmap_f[] = {
-	{ "mbps", PF_POS, AP(mmap_mbps), PF_REQUIRED, 0, 0 },
+	{ "mbps", PF_MBPS, AP(mmap_mbps), PF_REQUIRED, 0, 0 },
 };
 TABLE(pf_app_mmap, app_mmap_f);
 
 static const struct pf_field app_direct_f[] = {
-	{ "mbps", PF_POS, AP(direct_mbps), PF_REQUIRED, 0, 0 },
+	{ "mbps", PF_MBPS, AP(direct_mbps), PF_REQUIRED, 0, 0 },
 };
 TABLE(pf_app_direct, app_direct_f);
 
 static const struct pf_field app_fault_lat_f[] = {
-	{ "p99", PF_POS, AP(fault_p99_us), 0, 0, 0 },
+	{ "p99", PF_US, AP(fault_p99_us), 0, 0, 0 },
 };
 TABLE(pf_app_fault_lat, app_fault_lat_f);
 
 static const struct pf_field app_fault_f[] = {
-	{ "iops", PF_POS, AP(fault_iops), PF_REQUIRED, 0, 0 },
+	{ "iops", PF_IOPS, AP(fault_iops), PF_REQUIRED, 0, 0 },
 	{ "lat_us", PF_OBJ, 0, 0, 0, &pf_app_fault_lat },
 	{ "kib_per_fault", PF_POS, AP(fault_kib), 0, 0, 0 },
 };
 TABLE(pf_app_fault, app_fault_f);
 
 static const struct pf_field app_chain_lat_f[] = {
-	{ "p50", PF_POS, AP(chain_p50_us), 0, 0, 0 },
-	{ "p99", PF_POS, AP(chain_p99_us), 0, 0, 0 },
+	{ "p50", PF_US, AP(chain_p50_us), 0, 0, 0 },
+	{ "p99", PF_US, AP(chain_p99_us), 0, 0, 0 },
 };
 TABLE(pf_app_chain_lat, app_chain_lat_f);
 
 static const struct pf_field app_chain_f[] = {
-	{ "iops", PF_POS, AP(chain_iops), PF_REQUIRED, 0, 0 },
+	{ "iops", PF_IOPS, AP(chain_iops), PF_REQUIRED, 0, 0 },
 	{ "lat_us", PF_OBJ, 0, 0, 0, &pf_app_chain_lat },
 };
 TABLE(pf_app_chain, app_chain_f);
 
 static const struct pf_field app_fault_rand_lat_f[] = {
-	{ "p50", PF_POS, AP(fault_rand_p50_us), 0, 0, 0 },
-	{ "p99", PF_POS, AP(fault_rand_p99_us), 0, 0, 0 },
+	{ "p50", PF_US, AP(fault_rand_p50_us), 0, 0, 0 },
+	{ "p99", PF_US, AP(fault_rand_p99_us), 0, 0, 0 },
 };
 TABLE(pf_app_fault_rand_lat, app_fault_rand_lat_f);
 
 static const struct pf_field app_fault_rand_f[] = {
-	{ "iops", PF_POS, AP(fault_rand_iops), PF_REQUIRED, 0, 0 },
+	{ "iops", PF_IOPS, AP(fault_rand_iops), PF_REQUIRED, 0, 0 },
 	{ "lat_us", PF_OBJ, 0, 0, 0, &pf_app_fault_rand_lat },
 };
 TABLE(pf_app_fault_rand, app_fault_rand_f);
 
 static const struct pf_field app_fsync_f[] = {
-	{ "mbps", PF_POS, AP(fsync_mbps), PF_REQUIRED, 0, 0 },
+	{ "mbps", PF_MBPS, AP(fsync_mbps), PF_REQUIRED, 0, 0 },
 };
 TABLE(pf_app_fsync, app_fsync_f);
 
 static const struct pf_field app_inner_f[] = {
-	{ "mbps", PF_POS, AP(inner_mbps), PF_REQUIRED, 0, 0 },
+	{ "mbps", PF_MBPS, AP(inner_mbps), PF_REQUIRED, 0, 0 },
 };
 TABLE(pf_app_inner, app_inner_f);
 
@@ -303,8 +303,8 @@ const size_t pf_app_result_count = ARRAY_SIZE(pf_app_results);
 
 static const struct pf_field iorate_f[] = {
 	{ "pct", PF_POS, offsetof(struct profile_iorate, pct), PF_REQUIRED, 0, 0 },
-	{ "offered_iops", PF_POS, offsetof(struct profile_iorate, offered_iops), PF_REQUIRED, 0, 0 },
-	{ "iops", PF_POS, offsetof(struct profile_iorate, iops), 0, 0, 0 },
+	{ "offered_iops", PF_IOPS, offsetof(struct profile_iorate, offered_iops), PF_REQUIRED, 0, 0 },
+	{ "iops", PF_IOPS, offsetof(struct profile_iorate, iops), 0, 0, 0 },
 	{ "lat_us", PF_LAT, offsetof(struct profile_iorate, lat), 0, 0, 0 },
 };
 TABLE(pf_iorate, iorate_f);

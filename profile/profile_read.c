@@ -16,6 +16,8 @@
 
 struct rctx {
 	struct tw_jsondoc doc;	/* the document, its problems (tw_jsonpos.h) */
+	bool no_device;		/* the device's results are the null engine's:
+				 * no I/O, so no device's bounds (want_figure) */
 };
 
 /* Record a problem at path's position (or its enclosing object's). */
@@ -95,6 +97,25 @@ static bool want_number(struct rctx *c, const char *path, const json_t *v,
 	return true;
 }
 
+/* A measured figure: > 0, and at most `most` (in unit), beyond what any
+ * device does (profile_fields.h), unless the null engine ran (it does no
+ * I/O: its rates are the probe's own, 28 TB/s of 1 MiB reads here). */
+static bool want_figure(struct rctx *c, const char *path, const json_t *v,
+			double most, const char *unit, double *out)
+{
+	double x;
+
+	if (!want_number(c, path, v, 0, true, INFINITY, &x))
+		return false;
+	if (x > most && !c->no_device) {
+		bad(c, path, "%.10g %s is more than any device does (at most %g): not a measurement",
+		    x, unit, most);
+		return false;
+	}
+	*out = x;
+	return true;
+}
+
 static bool want_integer(struct rctx *c, const char *path, const json_t *v,
 			 json_int_t lo, json_int_t *out)
 {
@@ -137,7 +158,7 @@ static void decode_lat(struct rctx *c, const json_t *v, const char *path,
 		if (f < 0)
 			bad(c, p, "unknown key (expected mean, p50, p90, p99, p999, max)");
 		else if (!json_is_null(x))
-			want_number(c, p, x, 0, true, INFINITY, &lat->v[f]);
+			want_figure(c, p, x, PF_MOST_US, "µs", &lat->v[f]);
 	}
 	/* percentiles present must not decrease */
 	for (int f = PROFILE_LAT_P50; f <= PROFILE_LAT_MAX; f++) {
@@ -196,6 +217,18 @@ static void decode_field(struct rctx *c, const struct pf_field *f,
 	case PF_POS:
 	case PF_NONNEG:
 		if (want_number(c, path, v, 0, f->kind == PF_POS, INFINITY, &x))
+			*(double *)at = x;
+		break;
+	case PF_IOPS:
+		if (want_figure(c, path, v, PF_MOST_IOPS, "IOPS", &x))
+			*(double *)at = x;
+		break;
+	case PF_MBPS:
+		if (want_figure(c, path, v, PF_MOST_MBPS, "MB/s", &x))
+			*(double *)at = x;
+		break;
+	case PF_US:
+		if (want_figure(c, path, v, PF_MOST_US, "µs", &x))
 			*(double *)at = x;
 		break;
 	case PF_TEMP:
@@ -625,7 +658,9 @@ static void decode_device(struct rctx *c, const json_t *v, const char *path,
 	x = json_object_get(v, "results");
 	if (x && !json_is_null(x)) {
 		child_path(p, path, "results");
+		c->no_device = d->probe.engine && !strcmp(d->probe.engine, "null");
 		decode_results(c, x, p, d);
+		c->no_device = false;
 	}
 	x = json_object_get(v, "thermal");
 	if (x && !json_is_null(x)) {

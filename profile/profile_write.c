@@ -69,6 +69,9 @@ static json_t *field_json(const struct pf_field *f, const void *base)
 	case PF_COUNT:
 		return *(const long *)at >= 0 ? json_integer(*(const long *)at) : NULL;
 	case PF_POS:
+	case PF_IOPS:
+	case PF_MBPS:
+	case PF_US:
 	case PF_NONNEG:
 	case PF_TEMP:
 	case PF_FRAC:

@@ -145,6 +145,9 @@ expect "names the key" "$tmp/err" "$tmp/bad.json:$ln:$col: jobs[2].read.iops: mu
 jq '.jobs[1]."job options".iodepth = "deep"' "$fx/recipe.json" >"$tmp/bad2.json"
 check "iodepth no number" 1 "$tw" import fio "$tmp/bad2.json"
 expect "names the option" "$tmp/err" 'jobs[1].job options.iodepth: must be a whole number from 0 to 65536, not "deep"'
+jq '.jobs[2].read.iops = 1e12' "$fx/recipe.json" >"$tmp/bad3.json"
+check "1e12 IOPS" 1 "$tw" import fio "$tmp/bad3.json"
+expect "1e12 IOPS named" "$tmp/err" "jobs[2].read: 1e+12 IOPS (iops, all jobs) is more than any device does (at most 1e+08): not a measurement"
 head -c 500 "$fx/recipe.json" >"$tmp/trunc.json"
 check "truncated" 1 "$tw" import fio "$tmp/trunc.json"
 expect "truncated" "$tmp/err" "$tmp/trunc.json:23:17: not valid JSON"

@@ -27,6 +27,19 @@ sed "${line}s/22120/-22120/" "$ex" >"$tmp/bad2.json"
 check "negative iops" 1 "$tw" validate "$tmp/bad2.json"
 expect "negative iops" "$tmp/err" "$tmp/bad2.json:$line:$col: devices[0].results.rand_read_qd1.iops: must be greater than 0"
 
+# Corruption 2b: figures no device has (1e308 IOPS, 10^15 MB/s): each named,
+# exit 1, and plan refuses the file as validate does.
+sed "${line}s/22120/1e308/" "$ex" >"$tmp/absurd.json"
+check "1e308 IOPS" 1 "$tw" validate "$tmp/absurd.json"
+expect "1e308 IOPS" "$tmp/err" "$tmp/absurd.json:$line:$col: devices[0].results.rand_read_qd1.iops: 1e+308 IOPS is more than any device does (at most 1e+08): not a measurement"
+mline=$(grep -n '"mbps": ' "$ex" | head -1 | cut -d: -f1)
+mval=$(sed -n "${mline}p" "$ex" | sed 's/.*"mbps": \([0-9.]*\).*/\1/')
+mcol=$(sed -n "${mline}p" "$ex" | awk -v v="$mval" '{ print index($0, v) }')
+sed "${mline}s/\"mbps\": $mval/\"mbps\": 1e15/" "$ex" >"$tmp/absurd2.json"
+check "10^15 MB/s, plan" 1 "$tw" plan "$tmp/absurd2.json"
+expect "10^15 MB/s, plan" "$tmp/err" "$tmp/absurd2.json:$mline:$mcol: devices[0].results.seq_read.mbps: 1e+15 MB/s is more than any device does"
+[ -s "$tmp/out" ] && grep -q "000,000,000" "$tmp/out" && { echo "FAIL: plan printed the absurd figure"; fail=1; }
+
 # Corruption 3: not JSON at all (truncated): jansson's position, exit 1.
 head -c 300 "$ex" >"$tmp/bad3.json"
 check "truncated" 1 "$tw" validate "$tmp/bad3.json"

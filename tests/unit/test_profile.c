@@ -247,6 +247,15 @@ static const struct bad_case bad_cases[] = {
 	  7, 60, "devices[0].results.seq_read.mbps", "must be greater than 0" },
 	{ HEAD DEV(",\n \"results\": {\"rand_read_qd1\": {\"bs\": 4096, \"qd\": 1, \"iops\": 0}}") "]}",
 	  7, 61, "devices[0].results.rand_read_qd1.iops", "not a measurement; use null" },
+	{ HEAD DEV(",\n \"results\": {\"rand_read_qd1\": {\"bs\": 4096, \"qd\": 1, \"iops\": 1e308}}") "]}",
+	  7, 61, "devices[0].results.rand_read_qd1.iops", "1e+308 IOPS is more than any device does" },
+	{ HEAD DEV(",\n \"results\": {\"seq_read\": {\"bs\": 1048576, \"qd\": 32, \"mbps\": 1e15}}") "]}",
+	  7, 60, "devices[0].results.seq_read.mbps", "1e+15 MB/s is more than any device does" },
+	{ HEAD DEV(",\n \"results\": {\"rand_read_qd1\": {\"bs\": 4096, \"qd\": 1, "
+		  "\"lat_us\": {\"p50\": 40, \"p99\": 2e9}}}") "]}",
+	  7, 82, "devices[0].results.rand_read_qd1.lat_us.p99", "2000000000 µs is more than any device does" },
+	{ HEAD DEV(",\n \"results\": {\"mmap_fault_random\": {\"iops\": 100000001}}") "]}",
+	  7, 44, "devices[0].results.mmap_fault_random.iops", "100000001 IOPS is more than any device does" },
 	{ HEAD DEV(",\n \"results\": {\"rand_read_qd1\": {\"bs\": \"4k\", \"qd\": 1}}") "]}",
 	  7, 38, "devices[0].results.rand_read_qd1.bs", "must be an integer, not a string" },
 	{ HEAD DEV(",\n \"results\": {\"rand_read_qd1\": {\"bs\": 4096.5, \"qd\": 1}}") "]}",
@@ -387,6 +396,25 @@ static void test_errors(void **state)
 	}
 }
 
+/* The null engine does no I/O: its rates pass the bounds no device passes,
+ * and its profile reads back; the same figures from a device are refused
+ * (bad_cases). */
+static void test_null_engine_bounds(void **state)
+{
+	static const char text[] = "{\"schema\": \"tierwise.profile/1\", \"host\": \"h\",\n"
+		"\"created\": \"2026-11-29T20:00:00Z\", \"tool\": {\"name\": \"t\", \"version\": \"1\"},\n"
+		"\"devices\": [{\"id\": \"a\", \"model\": \"m\", \"transport\": \"zram\",\n"
+		" \"media\": \"ram\", \"rotational\": false, \"capacity_bytes\": 100,\n"
+		" \"results\": {\"seq_read\": {\"bs\": 1048576, \"qd\": 32, \"mbps\": 28835156.96}},\n"
+		" \"probe\": {\"mode\": \"quick\", \"target\": \"raw-readonly\", \"engine\": \"null\"}}]}";
+	struct profile *p;
+
+	(void)state;
+	p = parse_ok(text);	/* results before probe in the file: read after it */
+	assert_float_equal(p->devices[0].io[PROFILE_SEQ_READ].mbps, 28835156.96, 1e-3);
+	profile_free(p);
+}
+
 static void test_diag_format(void **state)
 {
 	struct tw_diags d = { 0 };
@@ -407,6 +435,7 @@ int main(void)
 		cmocka_unit_test(test_roundtrip_built),
 		cmocka_unit_test(test_example_roundtrip),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_null_engine_bounds),
 		cmocka_unit_test(test_links_roundtrip),
 		cmocka_unit_test(test_diag_format),
 	};
