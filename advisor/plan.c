@@ -256,8 +256,9 @@ static int build_tiers(struct advisor_ctx *c)
 			volume_usable(plan, tier);
 			tier_cost(plan, tier);
 		}
-		if (!ret && !tier->shared)
-			ret = advisor_need_note(plan, tier);
+		if (!ret)
+			ret = tier->shared ? advisor_shared_need_note(plan, tier)
+					   : advisor_need_note(plan, tier);
 		if (!ret)
 			ret = advisor_cold_note(plan, tier);
 		if (!ret)

@@ -83,6 +83,25 @@ int advisor_need_note(struct advisor_plan *plan, struct advisor_plan_tier *t)
 	return short_buy_note(plan, t, (double)(t->need_bytes - t->usable_bytes));
 }
 
+/* A tier with a need and no device of its own (share_tier): a directory on
+ * another tier's device holds nothing of the need; a binding warning. */
+int advisor_shared_need_note(struct advisor_plan *plan, struct advisor_plan_tier *t)
+{
+	const struct advisor_plan_device *on;
+	char need[32], names[256];
+
+	if (!t->shared || t->need_bytes <= 0 || t->shared_dev < 0)
+		return 0;
+	on = &plan->devs[t->shared_dev];
+	advisor_need_names(t, names, sizeof(names));
+	advisor_fmt_bytes(need, sizeof(need), (double)t->need_bytes);
+	return advisor_warn(plan, -1, "need", "%s tier: %s needs %s and has no device of its "
+			    "own: a directory on %s, which the %s tier holds (%s), shares its "
+			    "space; the plan does not meet this need", advisor_tier_name(t->tier),
+			    names, need, on->p->id, advisor_tier_name(on->tier),
+			    plan->mount_point[on->tier]) < 0 ? -ENOMEM : 0;
+}
+
 /* The tier's policies wanting level r or more, "a + b" (those with a need). */
 static void wanting(const struct advisor_ctx *c, const struct advisor_plan_tier *t,
 		    enum model_redundancy r, bool refetchable, char *buf, size_t len)

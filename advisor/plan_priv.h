@@ -70,6 +70,7 @@ int advisor_score_tier(struct advisor_ctx *c, size_t i, struct advisor_plan_tier
 /* Tier t short of its need: a warning, a note, and with prices what would
  * meet it. */
 int advisor_need_note(struct advisor_plan *plan, struct advisor_plan_tier *t);
+int advisor_shared_need_note(struct advisor_plan *plan, struct advisor_plan_tier *t);
 
 /* Tier t's failure domain against what its policies ask. */
 int advisor_failure_note(const struct advisor_ctx *c, struct advisor_plan_tier *t);

@@ -17,6 +17,7 @@ enum tw_exit {
 	TW_EXIT_SYSTEM = 3,	/* the system failed us: sysfs unreadable, no memory */
 	TW_EXIT_PARTIAL = 4,	/* probe: some targets or tests failed, the rest is kept */
 	TW_EXIT_MISSED = 5,	/* verify: a workload is outside the tolerance of its estimate */
+	TW_EXIT_UNMET = 6,	/* plan --strict: the plan is made, a capacity need is unmet */
 };
 
 /* Options that every command sees. */

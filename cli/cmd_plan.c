@@ -27,7 +27,7 @@ static void plan_usage(FILE *out)
 	      "                     [--include-removable[=DEV,...]]\n"
 	      "                     [--fill PCT] [--prices FILE] [--time-limit SECONDS]\n"
 	      "                     [--buy [--budget AMOUNT] [--max-each N] [--margin POINTS]]\n"
-	      "                     [--format text|json|md|fstab|udev|script]\n\n"
+	      "                     [--format text|json|md|fstab|udev|script] [--strict]\n\n"
 	      "Assign the devices of the profiles to the tiers hot (vector-db,\n"
 	      "logs-metadata), warm (model-loading, checkpoints) and cold (archive):\n"
 	      "the assignment that meets the most of the tiers' capacity needs, then\n"
@@ -63,10 +63,12 @@ static void plan_usage(FILE *out)
 	      "                     of the best score\n"
 	      "  --format F         text (default), json (tierwise.plan/1), md,\n"
 	      "                     fstab, udev, script\n"
-	      "  -o FILE            write to FILE (atomically) instead of standard output\n\n"
+	      "  -o FILE            write to FILE (atomically) instead of standard output\n"
+	      "  --strict           exit 6 when the plan leaves a capacity need unmet\n"
+	      "                     (the plan is still printed; JSON lists them in unmet)\n\n"
 	      "Exit codes: 0 success, 1 invalid input (also a profile with no device, a\n"
 	      "--need of an unknown policy or of one no plan places: boot), 2 usage\n"
-	      "error, 3 system error.\n\n"
+	      "error, 3 system error, 6 with --strict: a need unmet.\n\n"
 	      "Example: tierwise plan examples/ai-server-18-devices.json --need archive=20T\n",
 	      out);
 }
@@ -270,6 +272,7 @@ static int plan_parse(int argc, char **argv, struct cli_plan_opts *o)
 		{ "budget", required_argument, NULL, 'B' },
 		{ "max-each", required_argument, NULL, 'E' },
 		{ "margin", required_argument, NULL, 'M' },
+		{ "strict", no_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -293,6 +296,7 @@ static int plan_parse(int argc, char **argv, struct cli_plan_opts *o)
 		case 'R': rc = parse_include(o, optarg); break;
 		case 'T': rc = parse_time_limit(o, optarg); break;
 		case 'y': o->a.buy = true; break;
+		case 'S': o->strict = true; break;
 		case 'B': case 'E': case 'M': rc = parse_buy(o, c, optarg); o->buy_opt = true; break;
 		case 'h': plan_usage(stdout); return TW_EXIT_OK;
 		default: return cli_bad_option("plan", c, argv, opts);

@@ -216,6 +216,11 @@ static int make_and_print(const struct cli_plan_opts *o, const struct cli_inputs
 		cli_print_policies_from(stdout, in, "");
 	if (rc == TW_EXIT_OK && o->save_json)
 		rc = save_json(plan, o->save_json);
+	if (rc == TW_EXIT_OK && o->strict && plan->needs_met < (unsigned)plan->n_needs) {
+		fprintf(stderr, "tierwise plan: %d of %d needs unmet (--strict; see the need "
+			"warnings)\n", plan->n_needs - (int)plan->needs_met, plan->n_needs);
+		rc = TW_EXIT_UNMET;
+	}
 	advisor_plan_free(plan);
 	free(facts);
 	return rc;

@@ -15,6 +15,7 @@ struct tw_global;
 struct cli_plan_opts {
 	const char *policies, *prices, *inventory;
 	bool no_inventory, buy_opt;
+	bool strict;		/* exit TW_EXIT_UNMET when a need is unmet */
 	struct advisor_need needs[CLI_PLAN_MAX_NEEDS];
 	char *need_names[CLI_PLAN_MAX_NEEDS];
 	char *include_buf;		/* the --include-removable list, split */

@@ -632,6 +632,26 @@ static json_t *json_warnings(const struct advisor_plan *plan)
 	return a;
 }
 
+/* The tiers whose need the plan does not meet: short of it, or a directory
+ * on another tier's device (shared: none of the need is theirs). */
+static json_t *unmet_json(const struct advisor_plan *plan)
+{
+	json_t *a = json_array();
+
+	for (int t = 0; t < TW_TIER_COUNT && a; t++) {
+		const struct advisor_plan_tier *tier = &plan->tiers[t];
+		int64_t have = tier->shared ? 0 : tier->usable_bytes;
+
+		if (tier->need_bytes <= 0 || (!tier->shared && have >= tier->need_bytes))
+			continue;
+		json_array_append_new(a, json_pack("{s:s, s:I, s:I, s:I, s:b}",
+			"tier", advisor_tier_name(tier->tier), "need_bytes", (json_int_t)tier->need_bytes,
+			"usable_bytes", (json_int_t)have, "short_bytes",
+			(json_int_t)(tier->need_bytes - have), "shared", tier->shared));
+	}
+	return a;
+}
+
 static int json_print(FILE *out, const struct advisor_plan *plan)
 {
 	json_t *tiers = json_array(), *doc;
@@ -667,6 +687,7 @@ static int json_print(FILE *out, const struct advisor_plan *plan)
 	}
 	json_object_set_new(doc, "needs_met", json_integer(plan->needs_met));
 	json_object_set_new(doc, "needs", json_integer(plan->n_needs));
+	json_object_set_new(doc, "unmet", unmet_json(plan));
 	json_object_set_new(doc, "seconds", json_real(plan->seconds));
 	ret = json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', out);

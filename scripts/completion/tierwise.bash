@@ -20,7 +20,7 @@ _tierwise_options()
 	score) echo '--policy --policies --prices --format --output -o --help' ;;
 	explain) echo '--policy --vs --format --output -o --policies --prices --help' ;;
 	plan) echo '--policies --need --inventory --no-inventory --mount --fill --prices
-		--format --output -o --include-removable --time-limit --buy --budget --max-each --margin --help' ;;
+		--format --output -o --include-removable --time-limit --buy --budget --max-each --margin --strict --help' ;;
 	report) echo '--output -o --plan --no-plan --policies --help' ;;
 	compare) echo '--policies --prices --format --output -o --help' ;;
 	fleet) echo '--format --output -o --help' ;;

@@ -278,6 +278,29 @@ check "unknown policy in --need" 1 plan "$ex" --need nosuch=1T
 expect "names the policy" "$tmp/err" "nosuch"
 check "bad size" 2 plan "$ex" --need archive=lots
 check "bad format" 2 plan "$ex" --format pdf
+# --- needs unmet: said, listed in JSON, exit 6 with --strict ---
+# Two NAND drives for three needs: the warm tier short, the archive a
+# directory on the hot tier's drive (no device of its own).
+jq '.devices |= map(select(.id == "pm9a1-512-a" or .id == "980-1t"))' "$ex" >"$tmp/two.json"
+unmet=(--need vector-db=300G,archive=10T,model-loading=4T)
+check "two drives, three needs" 0 plan "$tmp/two.json" "${unmet[@]}"
+expect "the archive's directory said as an unmet need" "$tmp/out" \
+	"cold tier: archive needs 10.0 TB and has no device of its own: a directory on 980-1t, which the hot tier holds (/srv/vector-db), shares its space; the plan does not meet this need"
+expect "the warm tier short" "$tmp/out" "warm tier: checkpoints + model-loading needs 6.0 TB, only 409 GB usable"
+check "two drives, --strict" 6 plan "$tmp/two.json" "${unmet[@]}" --strict
+expect "--strict says why" "$tmp/err" "tierwise plan: 2 of 3 needs unmet (--strict; see the need warnings)"
+line "--strict still prints the plan" "^cold  archive — need 10.0 TB, usable 0 GB"
+check "two drives, json, --strict" 6 plan "$tmp/two.json" "${unmet[@]}" --strict --format json
+jq_true "JSON: needs - needs_met tiers unmet, each with its shortfall" \
+	'.needs == 3 and .needs_met == 1 and (.unmet | length) == 2
+	 and .unmet[0] == {"tier": "warm", "need_bytes": 6000000000000, "usable_bytes": .tiers[1].usable_bytes,
+	                   "short_bytes": (6000000000000 - .tiers[1].usable_bytes), "shared": false}
+	 and .unmet[1] == {"tier": "cold", "need_bytes": 10000000000000, "usable_bytes": 0,
+	                   "short_bytes": 10000000000000, "shared": true}
+	 and ([.warnings[] | select(.kind == "need")] | length) == 2'
+check "the published server, --strict: every need met" 0 plan "$ex" --strict --format json
+jq_true "JSON: nothing unmet" '.unmet == [] and .needs_met == .needs'
+
 check "bad tier" 2 plan "$ex" --mount tepid=/srv/x
 check "no profile" 2 "$tw" plan
 check "bad inventory" 1 "$tw" plan "$ex" --policies "$pol" --inventory "$ex"
