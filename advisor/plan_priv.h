@@ -70,6 +70,11 @@ int advisor_score_tier(struct advisor_ctx *c, size_t i, struct advisor_plan_tier
 /* Tier t short of its need: a warning, a note, and with prices what would
  * meet it. */
 int advisor_need_note(struct advisor_plan *plan, struct advisor_plan_tier *t);
+
+/* What a measured figure can tell apart, as a share of it: the ± band the
+ * probe reached for it, or one I/O of those counted, whichever is wider; 0
+ * for a figure with neither (catalog data).  raid.c. */
+double advisor_io_resolution(const struct profile_io *io);
 int advisor_shared_need_note(struct advisor_plan *plan, struct advisor_plan_tier *t);
 
 /* Tier t's failure domain against what its policies ask. */

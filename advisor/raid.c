@@ -33,7 +33,7 @@
  * I/Os: two of them measured 20 and 17 on a busy host, 15 % apart by the
  * count alone.
  */
-static double resolution(const struct profile_io *io)
+double advisor_io_resolution(const struct profile_io *io)
 {
 	double r = io->ios > 0 ? 1.0 / (double)io->ios : 0.0;
 
@@ -51,7 +51,8 @@ static bool close_to(const struct profile_io *a, const struct profile_io *b, boo
 	if (isnan(x) || isnan(y))
 		return true;
 	return fabs(x - y) <= LIKE_TOLERANCE * fmax(fabs(x), fabs(y)) +
-				      resolution(a) * fabs(x) + resolution(b) * fabs(y);
+				      advisor_io_resolution(a) * fabs(x) +
+				      advisor_io_resolution(b) * fabs(y);
 }
 
 /* Capacities within 1 % (either unknown: alike). */

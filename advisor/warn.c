@@ -113,17 +113,45 @@ static double io_mbps(const struct profile_device *p, enum profile_io_test t)
 
 /* ---- the checkers: true when m holds a warning ----------------------- */
 
-/* Sequential write < WRITE_TRAP_RATIO × sequential read. */
+enum trap { TRAP_NONE, TRAP_UNSURE, TRAP_SURE };
+
+/* Sequential write < WRITE_TRAP_RATIO × sequential read: sure when it holds
+ * at the ends of both figures' bands (advisor_io_resolution: the write at
+ * its highest, the read at its lowest), else unsure.  *wr, *rd: MB/s. */
+static enum trap write_trap(const struct profile_device *p, double *wr, double *rd)
+{
+	*rd = io_mbps(p, PROFILE_SEQ_READ);
+	*wr = io_mbps(p, PROFILE_SEQ_WRITE);
+	if (!known(*rd) || !known(*wr) || *wr >= WRITE_TRAP_RATIO * *rd)
+		return TRAP_NONE;
+	if (*wr * (1 + advisor_io_resolution(&p->io[PROFILE_SEQ_WRITE])) <
+	    WRITE_TRAP_RATIO * *rd * (1 - advisor_io_resolution(&p->io[PROFILE_SEQ_READ])))
+		return TRAP_SURE;
+	return TRAP_UNSURE;
+}
+
+/* The write trap's warning; it keeps the device off the tiers that write
+ * (advisor_objections) only when sure. */
 static bool check_write_trap(const struct advisor_plan_device *d, struct msg *m)
 {
-	double rd = io_mbps(d->p, PROFILE_SEQ_READ);
-	double wr = io_mbps(d->p, PROFILE_SEQ_WRITE);
+	const struct profile_io *w = &d->p->io[PROFILE_SEQ_WRITE], *r = &d->p->io[PROFILE_SEQ_READ];
+	double wr, rd;
+	enum trap t = write_trap(d->p, &wr, &rd);
 
-	if (!known(rd) || !known(wr) || wr >= WRITE_TRAP_RATIO * rd)
+	if (t == TRAP_NONE)
 		return false;
-	msg_add(m, "%s: writes %s MB/s, %.0f %% of its %s MB/s read (OEM write trap):"
-		" keep it off write-heavy tiers (checkpoints, logs, backups)",
-		d->p->id, grp(wr).s, 100.0 * wr / rd, grp(rd).s);
+	msg_add(m, "%s: writes %s MB/s, %.0f %% of its %s MB/s read (OEM write trap", d->p->id,
+		grp(wr).s, 100.0 * wr / rd, grp(rd).s);
+	if (t == TRAP_SURE) {
+		msg_add(m, "): keep it off write-heavy tiers (checkpoints, logs, backups)");
+		return true;
+	}
+	msg_add(m, "?): not known well enough to keep it off the tiers that write: the write "
+		"figure is known to ±%.1f %%, the read to ±%.1f %%, and at their ends it writes "
+		"%.0f %% (the bar: %.0f %%); probe it again with --full",
+		advisor_io_resolution(w) * 100, advisor_io_resolution(r) * 100,
+		100.0 * wr * (1 + advisor_io_resolution(w)) / (rd * (1 - advisor_io_resolution(r))),
+		WRITE_TRAP_RATIO * 100);
 	return true;
 }
 
@@ -572,7 +600,9 @@ unsigned advisor_objections(const struct advisor_plan *plan, size_t d, int t)
 	struct msg m = { .len = 0 };
 	unsigned o = 0;
 
-	if (tier->writes && check_write_trap(pd, &m))
+	double wr, rd;
+
+	if (tier->writes && write_trap(pd->p, &wr, &rd) == TRAP_SURE)
 		o |= ADVISOR_OBJ_WRITE_TRAP;
 	if (tier->writes && (hot_under_load(pd->p) || check_throttling(pd, &m)))
 		o |= ADVISOR_OBJ_HEAT;
