@@ -56,6 +56,23 @@ static const char *dev_path(const struct advisor_plan *plan, size_t d)
 	return is_path(pd->p->path) ? pd->p->path : NULL;
 }
 
+/* The serial the plan was made for (the inventory's, else the profile's),
+ * or NULL: check_device compares it with the device's before anything. */
+static const char *dev_serial(const struct advisor_plan *plan, size_t d)
+{
+	const struct advisor_plan_device *pd = &plan->devs[d];
+
+	if (pd->disk && pd->disk->serial && *pd->disk->serial)
+		return pd->disk->serial;
+	return pd->p->serial && *pd->p->serial ? pd->p->serial : NULL;
+}
+
+/* check_device PATH [SERIAL] for plan device d. */
+static void check_dev(FILE *out, const struct advisor_plan *plan, size_t d)
+{
+	sh_words(out, "check_device", (const char *[]){ dev_path(plan, d), dev_serial(plan, d), NULL });
+}
+
 /* Whether every member of the tier's array is a device of this machine. */
 static bool array_ready(const struct advisor_plan *plan, const struct advisor_plan_tier *tier)
 {
@@ -216,16 +233,16 @@ static void script_checks(FILE *out, const struct advisor_plan *plan)
 					 "(catalog entry)\\n'", (const char *[]){ m->source, NULL });
 			} else if (m->raid || m->volume) {
 				for (size_t k = 0; tier->raid.level != ADVISOR_RAID_NONE && k < tier->raid.n; k++)
-					sh_words(out, "check_device",
-						 (const char *[]){ dev_path(plan, tier->raid.members[k]), NULL });
+					check_dev(out, plan, tier->raid.members[k]);
 				if (tier->raid.level != ADVISOR_RAID_NONE)
 					check_array_of(out, tier);
 				for (size_t k = 0; m->volume && k < tier->volume.n; k++)
 					if (tier->volume.pv[k] >= 0)
-						sh_words(out, "check_device", (const char *[]){
-							 dev_path(plan, (size_t)tier->volume.pv[k]), NULL });
+						check_dev(out, plan, (size_t)tier->volume.pv[k]);
 				if (m->volume)
 					sh_words(out, "check_new_array", (const char *[]){ m->source, NULL });
+			} else if (m->dev >= 0) {
+				check_dev(out, plan, (size_t)m->dev);
 			} else {
 				sh_words(out, "check_device", (const char *[]){ m->source, NULL });
 			}

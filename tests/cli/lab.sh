@@ -83,6 +83,14 @@ warned "a write-trap warning for TRAP0" write-trap TRAP0
 warned "a cache-cliff warning for CLIFF0" cache-cliff CLIFF0
 warned "a health warning naming the temperature for HOT0" health HOT0 temperature
 
+# The script checked each disk it formats by its serial (kernel names can
+# change between boots): the Optane-like NVMe disk and a SATA hard disk
+# (SCSI VPD page 0x80) among them.
+for s in OPT0 HDD0; do
+	grep -qx "ok: $(path "$s") is the disk with serial $s" "$b1/apply.txt" ||
+		{ echo "FAIL: plan.sh --apply did not check $s by its serial"; fail=1; }
+done
+
 # The disk with data: in no command that writes, intact after each boot.
 data=$(path DATA0)
 if [ -z "$data" ]; then

@@ -159,6 +159,25 @@ bash "$tmp/new.sh" --bogus >/dev/null 2>&1
 [ ! -e "$tmp/calls" ] || bad "forced dry run called: $(cat "$tmp/calls")"
 unchanged "forced dry run" before
 
+# ---- 4b. the disk the plan was made for: a plan whose inventory gives A a
+# serial (a loop device has none) stops at A's check, --apply or not: after a
+# reboot a kernel name can be another disk's
+an=${A#/dev/}
+jq --arg n "$an" '(.devices[] | select(.name == $n) | .serial) = "TW-PLANNED-1"' "$tmp/inv.json" >"$tmp/inv-serial.json"
+plan --inventory "$tmp/inv-serial.json" --format script >"$tmp/serial.sh" 2>"$tmp/err" ||
+	bad "serial script: exit $?: $(cat "$tmp/err")"
+grep -q "^check_device '$A' 'TW-PLANNED-1'\$" "$tmp/serial.sh" || bad "serial script: A not checked by its serial"
+for mode in "" --apply; do
+	shimmed bash "$tmp/serial.sh" $mode >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 1 ] || bad "serial script ${mode:-dry run}: exit $rc, wanted 1: $(cat "$tmp/out" "$tmp/err")"
+	grep -qF "refusing $A: the plan was made for the disk with serial 'TW-PLANNED-1', and $A is now a disk whose serial cannot be read (kernel names can change between boots: make the plan again)" "$tmp/err" ||
+		bad "serial script ${mode:-dry run}: refusal message: $(cat "$tmp/err")"
+	grep -q '^running:' "$tmp/out" && bad "serial script ${mode:-dry run}: ran: $(grep '^running:' "$tmp/out")"
+done
+[ ! -e "$tmp/calls" ] || bad "serial script called: $(cat "$tmp/calls")"
+unchanged "serial script" before
+
 # ---- 5. hostile mount points
 evil="$tmp/a b/\$(touch $tmp/pwned)"
 plan --inventory "$tmp/inv.json" --mount "hot=$evil/h" --mount "warm=$evil/w" --mount "cold=$evil/c" \
