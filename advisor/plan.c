@@ -347,6 +347,7 @@ int advisor_plan_make(const struct profile_device *const *devs,
 		ret = make(&c, err, errlen);
 	free(stock);
 	free(c.need);
+	free(c.given);
 	if (ret) {
 		if (ret == -ENOMEM)
 			snprintf(err, errlen, "out of memory");
@@ -360,6 +361,8 @@ int advisor_plan_make(const struct profile_device *const *devs,
 static void tier_clear(struct advisor_plan_tier *t)
 {
 	free(t->policies);
+	free(t->need_of);
+	free(t->need_given);
 	free(t->devices);
 	free(t->scores);
 	advisor_raid_clear(&t->raid);

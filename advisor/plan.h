@@ -286,6 +286,9 @@ struct advisor_plan_tier {
 	double *scores;		/* tier score per device, same order */
 	double score;		/* the tier value (capacity-weighted mean) */
 	int64_t need_bytes;	/* Σ needs of its policies, -1 = none */
+	int64_t *need_of;	/* per policy (policies' order): its need, -1 = none */
+	bool *need_given;	/* per policy: the need came from the options
+				   (--need), not the policy's need_bytes */
 	enum model_redundancy redundancy;	/* the most any of its policies wants */
 	bool refetchable;	/* every policy's data can be fetched again */
 	enum advisor_array_rule rule;	/* how its like devices form an array:

@@ -47,6 +47,7 @@ struct advisor_ctx {
 	const struct model_policy_set *set;
 	const struct advisor_options *opt;
 	int64_t *need;		/* per policy in set order, -1 = none */
+	bool *given;		/* per policy: its need came from the options */
 };
 
 /* The need of policy p (c->need), -1 when none or p is not in the set. */

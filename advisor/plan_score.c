@@ -22,7 +22,8 @@ int64_t advisor_policy_need(const struct advisor_ctx *c, const struct model_poli
 int advisor_resolve_needs(struct advisor_ctx *c, char *err, size_t errlen)
 {
 	c->need = calloc(c->set->n ? c->set->n : 1, sizeof(*c->need));
-	if (!c->need)
+	c->given = calloc(c->set->n ? c->set->n : 1, sizeof(*c->given));
+	if (!c->need || !c->given)
 		return -ENOMEM;
 	for (size_t i = 0; i < c->set->n; i++)
 		c->need[i] = c->set->v[i]->need_bytes;
@@ -38,6 +39,7 @@ int advisor_resolve_needs(struct advisor_ctx *c, char *err, size_t errlen)
 			return -EINVAL;
 		}
 		c->need[i] = nd->bytes;
+		c->given[i] = true;
 	}
 	return 0;
 }
@@ -94,7 +96,9 @@ int advisor_collect_policies(struct advisor_ctx *c, struct advisor_plan_tier *t)
 	const char *name = advisor_tier_name(t->tier);
 
 	t->policies = calloc(c->set->n ? c->set->n : 1, sizeof(*t->policies));
-	if (!t->policies)
+	t->need_of = calloc(c->set->n ? c->set->n : 1, sizeof(*t->need_of));
+	t->need_given = calloc(c->set->n ? c->set->n : 1, sizeof(*t->need_given));
+	if (!t->policies || !t->need_of || !t->need_given)
 		return -ENOMEM;
 	t->need_bytes = -1;
 	for (size_t i = 0; i < c->set->n; i++) {
@@ -104,6 +108,8 @@ int advisor_collect_policies(struct advisor_ctx *c, struct advisor_plan_tier *t)
 			continue;
 		if (c->need[i] > 0 && t->n_policies < 64)
 			t->sized |= 1ull << t->n_policies;
+		t->need_of[t->n_policies] = c->need[i];
+		t->need_given[t->n_policies] = c->given[i];
 		t->policies[t->n_policies++] = p;
 		if (c->need[i] >= 0)
 			t->need_bytes = (t->need_bytes < 0 ? 0 : t->need_bytes) + c->need[i];

@@ -61,6 +61,49 @@ static const char *policy_list(const struct advisor_plan_tier *t, char *buf, siz
 	return buf;
 }
 
+/* The policies of t with a need above 0, the largest first (ties in the
+ * tier's order), into idx; their count. */
+static size_t need_parts(const struct advisor_plan_tier *t, size_t *idx, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; t->need_of && k < t->n_policies && n < max; k++) {
+		size_t j = n++;
+
+		if (t->need_of[k] <= 0) {
+			n--;
+			continue;
+		}
+		for (; j > 0 && t->need_of[idx[j - 1]] < t->need_of[k]; j--)
+			idx[j] = idx[j - 1];
+		idx[j] = k;
+	}
+	return n;
+}
+
+/* A tier's need and its parts, defaults marked: "900 GB = vector-db 700 GB
+ * + logs-metadata 200 GB (default)", "12.0 TB (archive, default)"; the
+ * total alone when no policy has a need above 0. */
+static void need_str(char *buf, size_t len, const struct advisor_plan_tier *t)
+{
+	size_t idx[64], n = need_parts(t, idx, 64), at;
+	char b[32];
+
+	bytes_str(buf, len, (double)t->need_bytes);
+	at = strlen(buf);
+	if (n == 1) {
+		snprintf(buf + at, len - at, " (%s%s)", t->policies[idx[0]]->name,
+			 t->need_given[idx[0]] ? "" : ", default");
+		return;
+	}
+	for (size_t i = 0; i < n && at < len; i++) {
+		bytes_str(b, sizeof(b), (double)t->need_of[idx[i]]);
+		at += (size_t)snprintf(buf + at, len - at, "%s%s %s%s", i ? " + " : " = ",
+				       t->policies[idx[i]]->name, b,
+				       t->need_given[idx[i]] ? "" : " (default)");
+	}
+}
+
 /* ---- text ---- */
 
 /* One mount; its reason only when it differs from the previous one's. */
@@ -224,10 +267,10 @@ static void text_volume(FILE *out, const struct advisor_plan *plan,
 
 static void text_tier(FILE *out, const struct advisor_plan *plan, const struct advisor_plan_tier *t)
 {
-	char pol[256], need[32], use[32], e[640], cost[128];
+	char pol[256], need[256], use[32], e[640], cost[128];
 	int idw = 14;
 
-	bytes_str(need, sizeof(need), (double)t->need_bytes);
+	need_str(need, sizeof(need), t);
 	bytes_str(use, sizeof(use), (double)t->usable_bytes);
 	cost_str(cost, sizeof(cost), plan, t);
 	fprintf(out, "%-5s %s — need %s, usable %s, score %.1f%s\n",
@@ -380,9 +423,9 @@ const struct render_plan_ops render_plan_text = { .name = "text", .print = text_
 
 static void md_tier(FILE *out, const struct advisor_plan *plan, const struct advisor_plan_tier *t)
 {
-	char pol[256], need[32], use[32], e[640], cost[128], rd[32];
+	char pol[256], need[256], use[32], e[640], cost[128], rd[32];
 
-	bytes_str(need, sizeof(need), (double)t->need_bytes);
+	need_str(need, sizeof(need), t);
 	bytes_str(use, sizeof(use), (double)t->usable_bytes);
 	cost_str(cost, sizeof(cost), plan, t);
 	fprintf(out, "## %s — %s\n\nNeed %s, usable %s, tier score %.1f%s.\n\n",
@@ -578,12 +621,33 @@ static json_t *json_tier(const struct advisor_plan *plan, const struct advisor_p
 			 "notes", json_strv(t->notes, t->n_notes));
 }
 
+/* The parts of the tier's need: every policy with a need (0 included: not
+ * on this server), the largest first, and whether it is the policy's
+ * default (need_bytes) or given (--need). */
+static json_t *json_needs(const struct advisor_plan_tier *t)
+{
+	json_t *a = json_array();
+	size_t idx[64], n = need_parts(t, idx, 64);
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_pack("{s:s, s:I, s:b}", "policy",
+			t->policies[idx[i]]->name, "bytes", (json_int_t)t->need_of[idx[i]],
+			"default", !t->need_given[idx[i]]));
+	for (size_t k = 0; t->need_of && k < t->n_policies; k++)
+		if (t->need_of[k] == 0)
+			json_array_append_new(a, json_pack("{s:s, s:I, s:b}", "policy",
+				t->policies[k]->name, "bytes", (json_int_t)0,
+				"default", !t->need_given[k]));
+	return a;
+}
+
 /* The tier with what its policies want: redundancy and refetchable. */
 static json_t *json_tier_full(const struct advisor_plan *plan, const struct advisor_plan_tier *t)
 {
 	json_t *o = json_tier(plan, t);
 
 	if (o) {
+		json_object_set_new(o, "needs", json_needs(t));
 		json_object_set_new(o, "redundancy", json_string(model_redundancy_name(t->redundancy)));
 		json_object_set_new(o, "refetchable", json_boolean(t->refetchable));
 	}

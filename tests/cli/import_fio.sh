@@ -69,7 +69,7 @@ check "the import validates" 0 "$tw" validate "$r"
 check "score takes it" 0 "$tw" score "$r"
 line "score ranks the imported device" '^ +1 +scratch '
 check "import with a capacity" 0 "$tw" import fio "$fx/recipe.json" --capacity scratch=960G -o "$tmp/cap.json"
-check "plan takes it" 0 "$tw" plan "$tmp/cap.json" --no-inventory
+check "plan takes it" 0 env COLUMNS=1000 "$tw" plan "$tmp/cap.json" --no-inventory
 line "plan places it" '^hot .*usable 768 GB'
 check "-o writes nothing to stdout" 0 "$tw" import fio "$fx/recipe.json" -o "$tmp/o.json"
 [ -s "$tmp/out" ] && { echo "FAIL: -o also printed"; fail=1; }

@@ -289,7 +289,7 @@ expect "the archive's directory said as an unmet need" "$tmp/out" \
 expect "the warm tier short" "$tmp/out" "warm tier: checkpoints + model-loading needs 6.0 TB, only 409 GB usable"
 check "two drives, --strict" 6 plan "$tmp/two.json" "${unmet[@]}" --strict
 expect "--strict says why" "$tmp/err" "tierwise plan: 2 of 3 needs unmet (--strict; see the need warnings)"
-line "--strict still prints the plan" "^cold  archive — need 10.0 TB, usable 0 GB"
+line "--strict still prints the plan" "^cold  archive — need 10.0 TB \(archive\), usable 0 GB"
 check "two drives, json, --strict" 6 plan "$tmp/two.json" "${unmet[@]}" --strict --format json
 jq_true "JSON: needs - needs_met tiers unmet, each with its shortfall" \
 	'.needs == 3 and .needs_met == 1 and (.unmet | length) == 2
@@ -298,6 +298,18 @@ jq_true "JSON: needs - needs_met tiers unmet, each with its shortfall" \
 	 and .unmet[1] == {"tier": "cold", "need_bytes": 10000000000000, "usable_bytes": 0,
 	                   "short_bytes": 10000000000000, "shared": true}
 	 and ([.warnings[] | select(.kind == "need")] | length) == 2'
+# --- a tier's need shown as its parts, defaults marked (text and JSON) ---
+check "vector-db=700G" 0 plan "$ex" --need vector-db=700G
+line "hot: the need's parts, the default marked" \
+	"^hot   logs-metadata, vector-db — need 900 GB = vector-db 700 GB \+ logs-metadata 200 GB \(default\), usable "
+line "cold: one part, its default" "^cold  archive — need 10.0 TB \(archive, default\), usable "
+check "vector-db=700G, json" 0 plan "$ex" --need vector-db=700G,training-data=0 --format json
+jq_true "JSON: each tier's needs, the largest first, 0 last, default or given" \
+	'.tiers[0].needs == [{"policy": "vector-db", "bytes": 700000000000, "default": false},
+	                     {"policy": "logs-metadata", "bytes": 200000000000, "default": true}]
+	 and .tiers[1].needs[-1] == {"policy": "training-data", "bytes": 0, "default": false}
+	 and all(.tiers[]; .need_bytes == ([.needs[].bytes] | add))'
+
 check "the published server, --strict: every need met" 0 plan "$ex" --strict --format json
 jq_true "JSON: nothing unmet" '.unmet == [] and .needs_met == .needs'
 
