@@ -147,11 +147,13 @@ static bool check_write_trap(const struct advisor_plan_device *d, struct msg *m)
 		return true;
 	}
 	msg_add(m, "?): not known well enough to keep it off the tiers that write: the write "
-		"figure is known to ±%.1f %%, the read to ±%.1f %%, and at their ends it writes "
-		"%.0f %% (the bar: %.0f %%); probe it again with --full",
-		advisor_io_resolution(w) * 100, advisor_io_resolution(r) * 100,
-		100.0 * wr * (1 + advisor_io_resolution(w)) / (rd * (1 - advisor_io_resolution(r))),
-		WRITE_TRAP_RATIO * 100);
+		"figure is known to ±%.1f %%, the read to ±%.1f %%", advisor_io_resolution(w) * 100,
+		advisor_io_resolution(r) * 100);
+	if (advisor_io_resolution(r) < 1)
+		msg_add(m, ", and at their ends it writes %.0f %% (the bar: %.0f %%)",
+			100.0 * wr * (1 + advisor_io_resolution(w)) /
+			(rd * (1 - advisor_io_resolution(r))), WRITE_TRAP_RATIO * 100);
+	msg_add(m, "; probe it again with --full");
 	return true;
 }
 

@@ -260,6 +260,9 @@ static void test_write_trap_bands(void **state)
 	d = profile_add_device(p, "trap-counted");	/* 4 I/Os: ±25 % by the count */
 	set_seq(d, 2000, 600);
 	d->io[PROFILE_SEQ_WRITE].ios = 4;
+	d = profile_add_device(p, "trap-one-read");	/* a read of 1 I/O: ±100 % */
+	set_seq(d, 2000, 600);
+	d->io[PROFILE_SEQ_READ].ios = 1;
 	plan = plan_over(p);
 	wide = dev_index(plan, "trap-wide");
 	narrow = dev_index(plan, "trap-narrow");
@@ -274,6 +277,12 @@ static void test_write_trap_bands(void **state)
 	assert_contains(warning(plan, "trap-narrow", "write-trap"),
 			"(OEM write trap): keep it off write-heavy tiers");
 	assert_contains(warning(plan, "trap-counted", "write-trap"), "known to ±25.0 %");
+	/* no ratio at the ends of a band of ±100 % (never "inf %") */
+	assert_string_equal(warning(plan, "trap-one-read", "write-trap"),
+			    "trap-one-read: writes 600 MB/s, 30 % of its 2,000 MB/s read (OEM write "
+			    "trap?): not known well enough to keep it off the tiers that write: the "
+			    "write figure is known to ±0.0 %, the read to ±100.0 %; probe it again "
+			    "with --full");
 	assert_int_equal(advisor_objections(plan, wide, ADVISOR_WARM) & ADVISOR_OBJ_WRITE_TRAP, 0);
 	assert_int_equal(advisor_objections(plan, counted, ADVISOR_WARM) & ADVISOR_OBJ_WRITE_TRAP, 0);
 	assert_int_equal(advisor_objections(plan, narrow, ADVISOR_WARM) & ADVISOR_OBJ_WRITE_TRAP,
