@@ -168,28 +168,41 @@ static uint64_t fault_reads(uint64_t len, long ra_kb)
 	return n > APP_FAULT_MIN ? n : APP_FAULT_MIN;
 }
 
+/* A chain of faults (part: its name) on a cold mapping of [off, off + len)
+ * into *res; 1 when it made some, 0 when none, < 0 when it failed (said). */
+static int fault_chain(struct probe_run_state *r, const char *part, uint64_t off, uint64_t len,
+		       bool madv_random, uint64_t reads, double max_s, uint64_t seed,
+		       struct probe_app_result *res)
+{
+	const struct probe_app_target t = region(r, off, len);
+	int ret;
+
+	progress(r, part);
+	ret = probe_app_chain(&t, PROBE_APP_MMAP, madv_random, reads, max_s, seed, res);
+	if (ret < 0) {
+		part_failed(r, part, ret);
+		return ret;
+	}
+	if (!res->ios || !(res->iops > 0))
+		return 0;
+	if (!res->cold)
+		profile_device_add_notef(r->dev, "app: %s: part of its region stayed in the page "
+					 "cache after the drop (pages of another user of the file): "
+					 "faults there read nothing", part);
+	return 1;
+}
+
 /* mmap_fault: random 4 KiB touches of a cold mapping of [off, off + len),
  * the kernel's read-around as it is, for APP_FAULT_S at most. */
 static int faults(struct probe_run_state *r, uint64_t off, uint64_t len)
 {
-	const struct probe_app_target t = region(r, off, len);
 	struct profile_app *a = &r->dev->app;
 	struct probe_app_result res;
-	int ret;
-
-	progress(r, "mmap_fault");
-	ret = probe_app_chain(&t, PROBE_APP_MMAP, false, fault_reads(len, a->read_ahead_kb),
+	int ret = fault_chain(r, "mmap_fault", off, len, false, fault_reads(len, a->read_ahead_kb),
 			      APP_FAULT_S, APP_SEED, &res);
-	if (ret < 0) {
-		part_failed(r, "mmap_fault", ret);
+
+	if (ret <= 0)
 		return ret;
-	}
-	if (!res.ios || !(res.iops > 0))
-		return 0;
-	if (!res.cold)
-		profile_device_add_notef(r->dev, "app: mmap_fault: part of its region stayed in the "
-					 "page cache after the drop (pages of another user of the "
-					 "file): faults there read nothing");
 	a->fault_iops = res.iops;
 	a->fault_p99_us = res.p99_ms > 0 ? res.p99_ms * 1e3 : NAN;
 	if (res.dev_read_bytes)
@@ -207,24 +220,13 @@ static int faults(struct probe_run_state *r, uint64_t off, uint64_t len)
  */
 static int faults_random(struct probe_run_state *r, uint64_t off, uint64_t len)
 {
-	const struct probe_app_target t = region(r, off, len);
 	struct profile_app *a = &r->dev->app;
 	struct probe_app_result res;
-	int ret;
+	int ret = fault_chain(r, "mmap_fault_random", off, len, true, APP_CHAIN_READS,
+			      APP_FAULT_RANDOM_S, APP_RANDOM_SEED, &res);
 
-	progress(r, "mmap_fault_random");
-	ret = probe_app_chain(&t, PROBE_APP_MMAP, true, APP_CHAIN_READS, APP_FAULT_RANDOM_S,
-			      APP_RANDOM_SEED, &res);
-	if (ret < 0) {
-		part_failed(r, "mmap_fault_random", ret);
+	if (ret <= 0)
 		return ret;
-	}
-	if (!res.ios || !(res.iops > 0))
-		return 0;
-	if (!res.cold)
-		profile_device_add_notef(r->dev, "app: mmap_fault_random: part of its region stayed "
-					 "in the page cache after the drop (pages of another user of "
-					 "the file): faults there read nothing");
 	a->fault_rand_iops = res.iops;
 	a->fault_rand_p50_us = res.p50_ms > 0 ? res.p50_ms * 1e3 : NAN;
 	a->fault_rand_p99_us = res.p99_ms > 0 ? res.p99_ms * 1e3 : NAN;
