@@ -400,6 +400,11 @@ int advisor_plan_make(const struct profile_device *const *devs,
 /* Free a plan.  NULL-safe. */
 void advisor_plan_free(struct advisor_plan *plan);
 
+/* The policies of tier t with a need above 0, the largest first (ties in
+ * the tier's order), as indices into t->policies in idx (max at most);
+ * their count.  What its need is made of, for the renderers. */
+size_t advisor_need_order(const struct advisor_plan_tier *t, size_t *idx, size_t max);
+
 /* ---- warnings from the data (warn.c) ---------------------------------- */
 
 /*

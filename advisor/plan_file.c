@@ -315,6 +315,35 @@ static int j_scores(struct jctx *c, json_t *tier, struct advisor_file_tier *rt)
 	return 0;
 }
 
+/* The tier's needs (optional: older plans have none): each an object with
+ * policy, bytes and default. */
+static int j_needs(struct jctx *c, json_t *tier, struct advisor_file_tier *rt)
+{
+	json_t *a = json_object_get(tier, "needs"), *v;
+	size_t i;
+
+	if (!a || json_is_null(a))
+		return 0;
+	if (!json_is_array(a))
+		return jfail(c, "%s.needs: expected an array", rt->name);
+	rt->n_needs = json_array_size(a);
+	if (rt->n_needs && !(rt->needs = file_alloc(c->pf, rt->n_needs, sizeof(*rt->needs))))
+		return -ENOMEM;
+	json_array_foreach(a, i, v) {
+		struct advisor_file_need *n = &rt->needs[i];
+		json_t *b = json_object_get(v, "bytes"), *d = json_object_get(v, "default");
+
+		if (jstr(c, v, "policy", "needs", &n->policy))
+			return -EINVAL;
+		if (!n->policy || !json_is_integer(b) || json_integer_value(b) < 0 || !json_is_boolean(d))
+			return jfail(c, "%s.needs[%zu]: expected {policy, bytes >= 0, default}",
+				     rt->name, i);
+		n->bytes = (int64_t)json_integer_value(b);
+		n->is_default = json_is_true(d);
+	}
+	return 0;
+}
+
 /* Tier i of the array: its name says which (hot, warm, cold; once each). */
 static int j_tier(struct jctx *c, json_t *tier, size_t i)
 {
@@ -345,6 +374,8 @@ static int j_tier(struct jctx *c, json_t *tier, size_t i)
 		ret = jstr(c, tier, "shared_with", rt->name, &rt->shared_with);
 	if (!ret)
 		ret = j_scores(c, tier, rt);
+	if (!ret)
+		ret = j_needs(c, tier, rt);
 	if (!ret)
 		ret = j_raid(c, tier, rt);
 	if (!ret)

@@ -40,10 +40,20 @@ struct advisor_file_mount {
 	bool reuse, directory;
 };
 
+/* A part of a tier's need (tiers[].needs): a policy's, its default or not. */
+struct advisor_file_need {
+	const char *policy;
+	int64_t bytes;
+	bool is_default;		/* the policy's need_bytes, not --need */
+};
+
 struct advisor_file_tier {
 	const char *name;		/* "hot", "warm", "cold" */
 	size_t n_policies;
 	const char **policies;
+	size_t n_needs;
+	struct advisor_file_need *needs;	/* the need's parts, largest first
+						   (none in older plans) */
 	size_t n_devices;
 	const char **devices;		/* device ids, best first */
 	double *scores;			/* per device, NAN = unknown */

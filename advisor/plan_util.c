@@ -94,6 +94,23 @@ void advisor_need_names(const struct advisor_plan_tier *t, char *buf, size_t len
 					       t->policies[k]->name);
 }
 
+size_t advisor_need_order(const struct advisor_plan_tier *t, size_t *idx, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; t->need_of && k < t->n_policies && n < max; k++) {
+		size_t j = n;
+
+		if (t->need_of[k] <= 0)
+			continue;
+		for (; j > 0 && t->need_of[idx[j - 1]] < t->need_of[k]; j--)
+			idx[j] = idx[j - 1];
+		idx[j] = k;
+		n++;
+	}
+	return n;
+}
+
 double advisor_usable(const struct advisor_plan *plan, size_t i)
 {
 	int64_t cap = plan->devs[i].p->capacity_bytes;

@@ -61,32 +61,12 @@ static const char *policy_list(const struct advisor_plan_tier *t, char *buf, siz
 	return buf;
 }
 
-/* The policies of t with a need above 0, the largest first (ties in the
- * tier's order), into idx; their count. */
-static size_t need_parts(const struct advisor_plan_tier *t, size_t *idx, size_t max)
-{
-	size_t n = 0;
-
-	for (size_t k = 0; t->need_of && k < t->n_policies && n < max; k++) {
-		size_t j = n++;
-
-		if (t->need_of[k] <= 0) {
-			n--;
-			continue;
-		}
-		for (; j > 0 && t->need_of[idx[j - 1]] < t->need_of[k]; j--)
-			idx[j] = idx[j - 1];
-		idx[j] = k;
-	}
-	return n;
-}
-
 /* A tier's need and its parts, defaults marked: "900 GB = vector-db 700 GB
  * + logs-metadata 200 GB (default)", "12.0 TB (archive, default)"; the
  * total alone when no policy has a need above 0. */
 static void need_str(char *buf, size_t len, const struct advisor_plan_tier *t)
 {
-	size_t idx[64], n = need_parts(t, idx, 64), at;
+	size_t idx[64], n = advisor_need_order(t, idx, 64), at;
 	char b[32];
 
 	bytes_str(buf, len, (double)t->need_bytes);
@@ -627,7 +607,7 @@ static json_t *json_tier(const struct advisor_plan *plan, const struct advisor_p
 static json_t *json_needs(const struct advisor_plan_tier *t)
 {
 	json_t *a = json_array();
-	size_t idx[64], n = need_parts(t, idx, 64);
+	size_t idx[64], n = advisor_need_order(t, idx, 64);
 
 	for (size_t i = 0; i < n; i++)
 		json_array_append_new(a, json_pack("{s:s, s:I, s:b}", "policy",

@@ -212,6 +212,33 @@ static void bytes_txt(char *buf, size_t len, int64_t b)
 		render_value(buf, len, (double)b, "bytes");
 }
 
+/* " = vector-db 700 GB + logs-metadata 200 GB (default)": the parts of a
+ * tier's need above 0, defaults marked (one part: " (archive, default)"). */
+static void need_parts(FILE *out, const struct advisor_file_tier *t)
+{
+	size_t n = 0;
+	char b[32];
+
+	for (size_t k = 0; k < t->n_needs; k++)
+		n += t->needs[k].bytes > 0;
+	for (size_t k = 0, i = 0; k < t->n_needs; k++) {
+		const struct advisor_file_need *p = &t->needs[k];
+
+		if (p->bytes <= 0)
+			continue;
+		if (n == 1) {
+			fputs(" (", out);
+			render_html_esc(out, p->policy);
+			fputs(p->is_default ? ", default)" : ")", out);
+			return;
+		}
+		bytes_txt(b, sizeof(b), p->bytes);
+		fputs(i++ ? " + " : " = ", out);
+		render_html_esc(out, p->policy);
+		fprintf(out, " %s%s", b, p->is_default ? " (default)" : "");
+	}
+}
+
 /* The tier's devices; origins[i]: the catalog entry of a bought copy, or NULL. */
 static void plan_devices(FILE *out, const struct report_input *in, const struct advisor_file_tier *t,
 			 const char *const *origins)
@@ -493,7 +520,9 @@ static void plan_tier(FILE *out, const struct report_input *in, const struct adv
 		fputs(k ? ", " : "", out);
 		render_html_esc(out, t->policies[k]);
 	}
-	fprintf(out, "</p>\n<p class=\"meta\">need %s · usable %s · tier score %s", need, use, sc);
+	fprintf(out, "</p>\n<p class=\"meta\">need %s", need);
+	need_parts(out, t);
+	fprintf(out, " · usable %s · tier score %s", use, sc);
 	tier_cost(out, in->plan, t);
 	fputs("</p>\n", out);
 	plan_devices(out, in, t, origins);

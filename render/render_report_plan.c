@@ -248,6 +248,26 @@ static int adv_est_mounts(struct report_plan *rp, const struct advisor_plan_tier
 	return 0;
 }
 
+/* The parts of the tier's need above 0, the largest first (as the plan's
+ * JSON lists them). */
+static int adv_needs(struct report_plan *rp, const struct advisor_plan_tier *at,
+		     struct advisor_file_tier *rt)
+{
+	size_t idx[64], n = advisor_need_order(at, idx, 64);
+
+	if (!n)
+		return 0;
+	rt->needs = rp_alloc(rp, n, sizeof(*rt->needs));
+	if (!rt->needs)
+		return -ENOMEM;
+	rt->n_needs = n;
+	for (size_t i = 0; i < n; i++)
+		rt->needs[i] = (struct advisor_file_need){ at->policies[idx[i]]->name,
+							   at->need_of[idx[i]],
+							   !at->need_given[idx[i]] };
+	return 0;
+}
+
 static int adv_tier(struct report_plan *rp, const struct advisor_plan *plan, int t)
 {
 	const struct advisor_plan_tier *at = &plan->tiers[t];
@@ -258,6 +278,8 @@ static int adv_tier(struct report_plan *rp, const struct advisor_plan *plan, int
 	rt->cost_per_usable_tb = at->cost_per_usable_tb;
 	rt->need_bytes = at->need_bytes;
 	rt->usable_bytes = at->usable_bytes;
+	if (adv_needs(rp, at, rt))
+		return -ENOMEM;
 	rt->shared_with = at->shared ? adv_id(plan, (size_t)at->shared_dev) : NULL;
 	if (at->raid.level != ADVISOR_RAID_NONE) {
 		rt->raid_level = advisor_raid_name(at->raid.level);

@@ -139,6 +139,12 @@ has "--plan: estimate, from the plan file's workload figures" "$tmp/p.html" \
 	'<strong>0.12 s</strong>, 8.4 queries/s, p99 0.12 s a query on optane905p'
 has "--plan: warning" "$tmp/p.html" '<tr data-kind="write-trap" data-device="pc601-a">'
 has "--plan: mount" "$tmp/p.html" '<code>/srv/models</code>'
+# the need's parts, defaults marked, from the plan file and from the plan made
+for f in "$tmp/p.html" "$r"; do
+	has "the hot need's parts" "$f" \
+		'need 700 GB = vector-db 500 GB (default) + logs-metadata 200 GB (default) · usable'
+	has "the cold need's one part" "$f" 'need 10.0 TB (archive, default) · usable'
+done
 same "--plan: same warnings as the advisor" "$(count "$tmp/p.html" '<tr data-kind=')" \
 	"$(count "$r" '<tr data-kind=')"
 grep -q 'class="cost' "$tmp/p.html" && bad "--plan without prices: talks cost"
@@ -151,6 +157,9 @@ one_error() {
 	[ -e "$tmp/o.html" ] && bad "$1: a report was written"
 	rm -f "$tmp/o.html"
 }
+jq '.tiers[0].needs = [{"policy": "vector-db", "bytes": -5, "default": true}]' "$tmp/plan.json" >"$tmp/other.json"
+check "--plan with a bad need" 1 "$tw" report "$ex" --plan "$tmp/other.json" -o "$tmp/o.html"
+one_error "--plan with a bad need" "hot.needs[0]: expected {policy, bytes >= 0, default}"
 jq '.tiers[0].devices = ["no-such-disk"]' "$tmp/plan.json" >"$tmp/other.json"
 check "--plan of other devices" 1 "$tw" report "$ex" --plan "$tmp/other.json" -o "$tmp/o.html"
 one_error "--plan of other devices" "$tmp/other.json"
