@@ -176,8 +176,13 @@ static void test_rule_from_redundancy(void **state)
 		assert_int_equal(t->redundancy, cases[i].red);
 		assert_int_equal(t->rule, cases[i].rule);
 		assert_false(t->writes);
+		assert_int_equal(t->need_of[0], TB);	/* its part, the policy's default */
+		assert_false(t->need_given[0]);
 		free(t->policies);
+		free(t->need_of);
+		free(t->need_given);
 		free(c.need);
+		free(c.given);
 		fx_free(f);
 	}
 }
