@@ -137,6 +137,17 @@ static bool in_array(const struct advisor_plan_tier *tier, size_t dev)
 	return false;
 }
 
+/* Is dev a physical volume of the tier's LVM volume, itself or through
+ * its array? */
+static bool in_volume(const struct advisor_plan_tier *tier, size_t dev)
+{
+	for (size_t i = 0; i < tier->volume.n; i++)
+		if (tier->volume.pv[i] == (ptrdiff_t)dev ||
+		    (tier->volume.pv[i] < 0 && in_array(tier, dev)))
+			return true;
+	return false;
+}
+
 static bool is_filesystem(const char *fstype)
 {
 	return fstype && *fstype && advisor_is_filesystem(fstype);
@@ -499,7 +510,8 @@ static int host_of(const struct advisor_plan *plan, const struct advisor_plan_ti
 		if ((rc = tier_mounts(plan, &plan->tiers[t], &m, &n)))
 			return rc;
 		for (size_t i = 0; i < n && !rc && !*host; i++)
-			if (m[i].dev == (ptrdiff_t)d || (m[i].raid && in_array(&plan->tiers[t], d)))
+			if (m[i].dev == (ptrdiff_t)d || (m[i].raid && in_array(&plan->tiers[t], d)) ||
+			    (m[i].volume && in_volume(&plan->tiers[t], d)))
 				rc = dup_to(host, m[i].point) || dup_to(fs, m[i].fs) ? -ENOMEM : 0;
 		mounts_free(m, n);
 		if (rc || *host)

@@ -228,6 +228,8 @@ struct advisor_raid {
 	double seq_read_mbps, seq_write_mbps;	/* estimated; NAN = unknown */
 	char *basis;			/* how the estimate was made */
 	char *tradeoff;			/* the data-loss trade-off, one line */
+	bool unlike;			/* members of one media class, not alike:
+					   md uses each at the smallest's size */
 };
 
 /* One LVM volume over a tier's unlike devices (volume.c); n == 0: none. */
@@ -359,6 +361,8 @@ struct advisor_plan {
 	unsigned needs_met;	/* tiers whose need is met in full */
 	int n_needs;		/* tiers with a need */
 	bool exact;		/* the optimiser proved it */
+	unsigned mirror_moves;	/* devices then moved to make a mirror
+				   (plan_opt.c): score is the plan's own */
 	double bound;		/* no plan meeting as many needs scores above this */
 	double met_bound;	/* no plan meets more needs */
 	double seconds;		/* the optimiser's wall time */

@@ -1,7 +1,9 @@
 /* plan_opt.c — the bridge from a plan to the optimiser (advisor_optimize()): its
  * input (scores, usable capacities, like groups, media classes, what the
  * warnings keep each device off), the buying runs, the trades off shared
- * links, and the optimum taken back into the plan (see plan_priv.h).
+ * links, the mirror mates moved after it (redundancy before a tier that
+ * needs nothing), and the optimum taken back into the plan (see
+ * plan_priv.h).
  */
 #include "plan_priv.h"
 
@@ -353,6 +355,108 @@ static int bound_optimize(struct advisor_plan *plan, const struct advisor_option
 	return ret ? ret : despite_notes(plan, r->best.tier, met);
 }
 
+/* Does c, joining lone device one in tier t, make a mirror that holds the
+ * tier's need (a required tier: a mirror is the only way to hold it)? */
+static bool mate_holds(const struct advisor_plan *plan, int t, size_t one, size_t c)
+{
+	const struct advisor_plan_tier *tier = &plan->tiers[t];
+
+	return tier->redundancy == MODEL_REDUNDANCY_REQUIRED || tier->need_bytes <= 0 ||
+	       fmin(advisor_usable(plan, one), advisor_usable(plan, c)) >=
+	       (double)tier->need_bytes;
+}
+
+/* Is mate c better than mate b for lone device one in tier t: like first,
+ * then an idle one, then the higher score there? */
+static bool better_mate(const struct advisor_plan *plan, const int *a, int t, size_t one,
+			size_t c, size_t b)
+{
+	bool lc = advisor_alike(&plan->devs[one], &plan->devs[c]);
+	bool lb = advisor_alike(&plan->devs[one], &plan->devs[b]);
+
+	if (lc != lb)
+		return lc;
+	if ((a[c] < 0) != (a[b] < 0))
+		return a[c] < 0;
+	return plan->devs[c].tier_score[t] > plan->devs[b].tier_score[t];
+}
+
+/* The note of a mate moved: c joins one in tier t, from tier u (-1 idle). */
+static int mate_note(struct advisor_plan *plan, int t, size_t one, size_t c, int u,
+		     double optimum, double score)
+{
+	char cost[128] = "";
+
+	if (score < optimum - 0.05)
+		snprintf(cost, sizeof(cost), " (the plan scores %.1f; the optimum by score "
+			 "alone, without the mirror, %.1f)", score, optimum);
+	if (u < 0)
+		return tw_strv_addf(&plan->notes, &plan->n_notes,
+				    "%s, idle until then, joins %s in the %s tier as its mirror: "
+				    "the tier's policies want redundancy%s", plan->devs[c].p->id,
+				    plan->devs[one].p->id, advisor_tier_name(t), cost);
+	return tw_strv_addf(&plan->notes, &plan->n_notes,
+			    "%s joins %s in the %s tier as its mirror, taken from the %s tier, "
+			    "which needs nothing: the %s tier's policies want redundancy, and a "
+			    "tier that needs nothing comes after it%s", plan->devs[c].p->id,
+			    plan->devs[one].p->id, advisor_tier_name(t), advisor_tier_name(u),
+			    advisor_tier_name(t), cost);
+}
+
+/*
+ * Redundancy before a tier that needs nothing: a tier that builds mirror or
+ * parity arrays (advisor_redundant_rule) and holds one device alone takes a
+ * mirror mate for it (advisor_mirror_mates: like first, then unlike of its
+ * media class) from the idle devices, else from a tier whose need is 0,
+ * when the mirror at the smaller size still holds its need.  Never a device
+ * a warning keeps off the tier.  r->best is the plan after the moves, its
+ * score its own; the runner-up goes when it scores above it.  Returns 0 or
+ * -ENOMEM.
+ */
+static int mirror_first(struct advisor_plan *plan, const struct advisor_opt_input *in,
+			struct advisor_opt_result *r)
+{
+	int *a = r->best.tier;
+
+	for (int t = 0; t < TW_TIER_COUNT; t++) {
+		size_t one = 0, count = 0;
+		ptrdiff_t best = -1;
+		double optimum = r->best.e.score;
+		int u, ret;
+
+		for (size_t d = 0; d < plan->n_devs; d++)
+			if (a[d] == t && ++count)
+				one = d;
+		if (count != 1 || !advisor_redundant_rule(&plan->tiers[t]))
+			continue;
+		for (size_t c = 0; c < plan->n_devs; c++) {
+			u = a[c];
+			if (u == t || plan->devs[c].excluded ||
+			    (u >= 0 && !(plan->tiers[u].need_bytes == 0 &&
+					 plan->tiers[t].need_bytes > 0)) ||
+			    isnan(plan->devs[c].tier_score[t]) || advisor_objections(plan, c, t) ||
+			    !advisor_mirror_mates(&plan->devs[one], &plan->devs[c], t) ||
+			    !mate_holds(plan, t, one, c))
+				continue;
+			if (best < 0 || better_mate(plan, a, t, one, c, (size_t)best))
+				best = (ptrdiff_t)c;
+		}
+		if (best < 0)
+			continue;
+		u = a[best];
+		a[best] = t;
+		ret = advisor_evaluate(in, a, &r->best.e);
+		if (!ret)
+			ret = mate_note(plan, t, one, (size_t)best, u, optimum, r->best.e.score);
+		if (ret)
+			return ret;
+		plan->mirror_moves++;
+		if (r->runner_up.valid && r->runner_up.e.score > r->best.e.score)
+			r->runner_up.valid = false;
+	}
+	return 0;
+}
+
 /*
  * A tier whose policies want redundancy (preferred or required) takes the
  * idle devices like one of its own (same model and size, raid.c): the
@@ -392,6 +496,8 @@ int advisor_run_optimizer(struct advisor_plan *plan, const struct advisor_option
 		ret = bound_optimize(plan, opt, &in, objected, &r);
 	if (!ret && !plan->buying) {
 		ret = spread_links(plan, &in, &r);
+		if (!ret)
+			ret = mirror_first(plan, &in, &r);
 		if (ret)
 			advisor_opt_result_clear(&r);
 	}

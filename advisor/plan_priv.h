@@ -105,7 +105,9 @@ int advisor_tier_estimates(struct advisor_plan *plan, struct advisor_plan_tier *
 
 /*
  * Group like devices of tier t into an md array (tier->raid), with the
- * estimates recomputed for it.  Returns 0 or -ENOMEM.
+ * estimates recomputed for it; failing that, when the tier's policies want
+ * redundancy (advisor_redundant_rule), its mirror mates at the smallest's
+ * size (tier->raid.unlike, said in a note).  Returns 0 or -ENOMEM.
  */
 int advisor_raid_make(struct advisor_plan *plan, struct advisor_plan_tier *tier);
 
@@ -113,6 +115,16 @@ int advisor_raid_make(struct advisor_plan *plan, struct advisor_plan_tier *tier)
  * devices (same model, figures within raid.c's tolerance), not two
  * namespaces of one drive (advisor_one_drive)? */
 bool advisor_alike(const struct advisor_plan_device *a, const struct advisor_plan_device *b);
+
+/* Could a and b mirror each other in tier t: both new, not the root disk,
+ * one media class there (advisor_media_class), not two namespaces of one
+ * drive?  Like or unlike: md uses each at the smaller size. */
+bool advisor_mirror_mates(const struct advisor_plan_device *a,
+			  const struct advisor_plan_device *b, int t);
+
+/* Does tier t build mirror or parity arrays: its policies want redundancy
+ * (preferred or required) and its rule is not a stripe? */
+bool advisor_redundant_rule(const struct advisor_plan_tier *t);
 
 /* Do devices a and b (plan->devs indices) share a measured bottleneck, one
  * of the profiles' links? */

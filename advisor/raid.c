@@ -1,4 +1,6 @@
-/* raid.c — like devices of a tier grouped into a suggested md array.
+/* raid.c — like devices of a tier grouped into a suggested md array; with
+ * none, when the tier's policies want redundancy, its unlike devices of one
+ * media class (mirror mates: md uses each at the smallest's size).
  *
  * Like devices: the same model and measurements within LIKE_TOLERANCE of
  * each other, widened by what the figures themselves resolve (sequential
@@ -91,6 +93,20 @@ bool advisor_alike(const struct advisor_plan_device *a, const struct advisor_pla
 	return raidable(a) && raidable(b) && alike(a->p, b->p);
 }
 
+/* Mirror mates: one media class in tier t, not two namespaces of one drive
+ * (unlike in model, size or speed: md uses each at the smallest's size, and
+ * writes at the slowest's pace). */
+static bool mates(const struct profile_device *a, const struct profile_device *b, int t)
+{
+	return !advisor_one_drive(a, b) && advisor_media_class(a, t) == advisor_media_class(b, t);
+}
+
+bool advisor_mirror_mates(const struct advisor_plan_device *a,
+			  const struct advisor_plan_device *b, int t)
+{
+	return raidable(a) && raidable(b) && mates(a->p, b->p, t);
+}
+
 static const char *tradeoff(enum advisor_raid_level l, bool refetchable)
 {
 	switch (l) {
@@ -124,10 +140,10 @@ static bool drive_taken(const struct advisor_plan *plan, const size_t *idx, size
 	return false;
 }
 
-/* Largest group of like, raidable devices of the tier, one per drive:
- * members in *idx. */
+/* Largest group of raidable devices of the tier, one per drive, that are
+ * alike (like) or mirror mates (!like): members in *idx. */
 static size_t largest_group(const struct advisor_plan *plan,
-			    const struct advisor_plan_tier *t, size_t *idx)
+			    const struct advisor_plan_tier *t, bool like, size_t *idx)
 {
 	size_t best = 0;
 	size_t *cur = calloc(t->n_devices ? t->n_devices : 1, sizeof(*cur));
@@ -143,7 +159,8 @@ static size_t largest_group(const struct advisor_plan *plan,
 		for (size_t b = 0; b < t->n_devices; b++) {
 			const struct advisor_plan_device *pb = &plan->devs[t->devices[b]];
 
-			if (raidable(pb) && alike(pa->p, pb->p) && !drive_taken(plan, cur, n, pb->p))
+			if (raidable(pb) && (like ? alike(pa->p, pb->p) : mates(pa->p, pb->p, (int)t->tier)) &&
+			    !drive_taken(plan, cur, n, pb->p))
 				cur[n++] = t->devices[b];
 		}
 		if (n > best) {
@@ -250,6 +267,11 @@ static int describe(struct advisor_plan *plan, struct advisor_plan_tier *t)
 
 	/* reads from every copy: md balances parallel readers over the mirrors */
 	const size_t kr = r->level == ADVISOR_RAID1 || r->level == ADVISOR_RAID10 ? r->n : k;
+	size_t slow = r->members[0];	/* the member whose read is rd */
+
+	for (size_t i = 0; i < r->n; i++)
+		if (get_read(plan->devs[r->members[i]].p) == rd)
+			slow = r->members[i];
 
 	r->seq_read_mbps = cap_by_links(plan, r, kr, rd, &shared);
 	if (shared)
@@ -266,7 +288,7 @@ static int describe(struct advisor_plan *plan, struct advisor_plan_tier *t)
 		if (!isalnum((unsigned char)*c) && !strchr("._-", *c))
 			*c = '_';
 	if (asprintf(&r->basis, "read %zu × the slowest member (%s %s MB/s), write %zu × (%s MB/s)%s%s",
-		     kr, plan->devs[r->members[0]].p->model, mbps_str(rds, rd), k,
+		     kr, plan->devs[slow].p->model, mbps_str(rds, rd), k,
 		     mbps_str(wrs, wr),
 		     mirror || r->level == ADVISOR_RAID10 ?
 		     "; reads from every copy: md balances parallel readers (a model loader's "
@@ -281,31 +303,106 @@ static int describe(struct advisor_plan *plan, struct advisor_plan_tier *t)
 }
 
 /*
- * Does the tier still meet its need with r's members in their redundant
- * level (r->level, set), the other devices as they are?  A tier whose
- * policies only prefer redundancy is mirrored only then: the optimiser
- * counted their whole capacity (plan_opt.c).
+ * The usable capacity of the tier with r's members in their level (r->level,
+ * set), the other devices as they are.
  */
-static bool redundant_fits(const struct advisor_plan *plan, const struct advisor_plan_tier *t)
+static double redundant_usable(const struct advisor_plan *plan, const struct advisor_plan_tier *t)
 {
 	const struct advisor_raid *r = &t->raid;
-	double cmin = INFINITY, usable = 0.0;
+	double cmin = INFINITY, usable;
 
-	if (t->need_bytes <= 0)
-		return true;
 	for (size_t k = 0; k < r->n; k++)
 		cmin = fmin(cmin, advisor_usable(plan, r->members[k]));
 	usable = cmin * (double)advisor_raid_level_data_disks(r->level, r->n);
 	for (size_t k = 0; k < t->n_devices; k++)
 		if (!advisor_in_raid(t, t->devices[k]))
 			usable += advisor_usable(plan, t->devices[k]);
-	return usable >= (double)t->need_bytes;
+	return usable;
 }
 
+/*
+ * Does the tier still meet its need with r's members in their redundant
+ * level?  A tier whose policies only prefer redundancy is mirrored only
+ * then: the optimiser counted their whole capacity (plan_opt.c).
+ */
+static bool redundant_fits(const struct advisor_plan *plan, const struct advisor_plan_tier *t)
+{
+	return t->need_bytes <= 0 || redundant_usable(plan, t) >= (double)t->need_bytes;
+}
+
+bool advisor_redundant_rule(const struct advisor_plan_tier *t)
+{
+	return t->redundancy != MODEL_REDUNDANCY_NONE &&
+	       advisor_array_rule_of(t->rule, (int)t->tier) != ADVISOR_ARRAY_STRIPE;
+}
+
+/* Raw and smallest capacity of r's members (bytes; NAN when one is unknown). */
+static void raw_min(const struct advisor_plan *plan, const struct advisor_raid *r, double *raw,
+		    double *min)
+{
+	*raw = 0.0;
+	*min = member_min(plan, r, get_cap);
+	for (size_t k = 0; k < r->n; k++)
+		*raw += get_cap(plan->devs[r->members[k]].p);
+}
+
+/*
+ * An array over unlike devices of one media class: said with the capacity
+ * md leaves unused (each member at the smallest's size); or, when the
+ * tier's redundancy is only preferred and the array would not hold the need,
+ * not made (one volume over them instead, volume.c), with why.  *made: the
+ * array stands.
+ */
+static int unlike_array(struct advisor_plan *plan, struct advisor_plan_tier *t, bool *made)
+{
+	struct advisor_raid *r = &t->raid;
+	char rawb[32], minb[32], lost[32], use[32], need[32];
+	double raw, min;
+
+	raw_min(plan, r, &raw, &min);
+	advisor_fmt_bytes(rawb, sizeof(rawb), raw);
+	advisor_fmt_bytes(minb, sizeof(minb), min);
+	advisor_fmt_bytes(lost, sizeof(lost), raw - min * (double)r->n);
+	*made = t->redundancy == MODEL_REDUNDANCY_REQUIRED || redundant_fits(plan, t);
+	if (!*made) {
+		advisor_fmt_bytes(use, sizeof(use), redundant_usable(plan, t));
+		advisor_fmt_bytes(need, sizeof(need), (double)t->need_bytes);
+		return tw_strv_addf(&t->notes, &t->n_notes,
+				    "redundancy preferred, not required: md %s of its %zu unlike "
+				    "devices (each used at the smallest's size, %s) would leave %s "
+				    "usable for the %s need, so none is made",
+				    advisor_raid_name(r->level), r->n, minb, use, need);
+	}
+	if (!isnan(raw) && raw - min * (double)r->n <= raw / 100)
+		return tw_strv_addf(&t->notes, &t->n_notes,
+				    "md %s over %zu devices of one size whose figures are further "
+				    "apart than like devices' (%.0f %%): it reads and writes at the "
+				    "slowest one's pace", advisor_raid_name(r->level), r->n,
+				    LIKE_TOLERANCE * 100);
+	if (isnan(raw))
+		return tw_strv_addf(&t->notes, &t->n_notes,
+				    "md %s over %zu unlike devices of one media class: md uses "
+				    "each at the smallest's size (a capacity is unknown) and "
+				    "writes at the slowest one's pace",
+				    advisor_raid_name(r->level), r->n);
+	return tw_strv_addf(&t->notes, &t->n_notes,
+			    "md %s over %zu unlike devices of one media class: md uses each "
+			    "at the smallest's size (%s), so %s of their %s go unused, and it "
+			    "writes at the slowest one's pace", advisor_raid_name(r->level), r->n,
+			    minb, lost, rawb);
+}
+
+/*
+ * The tier's array: its largest group of like devices; failing that, when
+ * its policies want redundancy, its mirror mates (unlike devices of one
+ * media class, at the smallest's size).
+ */
 int advisor_raid_make(struct advisor_plan *plan, struct advisor_plan_tier *t)
 {
 	struct advisor_raid *r = &t->raid;
+	bool made = true;
 	size_t n;
+	int ret;
 
 	memset(r, 0, sizeof(*r));
 	r->seq_read_mbps = r->seq_write_mbps = NAN;
@@ -315,24 +412,36 @@ int advisor_raid_make(struct advisor_plan *plan, struct advisor_plan_tier *t)
 	r->members = calloc(t->n_devices, sizeof(*r->members));
 	if (!r->members)
 		return -ENOMEM;
-	n = largest_group(plan, t, r->members);
-	if (!n) {
-		free(r->members);
-		r->members = NULL;
-		return 0;
+	n = largest_group(plan, t, true, r->members);
+	if (!n && advisor_redundant_rule(t)) {
+		n = largest_group(plan, t, false, r->members);
+		r->unlike = n > 0;
 	}
 	r->n = n;
-	r->level = advisor_array_level(t->rule, (int)t->tier, n);
-	if (r->level != ADVISOR_RAID0 && t->redundancy == MODEL_REDUNDANCY_PREFERRED &&
-	    !redundant_fits(plan, t)) {
-		int ret = tw_strv_addf(&t->notes, &t->n_notes,
-				       "redundancy preferred, not required: md %s of %zu would leave "
-				       "too little for the need, so they are striped (RAID0) instead",
-				       advisor_raid_name(r->level), n);
-
+	r->level = n ? advisor_array_level(t->rule, (int)t->tier, n) : ADVISOR_RAID_NONE;
+	if (r->unlike) {
+		ret = unlike_array(plan, t, &made);
+		if (ret || !made) {
+			r->level = ADVISOR_RAID_NONE;
+			r->n = 0;
+			r->unlike = false;
+		}
+		if (ret)
+			return ret;
+	} else if (n && r->level != ADVISOR_RAID0 &&
+		   t->redundancy == MODEL_REDUNDANCY_PREFERRED && !redundant_fits(plan, t)) {
+		ret = tw_strv_addf(&t->notes, &t->n_notes,
+				   "redundancy preferred, not required: md %s of %zu would leave "
+				   "too little for the need, so they are striped (RAID0) instead",
+				   advisor_raid_name(r->level), n);
 		r->level = ADVISOR_RAID0;
 		if (ret)
 			return ret;
+	}
+	if (!r->n) {
+		free(r->members);
+		r->members = NULL;
+		return 0;
 	}
 	return describe(plan, t);
 }

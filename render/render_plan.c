@@ -322,6 +322,14 @@ static void unassigned(FILE *out, const struct advisor_plan *plan, bool md)
 	fputs(md ? ".\n\n" : "\n  spare capacity: (tier score) is where each would fit best\n\n", out);
 }
 
+/* The header's word on devices moved after the optimum to make a mirror. */
+static const char *moved(const struct advisor_plan *plan)
+{
+	return !plan->mirror_moves ? "" : plan->mirror_moves == 1 ?
+	       "; then 1 device moved to make a mirror, see the notes" :
+	       "; then devices moved to make mirrors, see the notes";
+}
+
 static int text_print(FILE *out, const struct advisor_plan *plan)
 {
 	if (plan->buying)	/* the stock is no machine: say what is bought */
@@ -330,9 +338,9 @@ static int text_print(FILE *out, const struct advisor_plan *plan)
 	else
 		fprintf(out, "tierwise plan: %zu devices", plan->n_devs);
 	fprintf(out, "; %u of %d needs met; total score %.1f (%s, "
-		"%lu nodes searched)\n(sizes in decimal units: GB = 10^9, TB = 10^12 bytes)\n\n",
+		"%lu nodes searched%s)\n(sizes in decimal units: GB = 10^9, TB = 10^12 bytes)\n\n",
 		plan->needs_met, plan->n_needs, plan->score,
-		plan->exact ? "proven optimum" : "best found", plan->nodes);
+		plan->exact ? "proven optimum" : "best found", plan->nodes, moved(plan));
 	for (int t = 0; t < TW_TIER_COUNT; t++)
 		text_tier(out, plan, &plan->tiers[t]);
 	if (plan->has_runner_up) {
@@ -453,10 +461,10 @@ static int md_print(FILE *out, const struct advisor_plan *plan)
 		fprintf(out, "# tierwise plan\n\n%u devices to buy", buy_count(plan));
 	else
 		fprintf(out, "# tierwise plan\n\n%zu devices", plan->n_devs);
-	fprintf(out, "; %u of %d needs met; total score %.1f (%s, %lu nodes searched).  "
+	fprintf(out, "; %u of %d needs met; total score %.1f (%s, %lu nodes searched%s).  "
 		"Sizes in decimal units: GB = 10^9, TB = 10^12 bytes.\n\n",
 		plan->needs_met, plan->n_needs, plan->score,
-		plan->exact ? "proven optimum" : "best found", plan->nodes);
+		plan->exact ? "proven optimum" : "best found", plan->nodes, moved(plan));
 	for (int t = 0; t < TW_TIER_COUNT; t++)
 		md_tier(out, plan, &plan->tiers[t]);
 	if (plan->has_runner_up) {
@@ -712,6 +720,7 @@ static int json_print(FILE *out, const struct advisor_plan *plan)
 	if (!doc)
 		return -ENOMEM;
 	json_object_set_new(doc, "bound", json_real(plan->bound));
+	json_object_set_new(doc, "mirror_moves", json_integer(plan->mirror_moves));
 	json_object_set_new(doc, "policies_from",
 			    plan->policies_from ? json_string(plan->policies_from) : json_null());
 	json_object_set_new(doc, "cost_total", num_or_null(plan->cost_total));

@@ -106,7 +106,7 @@ jq_true "usable = the array, 80 %" '.tiers[2].usable_bytes == 19200000000000'
 jq_true "runner-up is not a twin swap" '[.runner_up.changes[] | select(.device | test("^iw"))] | length != 2'
 
 # --- like HDDs, not twins (hot and warm take the NVMe spares): the second
-# HDD mirrors the archive; a size apart: no array ---
+# HDD mirrors the archive; a size apart: a mirror at the smaller size ---
 jq '.devices |= [.[] | select(.id == "pm9a1-1t" or .id == "970evoplus-a")] + [.[] | select(.id == "ironwolf12t")]
 	+ [.[] | select(.id == "ironwolf12t") | .id = "iw-b" | .results.rand_read_qd1.iops *= 0.96]' \
 	"$ex" >"$tmp/hddpair.json"
@@ -117,7 +117,18 @@ jq_true "one meets the need, the other mirrors it" \
 jq '(.devices[] | select(.id == "iw-b") | .capacity_bytes) *= 2' "$tmp/hddpair.json" >"$tmp/hddsize.json"
 check "same model, twice the size" 0 plan "$tmp/hddsize.json" --format json \
 	--need archive=5T,vector-db=0,logs-metadata=0,checkpoints=0,model-loading=0
-jq_true "no array of unlike sizes" '.tiers[2].raid == null'
+jq_true "unlike sizes: raid1 at the smaller size, 12 TB unused, said" \
+	'.tiers[2].raid.level == "raid1" and .tiers[2].raid.capacity_bytes == 12000000000000
+	 and .tiers[2].usable_bytes == 9600000000000
+	 and ([.tiers[2].notes[] | test("md raid1 over 2 unlike devices of one media class: md uses each at the smallest.s size \\(12.0 TB\\), so 12.0 TB of their 36.0 TB go unused")] | any)'
+jq_true "the idle one joined: said, at no cost" \
+	'.mirror_moves == 1 and ([.notes[] | test("^(iw-b|ironwolf12t), idle until then, joins (iw-b|ironwolf12t) in the cold tier as its mirror: the tier.s policies want redundancy$")] | any)'
+jq '(.devices[] | select(.id == "iw-b") | .capacity_bytes) = 4000000000000' "$tmp/hddpair.json" >"$tmp/hddsmall.json"
+check "a second HDD too small to mirror the need" 0 plan "$tmp/hddsmall.json" --format json \
+	--need archive=5T,vector-db=0,logs-metadata=0,checkpoints=0,model-loading=0
+jq_true "it stays idle: a mirror at 4 TB would not hold 5 TB" \
+	'.tiers[2].devices == ["ironwolf12t"] and .tiers[2].raid == null and .mirror_moves == 0
+	 and .unassigned == ["iw-b"]'
 
 # --- a disk with an existing filesystem: reused, never reformatted ---
 jq '.devices |= map(select(.id == "pm9a1-1t" or .id == "ironwolf12t") | if .id == "ironwolf12t" then .path = "/dev/sdz" else . end)' \

@@ -123,6 +123,51 @@ jq_true "the idle like HDD joins cold: a mirror" \
 	'(.tiers[2].devices | sort) == ["hdd0", "hdd1"] and .tiers[2].raid.level == "raid1"
 	 and ([.tiers[2].notes[] | test("failure domain: 2 devices in md raid1: survives one failed device")] | any)'
 
+# ---- 5b. mirrors it can build: like first, then unlike of one media class ----
+# two PM9A1 512 GB (one model and size; QD1 16,963 and 21,820 IOPS: further
+# apart than like devices) and a vector DB that wants redundancy: the twin
+# mirrors it instead of going to the warm tier, which needs nothing
+jq '.devices |= [.[] | select(.id == "pm9a1-512-a" or .id == "pm9a1-512-b")]' "$ex" >"$tmp/pair.json"
+check "two PM9A1 512 GB, vector-db=300G" 0 plan "$tmp/pair.json" --format json \
+	--need vector-db=300G,logs-metadata=0,model-loading=0,checkpoints=0,archive=0
+jq_true "hot: a raid1 of the two, warm empty" \
+	'(.tiers[0].devices | sort) == ["pm9a1-512-a", "pm9a1-512-b"] and .tiers[0].raid.level == "raid1"
+	 and .tiers[0].raid.capacity_bytes == 511101108224 and .tiers[1].devices == [] and .needs_met == 1'
+jq_true "the move said, with the score given up" \
+	'.mirror_moves == 1 and ([.notes[] | test("^pm9a1-512-a joins pm9a1-512-b in the hot tier as its mirror, taken from the warm tier, which needs nothing: the hot tier.s policies want redundancy, and a tier that needs nothing comes after it \\(the plan scores [0-9.]+; the optimum by score alone, without the mirror, 148.8\\)$")] | any)'
+jq_true "one size, figures apart: said" \
+	'[.tiers[0].notes[] | test("md raid1 over 2 devices of one size whose figures are further apart than like devices. \\(15 %\\)")] | any'
+jq_true "hot survives a failure" '[.tiers[0].notes[] | test("failure domain: 2 devices in md raid1: survives one failed device")] | any'
+check "two PM9A1 512 GB, text" 0 plan "$tmp/pair.json" \
+	--need vector-db=300G,logs-metadata=0,model-loading=0,checkpoints=0,archive=0
+expect "the header says the move" "$tmp/out" "then 1 device moved to make a mirror, see the notes"
+# a mirror of the twins would not hold 450 GB: both striped, said why
+check "two PM9A1 512 GB, vector-db=450G" 0 plan "$tmp/pair.json" --format json \
+	--need vector-db=450G,logs-metadata=0,model-loading=0,checkpoints=0,archive=0
+jq_true "450G: no mirror (409 GB usable), one striped volume, no move" \
+	'(.tiers[0].devices | length) == 2 and .tiers[0].raid == null and .tiers[0].volume.layout == "striped"
+	 and .mirror_moves == 0
+	 and ([.tiers[0].notes[] | test("md raid1 of its 2 unlike devices \\(each used at the smallest.s size, 511 GB\\) would leave 409 GB usable for the 450 GB need, so none is made")] | any)'
+jq_true "a directory on a tier's volume has the volume's filesystem (not 'existing')" \
+	'[.tiers[1].mounts[0], .tiers[2].mounts[0]] | map(.directory and .fs == "ext4") | all'
+# the published server with archive=7T: the two unlike HDDs mirror it at the
+# smaller size (10 TB, 8.0 TB usable); hot and warm keep their devices
+check "published, archive=7T" 0 plan "$ex" --need archive=7T --format json
+jq_true "cold: raid1 of the IronWolf 12 TB and the Red Pro 10 TB, 8.0 TB usable" \
+	'(.tiers[2].devices | sort) == ["ironwolf12t", "redpro10t"] and .tiers[2].raid.level == "raid1"
+	 and .tiers[2].raid.capacity_bytes == 10000000000000 and .tiers[2].usable_bytes == 8000000000000
+	 and .needs_met == 3'
+jq_true "the 2 TB md leaves unused, said" \
+	'[.tiers[2].notes[] | test("md raid1 over 2 unlike devices of one media class: md uses each at the smallest.s size \\(10.0 TB\\), so 2.0 TB of their 22.0 TB go unused")] | any'
+jq_true "hot and warm as published" \
+	'.tiers[0].devices == ["optane905p"] and (.tiers[1].devices | sort) == ["980-1t", "980pro-2t", "pm9a1-1t"]'
+jq_true "the idle Red Pro joined, said" '[.notes[] | test("^redpro10t, idle until then, joins ironwolf12t in the cold tier as its mirror")] | any'
+# the published need (10 TB): a mirror would hold 8.0 TB: linear, said why
+check "published, json again" 0 plan "$ex" --format json
+jq_true "published: cold stays linear, the mirror's shortfall said" \
+	'.tiers[2].volume.layout == "linear" and .tiers[2].raid == null and .mirror_moves == 0
+	 and ([.tiers[2].notes[] | test("md raid1 of its 2 unlike devices \\(each used at the smallest.s size, 10.0 TB\\) would leave 8.0 TB usable for the 10.0 TB need, so none is made")] | any)'
+
 # ---- 6. one host per plan ----
 jq '.host = "srv1" | .devices |= map(select(.id == "optane905p" or .id == "ironwolf12t"))' "$ex" >"$tmp/h1.json"
 jq '.host = "srv2" | .devices |= map(select(.id == "optane905p" or .id == "ironwolf12t"))' "$ex" >"$tmp/h2.json"

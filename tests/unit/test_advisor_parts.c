@@ -1,7 +1,7 @@
 /* The advisor's parts called directly, on plans built by hand: the md
  * levels by rule and tier (raid_level.c), a tier's array rule from what
  * its policies want (plan_score.c), the array of like devices of unlike
- * sizes (raid.c), the volume over unlike devices (volume.c), the stock
+ * sizes and the mirror of unlike devices (raid.c), the volume over unlike devices (volume.c), the stock
  * for --buy (buy.c), media classes and usable capacity (plan_util.c), the
  * optimum taken into a plan (plan_opt.c). */
 #include <errno.h>
@@ -284,6 +284,94 @@ static void test_raid_preferred_too_small(void **state)
 	fx_free(f);
 }
 
+/*
+ * No like devices, a tier that wants redundancy: its unlike devices of one
+ * media class mirror at the smallest's size, said with what md leaves
+ * unused (12 TB + 10 TB: 2.0 TB); with `preferred`, only when the mirror
+ * holds the need (8.0 TB usable against 9 TB: none made, said); with
+ * `required`, always; with none wanted, never.
+ */
+static void test_raid_unlike_mirror(void **state)
+{
+	static const struct {
+		enum model_redundancy red;
+		int64_t need;
+		enum advisor_raid_level level;
+		const char *note;
+	} cases[] = {
+		{ MODEL_REDUNDANCY_PREFERRED, 7 * TB, ADVISOR_RAID1,
+		  "md raid1 over 2 unlike devices of one media class: md uses each at the "
+		  "smallest's size (10.0 TB), so 2.0 TB of their 22.0 TB go unused, and it "
+		  "writes at the slowest one's pace" },
+		{ MODEL_REDUNDANCY_PREFERRED, 9 * TB, ADVISOR_RAID_NONE,
+		  "redundancy preferred, not required: md raid1 of its 2 unlike devices (each "
+		  "used at the smallest's size, 10.0 TB) would leave 8.0 TB usable for the "
+		  "9.0 TB need, so none is made" },
+		{ MODEL_REDUNDANCY_REQUIRED, 9 * TB, ADVISOR_RAID1, "md raid1 over 2 unlike" },
+		{ MODEL_REDUNDANCY_NONE, 7 * TB, ADVISOR_RAID_NONE, NULL },
+	};
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct fx *f = fx_new(2);
+		struct advisor_plan_tier *t = &f->plan.tiers[ADVISOR_COLD];
+
+		fx_dev(f, 0, "iw", "Seagate IronWolf 12TB", 12 * TB, 257);
+		fx_dev(f, 1, "rp", "WD Red Pro 10TB", 10 * TB, 250);
+		f->p[0].rotational = f->p[1].rotational = true;
+		fx_assign(f, 0, ADVISOR_COLD);
+		fx_assign(f, 1, ADVISOR_COLD);
+		t->redundancy = cases[k].red;
+		t->rule = cases[k].red == MODEL_REDUNDANCY_NONE ? ADVISOR_ARRAY_STRIPE
+								  : ADVISOR_ARRAY_BY_TIER;
+		t->need_bytes = cases[k].need;
+		assert_int_equal(advisor_raid_make(&f->plan, t), 0);
+		assert_int_equal(t->raid.level, cases[k].level);
+		if (cases[k].level == ADVISOR_RAID_NONE) {
+			assert_int_equal(t->raid.n, 0);
+			assert_null(t->raid.members);
+			assert_false(t->raid.unlike);
+		} else {
+			assert_true(t->raid.unlike);
+			assert_int_equal(t->raid.n, 2);
+			assert_int_equal(t->raid.capacity_bytes, 10 * TB);
+			assert_true(fabs(t->raid.seq_read_mbps - 2 * 250.0) < 1e-9);
+			/* the basis names the slowest member, not the first */
+			assert_non_null(strstr(t->raid.basis, "(WD Red Pro 10TB 250 MB/s)"));
+		}
+		assert_int_equal(t->n_notes, cases[k].note ? 1 : 0);
+		if (cases[k].note)
+			assert_non_null(strstr(t->notes[0], cases[k].note));
+		fx_free(f);
+	}
+}
+
+/* Mirror mates: one media class in the tier, not one drive, both new. */
+static void test_mirror_mates(void **state)
+{
+	struct fx *f = fx_new(4);
+
+	(void)state;
+	fx_dev(f, 0, "hdd", "hdd", 10 * TB, 250);
+	fx_dev(f, 1, "nand", "ssd", 1 * TB, 3000);
+	fx_dev(f, 2, "nand2", "other ssd", 2 * TB, 2000);
+	fx_dev(f, 3, "xp", "optane", 1 * TB, 2500);
+	f->p[0].rotational = true;
+	f->p[3].media = PROFILE_MEDIA_3DXPOINT;
+	assert_false(advisor_mirror_mates(&f->devs[0], &f->devs[1], ADVISOR_COLD));
+	assert_true(advisor_mirror_mates(&f->devs[1], &f->devs[2], ADVISOR_HOT));
+	/* 3D XPoint beside NAND: one class in warm, two in hot */
+	assert_true(advisor_mirror_mates(&f->devs[1], &f->devs[3], ADVISOR_WARM));
+	assert_false(advisor_mirror_mates(&f->devs[1], &f->devs[3], ADVISOR_HOT));
+	/* two namespaces of one drive */
+	f->p[1].drive_id = f->p[2].drive_id = (char *)"nqn.2014-08.org.example:one";
+	assert_false(advisor_mirror_mates(&f->devs[1], &f->devs[2], ADVISOR_WARM));
+	f->p[2].drive_id = NULL;
+	f->devs[2].has_data = true;
+	assert_false(advisor_mirror_mates(&f->devs[1], &f->devs[2], ADVISOR_WARM));
+	fx_free(f);
+}
+
 /* ---- one volume per tier (volume.c) ---- */
 
 static void test_volume_unlike(void **state)
@@ -443,6 +531,8 @@ int main(void)
 		cmocka_unit_test(test_raid_unlike_sizes),
 		cmocka_unit_test(test_raid_resolution),
 		cmocka_unit_test(test_raid_preferred_too_small),
+		cmocka_unit_test(test_raid_unlike_mirror),
+		cmocka_unit_test(test_mirror_mates),
 		cmocka_unit_test(test_volume_unlike),
 		cmocka_unit_test(test_buy_stock),
 		cmocka_unit_test(test_media_class),
