@@ -483,6 +483,76 @@ static void join_like_idle(struct advisor_plan *plan)
 	}
 }
 
+/* Usable bytes of the devices placed in tier t, each counted whole. */
+static double placed_usable(const struct advisor_plan *plan, int t)
+{
+	double u = 0.0;
+
+	for (size_t d = 0; d < plan->n_devs; d++)
+		if (plan->devs[d].tier == t)
+			u += advisor_usable(plan, d);
+	return u;
+}
+
+/* The lowest score for tier t of the devices placed there (INFINITY: none). */
+static double placed_low(const struct advisor_plan *plan, int t)
+{
+	double low = INFINITY;
+
+	for (size_t d = 0; d < plan->n_devs; d++)
+		if (plan->devs[d].tier == t)
+			low = fmin(low, plan->devs[d].tier_score[t]);
+	return low;
+}
+
+/*
+ * A tier short of its need leaves no device idle that serves it as well as
+ * one it has: each idle device that may serve it (a score there at least
+ * its lowest device's, no warning against it, not a namespace of a drive
+ * already there) joins it, the largest first, until the need is covered —
+ * the HDD that scores best for the archive, left out because the NAND
+ * beside it held more, joins the tier the NAND holds.  A device that serves
+ * the tier worse than all of its own is not added to fill it: the need
+ * note says what would meet it.  One of another media class than the
+ * tier's is never in one volume or array with them (volume.c): a mount of
+ * its own, with its own estimate and failure domain.  Said in a plan note.
+ */
+static int join_short_idle(struct advisor_plan *plan)
+{
+	for (int t = 0; t < TW_TIER_COUNT; t++) {
+		double need = (double)plan->tiers[t].need_bytes, have = placed_usable(plan, t);
+		const double low = placed_low(plan, t);
+
+		while (need > 0 && have < need * (1.0 - 1e-9)) {
+			ptrdiff_t best = -1;
+			char hb[32], nb[32];
+
+			for (size_t d = 0; d < plan->n_devs; d++) {
+				const struct advisor_plan_device *pd = &plan->devs[d];
+
+				if (pd->tier >= 0 || pd->excluded || isnan(pd->tier_score[t]) ||
+				    pd->tier_score[t] < low || advisor_objections(plan, d, t) ||
+				    advisor_drive_in_tier(plan, d, t) || !(advisor_usable(plan, d) > 0))
+					continue;
+				if (best < 0 || advisor_usable(plan, d) > advisor_usable(plan, (size_t)best))
+					best = (ptrdiff_t)d;
+			}
+			if (best < 0)
+				break;
+			plan->devs[best].tier = t;
+			have += advisor_usable(plan, (size_t)best);
+			advisor_fmt_bytes(hb, sizeof(hb), have);
+			advisor_fmt_bytes(nb, sizeof(nb), need);
+			if (tw_strv_addf(&plan->notes, &plan->n_notes,
+					 "%s, idle until then, joins the %s tier, short of its %s need: "
+					 "%s usable with it", plan->devs[best].p->id,
+					 advisor_tier_name(t), nb, hb) < 0)
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 int advisor_run_optimizer(struct advisor_plan *plan, const struct advisor_options *opt)
 {
 	struct advisor_opt_input in;
@@ -506,8 +576,10 @@ int advisor_run_optimizer(struct advisor_plan *plan, const struct advisor_option
 		return ret;
 	ret = take_result(plan, &r);
 	advisor_opt_result_clear(&r);
-	if (!ret && !plan->buying)
+	if (!ret && !plan->buying) {
 		join_like_idle(plan);
+		ret = join_short_idle(plan);
+	}
 	return ret;
 }
 

@@ -204,12 +204,52 @@ static int bs_note(struct advisor_plan *plan, struct advisor_plan_tier *t, size_
 			    plan->devs[d].p->id);
 }
 
+/* The media class that holds most of the tier's usable bytes: its volume's
+ * (a device of another class, joined when the tier was short, is a mount
+ * of its own). */
+static int lead_class(const struct advisor_plan *plan, const struct advisor_plan_tier *t)
+{
+	double by[ADVISOR_CLASS_SCM + 1] = { 0 };
+	int lead = ADVISOR_CLASS_SSD;
+
+	for (size_t i = 0; i < t->n_devices; i++) {
+		const struct profile_device *p = plan->devs[t->devices[i]].p;
+
+		by[advisor_media_class(p, (int)t->tier)] += advisor_usable(plan, t->devices[i]);
+	}
+	for (int c = 0; c <= ADVISOR_CLASS_SCM; c++)
+		if (by[c] > by[lead])
+			lead = c;
+	return lead;
+}
+
+static const char *class_words(int c)
+{
+	return c == ADVISOR_CLASS_HDD ? "a hard disk" : c == ADVISOR_CLASS_SCM ?
+	       "storage-class memory" : "NAND flash";
+}
+
+/* Device d left out of the volume for its media class: a mount of its own,
+ * and a tier note saying why.  0 or -ENOMEM. */
+static int class_out_note(struct advisor_plan *plan, struct advisor_plan_tier *t, size_t d,
+			  int lead)
+{
+	const char *id = plan->devs[d].p->id;
+
+	return tw_strv_addf(&t->notes, &t->n_notes, "%s is %s, the rest of the tier %s: never "
+			    "in one volume or array with them (a file's reads would run at "
+			    "either speed by chance), so %s is a mount of its own, with its own "
+			    "estimate and failure domain", id,
+			    class_words(advisor_media_class(plan->devs[d].p, (int)t->tier)),
+			    class_words(lead), id);
+}
+
 int advisor_volume_make(struct advisor_plan *plan, struct advisor_plan_tier *t)
 {
 	struct advisor_volume *v = &t->volume;
 	size_t out[64], n_out = 0;
 	ptrdiff_t e = -1;
-	int ret;
+	int ret, lead;
 
 	memset(v, 0, sizeof(*v));
 	if (t->shared || t->n_devices < 2)
@@ -217,6 +257,7 @@ int advisor_volume_make(struct advisor_plan *plan, struct advisor_plan_tier *t)
 	v->pv = calloc(t->n_devices + 1, sizeof(*v->pv));
 	if (!v->pv)
 		return -ENOMEM;
+	lead = lead_class(plan, t);
 	if (t->raid.level != ADVISOR_RAID_NONE)
 		v->pv[v->n++] = -1;	/* the md array, one physical volume */
 	for (size_t i = 0; i < t->n_devices; i++) {
@@ -224,6 +265,11 @@ int advisor_volume_make(struct advisor_plan *plan, struct advisor_plan_tier *t)
 
 		if (advisor_in_raid(t, d) || !pv_ok(&plan->devs[d]) || drive_in_volume(plan, t, d))
 			continue;
+		if (advisor_media_class(plan->devs[d].p, (int)t->tier) != lead) {
+			if (class_out_note(plan, t, d, lead) < 0)
+				return -ENOMEM;
+			continue;
+		}
 		e = volume_bs_dev(plan, t);
 		if (e >= 0 && dev_bs(plan, d) && dev_bs(plan, d) != dev_bs(plan, (size_t)e)) {
 			if (n_out < ARRAY_SIZE(out))

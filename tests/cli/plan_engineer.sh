@@ -168,6 +168,29 @@ jq_true "published: cold stays linear, the mirror's shortfall said" \
 	'.tiers[2].volume.layout == "linear" and .tiers[2].raid == null and .mirror_moves == 0
 	 and ([.tiers[2].notes[] | test("md raid1 of its 2 unlike devices \\(each used at the smallest.s size, 10.0 TB\\) would leave 8.0 TB usable for the 10.0 TB need, so none is made")] | any)'
 
+# ---- 5c. a short tier leaves no device idle that serves it as well ----
+# 4 TB of NAND (two 980 PRO 2 TB) and a 3 TB HDD for a 10 TB archive: the
+# optimum puts the NAND in cold (it holds more); the HDD, which scores best
+# there, joins as a mount of its own instead of standing idle
+jq '.devices |= ([.[] | select(.id == "980pro-2t")] + [.[] | select(.id == "980pro-2t") | .id = "980pro-2t-b"]
+	+ [.[] | select(.id == "ironwolf12t") | .id = "hdd3t" | .capacity_bytes = 3000000000000 | .model = "Seagate IronWolf 3TB"])' \
+	"$ex" >"$tmp/short.json"
+check "short archive: NAND and an HDD" 0 plan "$tmp/short.json" --format json \
+	--need archive=10T,vector-db=0,logs-metadata=0,model-loading=0,checkpoints=0
+jq_true "the HDD joins cold: nothing idle, 5.6 TB usable, still short" \
+	'(.tiers[2].devices | sort) == ["980pro-2t", "980pro-2t-b", "hdd3t"] and .unassigned == []
+	 and .tiers[2].usable_bytes == 5600609628979 and .unmet[0].short_bytes == 4399390371021'
+jq_true "the HDD a mount of its own, the NAND the array's" \
+	'[.tiers[2].mounts[] | .source] == ["/dev/md/md-archive", "hdd3t"] and .tiers[2].volume == null'
+jq_true "said: the join and why it is its own mount" \
+	'([.notes[] | test("^hdd3t, idle until then, joins the cold tier, short of its 10.0 TB need: 5.6 TB usable with it$")] | any)
+	 and ([.tiers[2].notes[] | test("^hdd3t is a hard disk, the rest of the tier NAND flash: never in one volume or array with them")] | any)'
+jq_true "the estimate covers both mounts" '[.tiers[2].estimates[] | .layout] | all(. == "mounts")'
+# the published server with archive=20T (short by 2.4 TB): its idle NVMe
+# drives serve the archive worse than its HDDs, and none is added to fill it
+check "archive=20T: no NVMe added to fill" 0 plan "$ex" --need archive=20T --format json
+jq_true "cold: the two HDDs only, no join" '(.tiers[2].devices | sort) == ["ironwolf12t", "redpro10t"] and ([.notes[] | test("joins the cold tier")] | any | not)'
+
 # ---- 6. one host per plan ----
 jq '.host = "srv1" | .devices |= map(select(.id == "optane905p" or .id == "ironwolf12t"))' "$ex" >"$tmp/h1.json"
 jq '.host = "srv2" | .devices |= map(select(.id == "optane905p" or .id == "ironwolf12t"))' "$ex" >"$tmp/h2.json"
