@@ -70,9 +70,17 @@ static int opt_input(const struct advisor_plan *plan, struct advisor_opt_input *
 	for (int t = 0; t < TW_TIER_COUNT; t++) {
 		in->need[t] = plan->tiers[t].need_bytes > 0 ? (double)plan->tiers[t].need_bytes : 0.0;
 		/* preferred: the whole capacity counts, and raid.c mirrors only
-		 * when the need still fits; required: only arrays hold it */
-		in->required[t] = plan->tiers[t].redundancy == MODEL_REDUNDANCY_REQUIRED;
+		 * when the need still fits; required: only arrays hold it; when
+		 * buying, preferred is bought as required: what is bought for
+		 * data with no other copy is its mirror or parity too */
+		in->required[t] = plan->tiers[t].redundancy == MODEL_REDUNDANCY_REQUIRED ||
+				  (plan->buying &&
+				   plan->tiers[t].redundancy == MODEL_REDUNDANCY_PREFERRED);
 		in->rule[t] = in->required[t] ? plan->tiers[t].rule : ADVISOR_ARRAY_STRIPE;
+		/* a tier holds one md array (raid.c): in a tier where only arrays
+		 * hold the need, one like group, as one media class */
+		for (size_t i = 0; in->required[t] && i < plan->n_devs; i++)
+			cls[i][t] += ADVISOR_CLASS_SCM + 1 + (ADVISOR_CLASS_SCM + 1) * group[i];
 	}
 	return 0;
 }

@@ -774,12 +774,25 @@ static int warn_shared(struct advisor_plan *plan, const struct profile_shared *g
 	return advisor_warn(plan, first, "shared-link", "%s", m.s);
 }
 
+/* Buying: is device i the first copy bought of its catalog model?  The
+ * stock not bought, and further copies of one bought, get no warning of
+ * their own: a shopping list warns of what it buys, once a model. */
+static bool first_bought(const struct advisor_plan *plan, size_t i)
+{
+	if (plan->devs[i].tier < 0)
+		return false;
+	for (size_t j = 0; plan->origin && j < i; j++)
+		if (plan->devs[j].tier >= 0 && plan->origin[j] == plan->origin[i])
+			return false;
+	return true;
+}
+
 int advisor_warnings_make(struct advisor_plan *plan)
 {
 	if (!plan || (plan->n_devs && !plan->devs))
 		return -EINVAL;
 	for (size_t i = 0; i < plan->n_devs; i++) {
-		int rc = warn_device(plan, i);
+		int rc = plan->buying && !first_bought(plan, i) ? 0 : warn_device(plan, i);
 
 		if (rc)
 			return rc;

@@ -223,10 +223,15 @@ jq_true "what the Optane buys against the best NAND" \
 	'[.tiers[0].notes[] | test("optane905p rather than pm9a1-1t.*vector search over mmap 0.119 s against 0.452 s")] | any'
 jq_true "unpriced models not for sale" '[.notes[] | test("not for sale here.*pc601-a")] | any'
 check "buy text" 0 plan "$ex" --prices "$tmp/prices" --buy
-expect "text: a buy line" "$tmp/out" "  buy 1 × Intel Optane 905P 960GB (optane905p) at 960 = 960"
+expect "text: a buy line (a mirror: the vector DB has no other copy)" "$tmp/out" \
+	"  buy 2 × Intel Optane 905P 960GB (optane905p) at 960 = 1,920"
+check "buy, budget 1,500" 0 plan "$ex" --prices "$tmp/prices" --buy --budget 1500 --format json
+jq_true "a small budget gets a NAND mirror for hot" \
+	'[.buy[] | select(.tier == "hot") | [.id, .count]] == [["pm9a1-1t", 2]] and .tiers[0].raid.level == "raid1"'
+jq_true "within the budget, every need met" '.cost_total <= 1500 and .needs_met == 3 and .budget == 1500'
 check "buy, budget 1,200" 0 plan "$ex" --prices "$tmp/prices" --buy --budget 1200 --format json
-jq_true "a small budget gets NAND for hot" '[.buy[] | select(.tier == "hot") | .id] == ["pm9a1-1t"]'
-jq_true "within the budget, every need met" '.cost_total <= 1200 and .needs_met == 3 and .budget == 1200'
+jq_true "1,200: mirrors cost more, what would meet all said" \
+	'.cost_total <= 1200 and .needs_met == 2 and ([.notes[] | test("the budget of 1200 meets 2 of the needs; 3 can be met, from a budget of 1284")] | any)'
 check "buy, budget 500" 0 plan "$ex" --prices "$tmp/prices" --buy --budget 500 --format json
 jq_true "what is missing and what budget would do" \
 	'.cost_total <= 500 and .needs_met < 3 and ([.notes[] | test("budget of 500 meets [0-9] of the needs; 3 can be met, from a budget of (at most )?[0-9]+")] | any)'

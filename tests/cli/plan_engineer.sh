@@ -223,15 +223,37 @@ for b in 300 550 555 800 1000 1400 2000; do
 	fi
 	prev_met=$met prev_score=$score
 done
+# buying by the policies' redundancy: what is bought for data with no other
+# copy is its mirror or parity (never RAID0), one array a tier; warnings
+# only of what is bought, once a model
+check "buy by redundancy" 0 plan "$ex" --prices "$tmp/prices" --buy --format json \
+	--need vector-db=2T,archive=30T,model-loading=4T
+jq_true "buy by redundancy: every tier that wants it is one mirror or parity array of all it buys" \
+	'[.tiers[] | select(.redundancy != "none") | .raid != null and (.raid.level | test("raid(1|10|5|6)$"))
+	  and (.raid.devices | length) == (.devices | length)] | all'
+jq_true "buy by redundancy: needs met, hot a RAID10 of Optanes" \
+	'.needs_met == 3 and .tiers[0].raid.level == "raid10" and ([.tiers[0].devices[] | test("^optane905p-")] | all)'
+jq_true "buy by redundancy: warnings only of bought devices, once a model" \
+	'([.warnings[] | select(.device != null) | .device] | unique) as $w
+	 | [.tiers[].devices[]] as $b | ($w - $b) == [] and ($w | map(sub("-[0-9]+$"; "")) | length) == ($w | map(sub("-[0-9]+$"; "")) | unique | length)'
+jq_true "buy by redundancy: no PC601 warning (not bought)" '[.warnings[] | .message | test("pc601")] | any | not'
+# three PC601 bought for model loading (no redundancy wanted: RAID0): its
+# write trap warned once, for the model, not once a copy
+jq '.devices |= [.[] | select(.id == "pc601-a")]' "$ex" >"$tmp/pc601.json"
+check "buy three of a model with a warning" 0 plan "$tmp/pc601.json" --prices "$tmp/prices" --buy --format json \
+	--need vector-db=0,logs-metadata=0,model-loading=1T,checkpoints=0,archive=0
+jq_true "three bought, RAID0, one write-trap warning" \
+	'(.tiers[1].devices | length) == 3 and .tiers[1].raid.level == "raid0"
+	 and [.warnings[] | [.device, .kind]] == [["pc601-a-1", "write-trap"]]'
 check "buy text: one shopping list" 0 plan "$ex" --prices "$tmp/prices" --buy --budget 2000 --max-each 4
-expect "buy text: a line" "$tmp/out" "buy 1 × Intel Optane 905P 960GB (optane905p) at 960 = 960"
+expect "buy text: a line (a mirror for the vector DB)" "$tmp/out" "buy 2 × Samsung PM9A1 1TB (pm9a1-1t) at 92 = 184"
 n=$(plan "$ex" --prices "$tmp/prices" --buy --budget 2000 --max-each 4 --format json | jq '[.buy[].count] | add')
 expect "buy text: the header counts what is bought" "$tmp/out" "tierwise plan: $n devices to buy; 3 of 3 needs met"
 expect "buy text: one shopping list" "$tmp/out" "Shopping list:"
 expect "buy text: the list's sum" "$tmp/out" "  $n devices to buy, "
 check "buy md: one shopping list" 0 plan "$ex" --prices "$tmp/prices" --buy --budget 2000 --max-each 4 --format md
 expect "buy md: the table" "$tmp/out" "| count | model | catalog id | unit price | total | tiers |"
-expect "buy md: the Optane row" "$tmp/out" "| 1 | Intel Optane 905P 960GB | optane905p | 960 | 960 | hot |"
+expect "buy md: the hot row" "$tmp/out" "| 2 | Samsung PM9A1 1TB | pm9a1-1t | 92 | 184 | hot |"
 expect "buy md: the header" "$tmp/out" "$n devices to buy; 3 of 3 needs met; total score"
 
 [ "$fail" -eq 0 ] && echo "plan_engineer: all checks passed"
