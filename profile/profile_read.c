@@ -646,6 +646,91 @@ static void decode_multipath(struct rctx *c, const json_t *v, const char *path,
 	}
 }
 
+/* What SATA 6 Gb/s carries after 8b/10b, and 24G SAS a port (two ports
+ * on a dual-ported drive), in MB/s. */
+#define SATA_MBPS 600.0
+#define SAS_PORT_MBPS 2400.0
+/* No 4 KiB read behind a SATA, SAS or PCIe link answers in under this
+ * (the fastest storage-class memory: about 5 µs at QD1). */
+#define LINK_FLOOR_US 1.0
+
+/*
+ * The most d's interface carries, in MB/s, and why (INFINITY: no bound
+ * known): SATA 600; SAS 2,400 a port, 4,800 for a multipath head; an NVMe
+ * drive on a PCIe link read with it, the link as it trained (a multipath
+ * head's paths add up, so none).
+ */
+static double interface_mbps(const struct profile_device *d, char *why, size_t len)
+{
+	double l;
+
+	switch (d->transport) {
+	case PROFILE_TR_SATA:
+		snprintf(why, len, "what SATA 6 Gb/s carries");
+		return SATA_MBPS;
+	case PROFILE_TR_SAS:
+		snprintf(why, len, d->multipath.present ? "what two 24G SAS ports carry"
+			 : "what a 24G SAS port carries");
+		return SAS_PORT_MBPS * (d->multipath.present ? 2 : 1);
+	case PROFILE_TR_NVME:
+		l = d->link.present && !d->multipath.present ?
+		    profile_link_mbps(d->link.speed_gts, d->link.width) : NAN;
+		if (isnan(l))
+			return INFINITY;
+		snprintf(why, len, "what its PCIe %d.0 x%ld link carries",
+			 profile_link_gen(d->link.speed_gts), d->link.width);
+		return l;
+	default:
+		return INFINITY;
+	}
+}
+
+/*
+ * Figures no device has: a QD1 4 KiB read under LINK_FLOOR_US behind a
+ * SATA, SAS or PCIe link, and in a catalog (figures typed or copied, not
+ * measured here) each O_DIRECT rate (MB/s, and IOPS × block size) and the
+ * sustained write above what its interface carries (interface_mbps()).
+ * A measurement on this machine is what the device did: a virtual one is
+ * not bound by the link it reports (QEMU's NVMe drives report a 2.5 GT/s
+ * x1 link, 250 MB/s, and read 350 MB/s).  Page-cache figures (the app
+ * test) are not the device's and are not judged.  Not for the null
+ * engine's results (no I/O).
+ */
+static void interface_bounds(struct rctx *c, const char *path, const struct profile_device *d)
+{
+	char p[PATH_LEN + 64], why[64];
+	const double most = d->probe.mode == PROFILE_MODE_CATALOG ?
+			    interface_mbps(d, why, sizeof(why)) : INFINITY;
+	const struct profile_io *q1 = &d->io[PROFILE_RAND_READ_QD1];
+
+	if (d->probe.engine && !strcmp(d->probe.engine, "null"))
+		return;
+	for (int k = 0; isfinite(most) && k < PROFILE_IO_COUNT; k++) {
+		const struct profile_io *io = &d->io[k];
+		double x = !isnan(io->mbps) ? io->mbps : io->iops * (double)io->bs / 1e6;
+
+		if (!io->present || !(x > most))
+			continue;
+		snprintf(p, sizeof(p), "%s.results.%s.%s", path, profile_io_test_name(k),
+			 !isnan(io->mbps) ? "mbps" : "iops");
+		bad(c, p, "%.0f MB/s is more than %s (%.0f MB/s, %s): not a measurement of it",
+		    x, profile_transport_name(d->transport), most, why);
+	}
+	if (isfinite(most) && d->sustained.present && d->sustained.mbps > most) {
+		snprintf(p, sizeof(p), "%s.results.sustained_write.mbps", path);
+		bad(c, p, "%.0f MB/s is more than %s (%.0f MB/s, %s): not a measurement of it",
+		    d->sustained.mbps, profile_transport_name(d->transport), most, why);
+	}
+	if ((d->transport == PROFILE_TR_SATA || d->transport == PROFILE_TR_SAS ||
+	     d->transport == PROFILE_TR_NVME) && q1->present &&
+	    q1->lat.v[PROFILE_LAT_P50] < LINK_FLOOR_US) {
+		snprintf(p, sizeof(p), "%s.results.rand_read_qd1.lat_us.p50", path);
+		bad(c, p, "%g µs is less than any %s device answers a 4 KiB read in (at least "
+		    "%g µs behind its link): not a measurement", q1->lat.v[PROFILE_LAT_P50],
+		    profile_transport_name(d->transport), LINK_FLOOR_US);
+	}
+}
+
 static void decode_device(struct rctx *c, const json_t *v, const char *path,
 			  struct profile_device *d)
 {
@@ -699,6 +784,7 @@ static void decode_device(struct rctx *c, const json_t *v, const char *path,
 		child_path(p, path, "notes");
 		decode_notes(c, x, p, d);
 	}
+	interface_bounds(c, path, d);
 }
 
 static void decode_devices(struct rctx *c, const json_t *arr, struct profile *pr)

@@ -40,6 +40,27 @@ check "10^15 MB/s, plan" 1 "$tw" plan "$tmp/absurd2.json"
 expect "10^15 MB/s, plan" "$tmp/err" "$tmp/absurd2.json:$mline:$mcol: devices[0].results.seq_read.mbps: 1e+15 MB/s is more than any device does"
 [ -s "$tmp/out" ] && grep -q "000,000,000" "$tmp/out" && { echo "FAIL: plan printed the absurd figure"; fail=1; }
 
+# Corruption 2c: a catalog figure past its interface (SATA 600 MB/s; an
+# NVMe drive's PCIe link as it trained), and a QD1 read under 1 µs behind a
+# link: named with the bound and why, exit 1.  A measured profile is what
+# the device did: QEMU's NVMe drives report a 2.5 GT/s x1 link (250 MB/s)
+# and read 350 MB/s, and that is accepted.
+jq '.devices |= [.[0] | .transport = "sata" | .results.seq_read.mbps = 900.5]' "$ex" >"$tmp/sata.json"
+sline=$(grep -n '900.5' "$tmp/sata.json" | cut -d: -f1)
+scol=$(sed -n "${sline}p" "$tmp/sata.json" | awk '{ print index($0, "900.5") }')
+check "SATA at 900 MB/s" 1 "$tw" validate "$tmp/sata.json"
+expect "SATA at 900 MB/s" "$tmp/err" "$tmp/sata.json:$sline:$scol: devices[0].results.seq_read.mbps: 900 MB/s is more than sata (600 MB/s, what SATA 6 Gb/s carries): not a measurement of it"
+jq '.devices |= [.[0] | .link = {pcie_address: "0000:01:00.0", speed_gts: 8, width: 4, max_speed_gts: 8, max_width: 4, numa_node: 0}]' \
+	"$ex" >"$tmp/gen3.json"
+check "PCIe 3.0 x4 at 6,193 MB/s" 1 "$tw" plan "$tmp/gen3.json"
+expect "PCIe 3.0 x4 at 6,193 MB/s" "$tmp/err" "devices[0].results.seq_read.mbps: 6193 MB/s is more than nvme (3938 MB/s, what its PCIe 3.0 x4 link carries): not a measurement of it"
+jq '.devices[0].probe.mode = "quick" | .devices[0].probe.target = "raw-readonly" | .devices[0].probe.seconds = 1' \
+	"$tmp/gen3.json" >"$tmp/gen3-measured.json"
+check "measured past its reported link: accepted" 0 "$tw" validate "$tmp/gen3-measured.json"
+jq '.devices[0].results.rand_read_qd1.lat_us.p50 = 0.5' "$ex" >"$tmp/fastlat.json"
+check "a 0.5 µs NVMe read" 1 "$tw" validate "$tmp/fastlat.json"
+expect "a 0.5 µs NVMe read" "$tmp/err" "devices[0].results.rand_read_qd1.lat_us.p50: 0.5 µs is less than any nvme device answers a 4 KiB read in (at least 1 µs behind its link): not a measurement"
+
 # Corruption 3: not JSON at all (truncated): jansson's position, exit 1.
 head -c 300 "$ex" >"$tmp/bad3.json"
 check "truncated" 1 "$tw" validate "$tmp/bad3.json"
