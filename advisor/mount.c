@@ -461,17 +461,34 @@ static int tier_mounts(const struct advisor_plan *plan, const struct advisor_pla
 
 	if (!m)
 		return -ENOMEM;
-	if (tier->shared)
+	/* a device holding one policy alone first: the tier's mount point */
+	for (size_t i = 0; !tier->shared && !rc && i < tier->n_devices; i++) {
+		size_t d = tier->devices[i];
+
+		if (d >= plan->n_devs || plan->devs[d].excluded || !plan->devs[d].own)
+			continue;
+		rc = device_mount(plan, tier, d, &s, &m[n]);
+		if (!rc && m[n].why) {
+			char *why = NULL;
+
+			rc = fmt_to(&why, "%s; it holds %s alone", m[n].why,
+				    plan->devs[d].own->name);
+			free(m[n].why);
+			m[n].why = why;
+		}
+		n++;
+	}
+	if (!rc && tier->shared)
 		rc = shared_mount(plan, tier, &s, &m[n++]);
-	else if (tier->volume.n)
+	else if (!rc && tier->volume.n)
 		rc = volume_mount(tier, &s, &m[n++]);
-	else if (has_array(tier))
+	else if (!rc && has_array(tier))
 		rc = array_mount(tier, &s, &m[n++]);
 	for (size_t i = 0; !tier->shared && !rc && i < tier->n_devices; i++) {
 		size_t d = tier->devices[i];
 
 		if (d >= plan->n_devs || plan->devs[d].excluded || in_array(tier, d) ||
-		    advisor_volume_has(tier, d))
+		    advisor_volume_has(tier, d) || plan->devs[d].own)
 			continue;
 		rc = device_mount(plan, tier, d, &s, &m[n++]);
 	}

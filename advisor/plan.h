@@ -230,6 +230,8 @@ struct advisor_raid {
 	char *tradeoff;			/* the data-loss trade-off, one line */
 	bool unlike;			/* members of one media class, not alike:
 					   md uses each at the smallest's size */
+	bool refused;			/* level NONE: an array of its unlike
+					   devices would not hold the need */
 };
 
 /* One LVM volume over a tier's unlike devices (volume.c); n == 0: none. */
@@ -343,6 +345,9 @@ struct advisor_plan_device {
 	bool named;		/* cls, yet in the plan: the user named it */
 	int tier;		/* assigned tier, -1 = none */
 	int best_tier;		/* its best eligible tier, -1 = none */
+	const struct model_policy *own;	/* in its tier, the data of this policy
+				   alone, a mount of its own (plan_opt.c's
+				   per-policy placement); NULL: the tier's */
 };
 
 struct advisor_plan {

@@ -41,6 +41,27 @@ static size_t tier_units(const struct advisor_plan *plan, const struct advisor_p
 }
 
 /*
+ * The units of u[0..n) that hold policy p's data, into out: the devices it
+ * owns (a device holding p alone, plan_opt.c), else every unit no policy
+ * owns.  Returns how many.
+ */
+static size_t policy_units(const struct advisor_plan *plan, const struct model_policy *p,
+			   const struct unit *u, size_t n, struct unit *out)
+{
+	size_t m = 0;
+
+	for (size_t k = 0; out && k < n; k++)
+		if (u[k].dev >= 0 && plan->devs[u[k].dev].own == p)
+			out[m++] = u[k];
+	if (m)
+		return m;
+	for (size_t k = 0; out && k < n; k++)
+		if (u[k].dev < 0 || !plan->devs[u[k].dev].own)
+			out[m++] = u[k];
+	return m;
+}
+
+/*
  * The array as one device for the model: its slowest member's figures (the
  * latency of a read, which one member serves), with the array's stream
  * rates and capacity, and the buffered and fsync rates scaled as its
@@ -238,9 +259,16 @@ int advisor_tier_estimates(struct advisor_plan *plan, struct advisor_plan_tier *
 	if (!u)
 		return -ENOMEM;
 	n = tier_units(plan, t, u);
-	for (size_t k = 0; k < t->n_policies && !ret; k++)
+	for (size_t k = 0; k < t->n_policies && !ret; k++) {
+		struct unit *pu = calloc(n + 1, sizeof(*pu));
+		size_t m = policy_units(plan, t->policies[k], u, n, pu);
+
+		if (!pu)
+			ret = -ENOMEM;
 		for (size_t j = 0; j < t->policies[k]->n_estimates && !ret; j++)
-			ret = add_estimate(plan, t, t->policies[k], j, u, n);
+			ret = add_estimate(plan, t, t->policies[k], j, pu, m);
+		free(pu);
+	}
 	free(u);
 	return ret;
 }

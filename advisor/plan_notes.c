@@ -181,7 +181,7 @@ int advisor_failure_note(const struct advisor_ctx *c, struct advisor_plan_tier *
 				     "other copy): %s; until then back it up%s%s%s", what, pref,
 				     t->raid.level == ADVISOR_RAID0 ? "mirrored, its like devices would "
 				     "not hold the need: add capacity to mirror them" :
-				     t->n_devices > 1 ? "mirrored, its devices would not hold the need "
+				     t->raid.refused ? "mirrored, its devices would not hold the need "
 				     "at the smallest's size: add capacity to mirror them" :
 				     "a mirror needs a second device of its media class (md mirrors "
 				     "unlike ones at the smaller size)",

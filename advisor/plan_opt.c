@@ -363,6 +363,187 @@ static int bound_optimize(struct advisor_plan *plan, const struct advisor_option
 	return ret ? ret : despite_notes(plan, r->best.tier, met);
 }
 
+/* ---- each policy's data where it belongs -------------------------------- */
+
+/*
+ * The score of device d for policy k of tier t (its own metrics), NAN when
+ * it is not eligible for it.  Returns 0 or -ENOMEM.
+ */
+static int policy_score(const struct advisor_plan *plan, int t, size_t k, size_t d, double *out)
+{
+	struct model_score s;
+
+	if (model_score_device(plan->tiers[t].policies[k], plan->devs[d].p, &s))
+		return -ENOMEM;
+	*out = s.eligible ? s.score : NAN;
+	model_score_clear(&s);
+	return 0;
+}
+
+/* A pin: device dev holds policy k of its tier alone. */
+struct pin {
+	ptrdiff_t dev;
+	size_t k;
+	double score, in_tier;	/* dev's score for k; the best of the tier's own */
+};
+
+/*
+ * The pin of tier t in assignment a, if any: when two or more of its
+ * policies have a need, the one with the largest need, when its best
+ * device (its own score, eligible for the tier, no warning against it) is
+ * not in the tier, holds that need alone but not the tier's sum (the sum
+ * kept it out), and serves it better than every device there.
+ * p->dev = -1: none.  Returns 0 or -ENOMEM.
+ */
+static int find_pin(const struct advisor_plan *plan, const int *a, int t, const bool *taken,
+		    struct pin *p)
+{
+	const struct advisor_plan_tier *tier = &plan->tiers[t];
+	double top = -INFINITY, inside = -INFINITY, x, need;
+	size_t sized = 0, k = 0;
+	ptrdiff_t best = -1;
+	int ret = 0;
+
+	p->dev = -1;
+	for (size_t j = 0; j < tier->n_policies; j++) {
+		sized += tier->need_of[j] > 0;
+		if (tier->need_of[j] > tier->need_of[k])
+			k = j;
+	}
+	if (sized < 2)
+		return 0;
+	need = (double)tier->need_of[k];
+	for (size_t d = 0; d < plan->n_devs && !ret; d++) {
+		const struct advisor_plan_device *pd = &plan->devs[d];
+
+		if (pd->excluded || isnan(pd->tier_score[t]) || advisor_objections(plan, d, t) ||
+		    (ret = policy_score(plan, t, k, d, &x)) || isnan(x))
+			continue;
+		if (a[d] == t)
+			inside = fmax(inside, x);
+		else if (!taken[d] && x > top) {
+			top = x;
+			best = (ptrdiff_t)d;
+		}
+	}
+	if (!ret && best >= 0 && top > inside && advisor_usable(plan, (size_t)best) >= need &&
+	    advisor_usable(plan, (size_t)best) < (double)tier->need_bytes)
+		*p = (struct pin){ best, k, top, inside };
+	return ret;
+}
+
+static int pin_note(struct advisor_plan *plan, int t, const struct pin *p)
+{
+	const struct advisor_plan_tier *tier = &plan->tiers[t];
+	char need[32], all[32], use[32], inside[48] = "";
+
+	advisor_fmt_bytes(need, sizeof(need), (double)tier->need_of[p->k]);
+	advisor_fmt_bytes(all, sizeof(all), (double)tier->need_bytes);
+	advisor_fmt_bytes(use, sizeof(use), advisor_usable(plan, (size_t)p->dev));
+	if (isfinite(p->in_tier))
+		snprintf(inside, sizeof(inside), ", against %.1f for the tier's best", p->in_tier);
+	return tw_strv_addf(&plan->notes, &plan->n_notes,
+			    "%s holds %s alone in the %s tier, a mount of its own: it serves %s "
+			    "best (%.1f%s) and holds its %s need (%s usable), where the tier's "
+			    "%s of all its policies is more than it holds; the tier's other "
+			    "devices hold the other policies", plan->devs[p->dev].p->id,
+			    tier->policies[p->k]->name, advisor_tier_name(t),
+			    tier->policies[p->k]->name, p->score, inside, need, use, all);
+}
+
+/*
+ * Each policy's data where it belongs: a tier of two or more policies with
+ * a need whose need, summed, keeps out the device that serves one of them
+ * best and holds that one's need alone (the Optane for a 700 GB vector DB,
+ * beside 200 GB of logs: 900 GB is more than its 768 GB) gets that device
+ * for that policy alone (find_pin()), and the optimum is found again for
+ * the rest: the pinned devices out of it, each tier's need less what its
+ * pin holds, every pair a warning objects to barred.  Taken when it meets
+ * as many needs and covers as much of them; its score is the whole plan's, the pinned device counted
+ * in its tier (as of the tier's media class: it is a mount of its own,
+ * never in a volume or array with the others).  r is updated.  Returns 0
+ * or -ENOMEM.
+ */
+static int place_policies(struct advisor_plan *plan, const struct advisor_options *opt,
+			  struct advisor_opt_input *in, struct advisor_opt_result *r)
+{
+	double (*score)[TW_TIER_COUNT] = (double (*)[TW_TIER_COUNT])in->score;
+	int (*cls)[TW_TIER_COUNT] = (int (*)[TW_TIER_COUNT])in->cls;
+	struct pin pin[TW_TIER_COUNT];
+	double *keep = calloc((plan->n_devs ? plan->n_devs : 1) * TW_TIER_COUNT, sizeof(*keep));
+	bool *taken = calloc(plan->n_devs ? plan->n_devs : 1, sizeof(*taken));
+	double need[TW_TIER_COUNT];
+	int was[TW_TIER_COUNT] = { 0 };
+	struct advisor_opt_result alt;
+	bool any = false;
+	int ret = keep && taken ? 0 : -ENOMEM;
+
+	for (int t = 0; t < TW_TIER_COUNT && !ret; t++) {
+		ret = find_pin(plan, r->best.tier, t, taken, &pin[t]);
+		if (!ret && pin[t].dev >= 0)
+			any = taken[pin[t].dev] = true;
+	}
+	if (ret || !any) {
+		free(keep);
+		free(taken);
+		return ret;
+	}
+	memcpy(keep, score, plan->n_devs * sizeof(*score));
+	memcpy(need, in->need, sizeof(need));
+	for (size_t d = 0; d < plan->n_devs; d++)
+		for (int t = 0; t < TW_TIER_COUNT; t++)
+			if (taken[d] || advisor_objections(plan, d, t))
+				score[d][t] = NAN;
+	for (int t = 0; t < TW_TIER_COUNT; t++)
+		if (pin[t].dev >= 0)
+			in->need[t] = fmax(0.0, in->need[t] -
+					   (double)plan->tiers[t].need_of[pin[t].k]);
+	ret = advisor_optimize(in, opt ? opt->time_limit : 0.0, &alt);
+	memcpy(score, keep, plan->n_devs * sizeof(*score));
+	memcpy(in->need, need, sizeof(need));
+	free(keep);
+	free(taken);
+	if (ret)
+		return ret;
+	for (int t = 0; t < TW_TIER_COUNT; t++) {
+		ptrdiff_t d = pin[t].dev;
+
+		if (d < 0)
+			continue;
+		alt.best.tier[d] = t;
+		was[t] = cls[d][t];
+		/* counted as of the tier's class from here on (the evaluations
+		 * after this one too): a mount of its own, never mixed */
+		for (size_t j = 0; j < plan->n_devs; j++)
+			if (alt.best.tier[j] == t && (ptrdiff_t)j != d) {
+				cls[d][t] = cls[j][t];
+				break;
+			}
+	}
+	ret = advisor_evaluate(in, alt.best.tier, &alt.best.e);
+	if (!ret && (!alt.best.e.valid || alt.best.e.met < r->best.e.met ||
+		     alt.best.e.coverage < r->best.e.coverage - 1e-9)) {
+		for (int t = 0; t < TW_TIER_COUNT; t++)	/* not taken: classes as they were */
+			if (pin[t].dev >= 0)
+				cls[pin[t].dev][t] = was[t];
+		advisor_opt_result_clear(&alt);
+		return 0;
+	}
+	if (ret) {
+		advisor_opt_result_clear(&alt);
+		return ret;
+	}
+	advisor_opt_result_clear(r);
+	*r = alt;
+	r->runner_up.valid = false;	/* of the problem without the pins */
+	for (int t = 0; t < TW_TIER_COUNT && !ret; t++)
+		if (pin[t].dev >= 0) {
+			plan->devs[pin[t].dev].own = plan->tiers[t].policies[pin[t].k];
+			ret = pin_note(plan, t, &pin[t]);
+		}
+	return ret;
+}
+
 /* Does c, joining lone device one in tier t, make a mirror that holds the
  * tier's need (a required tier: a mirror is the only way to hold it)? */
 static bool mate_holds(const struct advisor_plan *plan, int t, size_t one, size_t c)
@@ -573,7 +754,9 @@ int advisor_run_optimizer(struct advisor_plan *plan, const struct advisor_option
 	else if (!ret)
 		ret = bound_optimize(plan, opt, &in, objected, &r);
 	if (!ret && !plan->buying) {
-		ret = spread_links(plan, &in, &r);
+		ret = place_policies(plan, opt, &in, &r);
+		if (!ret)
+			ret = spread_links(plan, &in, &r);
 		if (!ret)
 			ret = mirror_first(plan, &in, &r);
 		if (ret)

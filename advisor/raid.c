@@ -82,10 +82,12 @@ static bool alike(const struct profile_device *a, const struct profile_device *b
 }
 
 /* A device that may join an array: new, not the root disk, not
- * host-managed zoned (md takes no zoned device). */
+ * host-managed zoned (md takes no zoned device), not holding one policy's
+ * data alone (a mount of its own). */
 static bool raidable(const struct advisor_plan_device *pd)
 {
-	return !pd->has_data && !(pd->disk && pd->disk->root) && !advisor_host_managed(pd->p);
+	return !pd->has_data && !(pd->disk && pd->disk->root) && !advisor_host_managed(pd->p) &&
+	       !pd->own;
 }
 
 bool advisor_alike(const struct advisor_plan_device *a, const struct advisor_plan_device *b)
@@ -425,6 +427,7 @@ int advisor_raid_make(struct advisor_plan *plan, struct advisor_plan_tier *t)
 			r->level = ADVISOR_RAID_NONE;
 			r->n = 0;
 			r->unlike = false;
+			r->refused = !ret;
 		}
 		if (ret)
 			return ret;

@@ -26,11 +26,12 @@
 #define STRIPE_KIB 256		/* lvcreate -I: 256 KiB stripes, as md's 512 KiB chunk order */
 
 /* A device LVM may take whole: new, not the root disk, a block device,
- * not host-managed zoned (LVM takes no zoned device). */
+ * not host-managed zoned (LVM takes no zoned device), not holding one
+ * policy's data alone (a mount of its own). */
 static bool pv_ok(const struct advisor_plan_device *pd)
 {
 	return !pd->excluded && !pd->has_data && !(pd->disk && pd->disk->root) &&
-	       pd->p->transport != PROFILE_TR_FILE && !advisor_host_managed(pd->p);
+	       pd->p->transport != PROFILE_TR_FILE && !advisor_host_managed(pd->p) && !pd->own;
 }
 
 /* Capacity and sequential read of unit k (-1: the array). */
@@ -215,7 +216,9 @@ static int lead_class(const struct advisor_plan *plan, const struct advisor_plan
 	for (size_t i = 0; i < t->n_devices; i++) {
 		const struct profile_device *p = plan->devs[t->devices[i]].p;
 
-		by[advisor_media_class(p, (int)t->tier)] += advisor_usable(plan, t->devices[i]);
+		if (!plan->devs[t->devices[i]].own)
+			by[advisor_media_class(p, (int)t->tier)] +=
+				advisor_usable(plan, t->devices[i]);
 	}
 	for (int c = 0; c <= ADVISOR_CLASS_SCM; c++)
 		if (by[c] > by[lead])

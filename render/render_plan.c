@@ -264,7 +264,10 @@ static void text_tier(FILE *out, const struct advisor_plan *plan, const struct a
 
 		fputs("  ", out);
 		render_pad(out, p->id, idw);
-		fprintf(out, " %-32s score %5.1f\n", p->model ? p->model : "-", t->scores[i]);
+		fprintf(out, " %-32s score %5.1f", p->model ? p->model : "-", t->scores[i]);
+		if (plan->devs[t->devices[i]].own)
+			fprintf(out, "  (%s alone)", plan->devs[t->devices[i]].own->name);
+		fputc('\n', out);
 	}
 	buy_lines(out, plan, t, "  ");
 	if (t->raid.level != ADVISOR_RAID_NONE)
@@ -635,7 +638,15 @@ static json_t *json_tier_full(const struct advisor_plan *plan, const struct advi
 	json_t *o = json_tier(plan, t);
 
 	if (o) {
+		json_t *own = json_array();
+
 		json_object_set_new(o, "needs", json_needs(t));
+		for (size_t i = 0; own && i < t->n_devices; i++)
+			if (plan->devs[t->devices[i]].own)
+				json_array_append_new(own, json_pack("{s:s, s:s}", "device",
+					plan->devs[t->devices[i]].p->id, "policy",
+					plan->devs[t->devices[i]].own->name));
+		json_object_set_new(o, "own", own);
 		json_object_set_new(o, "redundancy", json_string(model_redundancy_name(t->redundancy)));
 		json_object_set_new(o, "refetchable", json_boolean(t->refetchable));
 	}

@@ -123,6 +123,33 @@ jq_true "the idle like HDD joins cold: a mirror" \
 	'(.tiers[2].devices | sort) == ["hdd0", "hdd1"] and .tiers[2].raid.level == "raid1"
 	 and ([.tiers[2].notes[] | test("failure domain: 2 devices in md raid1: survives one failed device")] | any)'
 
+# ---- 5a. each policy's data where it belongs ----
+# --need vector-db=700G: the hot tier's 900 GB (with logs-metadata's 200 GB
+# default) is more than the Optane's 768 GB, and kept it out; the Optane
+# holds the 700 GB index alone, the logs go to NAND beside it
+check "vector-db=700G" 0 plan "$ex" --need vector-db=700G --format json
+jq_true "hot: the Optane for vector-db alone, NAND for the rest; warm as published" \
+	'.tiers[0].devices[0] == "optane905p" and (.tiers[0].devices | length) == 2
+	 and .tiers[0].own == [{"device": "optane905p", "policy": "vector-db"}]
+	 and (.tiers[1].devices | sort) == ["980-1t", "980pro-2t", "pm9a1-1t"] and .needs_met == 3'
+jq_true "the search on the Optane (0.12 s), the metadata scan on the NAND" \
+	'[.tiers[0].estimates[] | select(.workload == "chain-search") | .device == "optane905p" and (.value * 100 | round) == 12] == [true]
+	 and [.tiers[0].estimates[] | select(.workload == "metadata-scan") | .device == .device and .device != "optane905p"] == [true]'
+jq_true "the Optane's mount is the tier's, the NAND's its own" \
+	'.tiers[0].mounts[0].point == "/srv/vector-db" and .tiers[0].mounts[0].source == "optane905p"
+	 and (.tiers[0].mounts[0].why | test("it holds vector-db alone$")) and .tiers[0].mounts[1].point == "/srv/vector-db-2"'
+jq_true "said, with the sum that kept it out" \
+	'[.notes[] | test("^optane905p holds vector-db alone in the hot tier, a mount of its own: it serves vector-db best \\([0-9.]+, against [0-9.]+ for the tier.s best\\) and holds its 700 GB need \\(768 GB usable\\), where the tier.s 900 GB of all its policies is more than it holds")] | any'
+jq_true "no class note: the Optane is in the tier" '[.tiers[0].notes[] | test("scores best for the hot tier")] | any | not'
+check "vector-db=700G, text" 0 plan "$ex" --need vector-db=700G
+expect "the device line says whose data" "$tmp/out" "(vector-db alone)"
+# a pin that would cover less of the needs is not taken: two drives, the
+# PM9A1 serves the vector DB better but holds part of the short warm tier
+jq '.devices |= map(select(.id == "pm9a1-512-a" or .id == "980-1t"))' "$ex" >"$tmp/two.json"
+check "two drives: no pin that covers less" 0 plan "$tmp/two.json" --format json \
+	--need vector-db=300G,archive=10T,model-loading=4T
+jq_true "no own device, the PM9A1 in warm" '[.tiers[].own[]] == [] and .tiers[1].devices == ["pm9a1-512-a"]'
+
 # ---- 5b. mirrors it can build: like first, then unlike of one media class ----
 # two PM9A1 512 GB (one model and size; QD1 16,963 and 21,820 IOPS: further
 # apart than like devices) and a vector DB that wants redundancy: the twin

@@ -243,9 +243,10 @@ grep -q 'not in the profiles' "$b" && bad "buy plan: a bought device 'not in the
 n_bought=$(jq '[.tiers[].devices[]] | length' "$tmp/buy.json")
 [ "$n_bought" -ge 5 ] || bad "buy plan: only $n_bought devices bought"
 same "buy plan: every bought device to buy" "$(count "$b" '<span class="to-buy">to buy</span>')" "$n_bought"
-same "buy plan: the hot copy, its catalog entry" \
+same "buy plan: the hot copies (a mirror), their catalog entry" \
 	"$(tier "$b" hot | sed -n 's/^<li data-device="\([^"]*\)" data-buy="\([^"]*\)".*/\1 \2/p')" \
-	"optane905p-1 optane905p"
+	"optane905p-1 optane905p
+optane905p-2 optane905p"
 has "buy plan: the copy's model" "$b" \
 	'<strong>optane905p-1</strong> Intel Optane 905P 960GB <span class="to-buy">to buy</span>'
 same "buy plan: one list" "$(count "$b" '<table class="small buy">')" 1
@@ -262,7 +263,7 @@ while read -r id t n; do
 		"$(cents "$tmp/buy.json" ".buy[$k].cost")"
 	k=$((k + 1))
 done <"$tmp/want-buy"
-has "buy plan: the Optane line" "$b" '<td>Intel Optane 905P 960GB</td><td><code>optane905p</code></td><td>hot</td><td class="num">1</td><td class="num">960</td><td class="num">960</td>'
+has "buy plan: the Optane line" "$b" '<td>Intel Optane 905P 960GB</td><td><code>optane905p</code></td><td>hot</td><td class="num">2</td><td class="num">960</td><td class="num">1,920</td>'
 same "buy plan: the sum's count" "$(attr "$b" '<tr class="sum"' data-count)" \
 	"$(jq '[.buy[].count] | add' "$tmp/buy.json")"
 same "buy plan: the sum" "$(attr "$b" '<tr class="sum"' data-cost)" \
