@@ -376,6 +376,9 @@ struct advisor_plan {
 	bool has_runner_up;
 	int *runner_up;
 	double runner_up_score, gap;
+	bool runner_up_covers_less;	/* it covers less of the needs: the plan
+				   is better whatever the scores (its score
+				   may be higher: a tier with no need adds) */
 	size_t n_notes;
 	char **notes;		/* plan-wide notes */
 	double fill;

@@ -489,6 +489,8 @@ static int j_doc(struct jctx *c, json_t *doc)
 		ret = jnum(c, doc, "score", "plan", &c->pf->score);
 	if (!ret && json_is_object(ru))
 		ret = jnum(c, ru, "gap", "runner_up", &c->pf->runner_up_gap);
+	if (!ret && json_is_object(ru) && json_is_true(json_object_get(ru, "covers_less")))
+		c->pf->runner_up_gap = NAN;	/* no tie to speak of: it covers less */
 	if (!ret)
 		ret = jnum(c, doc, "cost_total", "plan", &c->pf->cost_total);
 	c->pf->exact = json_is_true(json_object_get(doc, "exact"));

@@ -138,6 +138,7 @@ static int take_result(struct advisor_plan *plan, const struct advisor_opt_resul
 		plan->has_runner_up = true;
 		plan->runner_up_score = r->runner_up.e.score;
 		plan->gap = fmax(0.0, r->best.e.score - r->runner_up.e.score);
+		plan->runner_up_covers_less = r->runner_up.e.coverage < r->best.e.coverage - 1e-9;
 	}
 	return 0;
 }
@@ -453,16 +454,16 @@ static int pin_note(struct advisor_plan *plan, int t, const struct pin *p)
 
 /*
  * Each policy's data where it belongs: a tier of two or more policies with
- * a need whose need, summed, keeps out the device that serves one of them
+ * a need whose need, summed, keeps out the device that serves its largest
  * best and holds that one's need alone (the Optane for a 700 GB vector DB,
  * beside 200 GB of logs: 900 GB is more than its 768 GB) gets that device
  * for that policy alone (find_pin()), and the optimum is found again for
  * the rest: the pinned devices out of it, each tier's need less what its
  * pin holds, every pair a warning objects to barred.  Taken when it meets
- * as many needs and covers as much of them; its score is the whole plan's, the pinned device counted
- * in its tier (as of the tier's media class: it is a mount of its own,
- * never in a volume or array with the others).  r is updated.  Returns 0
- * or -ENOMEM.
+ * as many needs and covers as much of them; its score is the whole
+ * plan's, the pinned device counted in its tier (as of the tier's media
+ * class: it is a mount of its own, never in a volume or array with the
+ * others).  r is updated.  Returns 0 or -ENOMEM.
  */
 static int place_policies(struct advisor_plan *plan, const struct advisor_options *opt,
 			  struct advisor_opt_input *in, struct advisor_opt_result *r)

@@ -333,6 +333,18 @@ static const char *moved(const struct advisor_plan *plan)
 	       "; then devices moved to make mirrors, see the notes";
 }
 
+/* "Runner-up: score S (G below): " (md: bold, "S, G below"), or, when it
+ * covers less of the needs, "… score S, but it covers less of the needs: ". */
+static void runner_head(FILE *out, const struct advisor_plan *plan, bool md)
+{
+	fprintf(out, md ? "**Runner-up**: score %.1f" : "Runner-up: score %.1f",
+		plan->runner_up_score);
+	if (plan->runner_up_covers_less)
+		fputs(", but it covers less of the needs: ", out);
+	else
+		fprintf(out, md ? ", %.1f below: " : " (%.1f below): ", plan->gap);
+}
+
 static int text_print(FILE *out, const struct advisor_plan *plan)
 {
 	if (plan->buying)	/* the stock is no machine: say what is bought */
@@ -347,9 +359,10 @@ static int text_print(FILE *out, const struct advisor_plan *plan)
 	for (int t = 0; t < TW_TIER_COUNT; t++)
 		text_tier(out, plan, &plan->tiers[t]);
 	if (plan->has_runner_up) {
-		fprintf(out, "Runner-up: score %.1f (%.1f below): ", plan->runner_up_score, plan->gap);
+		runner_head(out, plan, false);
 		runner_changes(out, plan);
-		fputs(plan->gap < 1.0 ? "  — a near tie: either is sound\n\n" : "\n\n", out);
+		fputs(plan->gap < 1.0 && !plan->runner_up_covers_less ?
+		      "  — a near tie: either is sound\n\n" : "\n\n", out);
 	}
 	unassigned(out, plan, false);
 	shopping_list(out, plan, false);
@@ -471,7 +484,7 @@ static int md_print(FILE *out, const struct advisor_plan *plan)
 	for (int t = 0; t < TW_TIER_COUNT; t++)
 		md_tier(out, plan, &plan->tiers[t]);
 	if (plan->has_runner_up) {
-		fprintf(out, "**Runner-up**: score %.1f, %.1f below: ", plan->runner_up_score, plan->gap);
+		runner_head(out, plan, true);
 		runner_changes(out, plan);
 		fputs(".\n\n", out);
 	}
@@ -677,8 +690,9 @@ static json_t *json_runner_up(const struct advisor_plan *plan)
 				dev_id(plan, i), "from", a < 0 ? json_null() : json_string(advisor_tier_name(a)),
 				"to", b < 0 ? json_null() : json_string(advisor_tier_name(b))));
 	}
-	return json_pack("{s:f, s:f, s:o, s:o}", "score", plan->runner_up_score, "gap", plan->gap,
-			 "tiers", tiers, "changes", changes);
+	return json_pack("{s:f, s:f, s:b, s:o, s:o}", "score", plan->runner_up_score, "gap",
+			 plan->gap, "covers_less", plan->runner_up_covers_less, "tiers", tiers,
+			 "changes", changes);
 }
 
 static json_t *json_warnings(const struct advisor_plan *plan)

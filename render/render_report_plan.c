@@ -314,7 +314,7 @@ static int adv_plan_wide(struct report_plan *rp, const struct advisor_plan *plan
 	rp->cost_total = plan->cost_total;
 	rp->score = plan->score;
 	rp->exact = plan->exact;
-	rp->runner_up_gap = plan->has_runner_up ? plan->gap : NAN;
+	rp->runner_up_gap = plan->has_runner_up && !plan->runner_up_covers_less ? plan->gap : NAN;
 	return 0;
 }
 

@@ -46,7 +46,7 @@ DEVICE_KEYS = ('name', 'bus', 'size', 'content', 'read_mbps', 'write_mbps',
                'read_iops', 'write_iops', 'burst_write_mbps', 'burst_seconds',
                'group', 'rotation_rate', 'critical_warning', 'paths', 'drive', 'zoned',
                'fabric', 'detach_before_boot')
-TOP_KEYS = ('name', 'machine', 'boots', 'devices', 'groups', 'script')
+TOP_KEYS = ('name', 'machine', 'boots', 'devices', 'groups', 'script', 'reverse_before_boot')
 
 
 class Bad(Exception):
@@ -303,6 +303,13 @@ def parse(node):
                          'a name (letters, digits, _ . -)')}
     sc['cpus'], sc['mem'] = parse_machine(top['machine'][1]) if 'machine' in top else (1, 512)
     sc['boots'] = opt(top, 'boots', integer, 'boots', 1, 20, default=1)
+    sc['reverse'] = 0
+    if 'reverse_before_boot' in top and tag(top['reverse_before_boot'][1]) != 'null':
+        at = top['reverse_before_boot'][1]
+        if sc['boots'] < 2:
+            raise Bad(at, 'reverse_before_boot', 'needs boots: 2 or more (the disks are '
+                      'attached in another order between two boots)')
+        sc['reverse'] = integer(at, 'reverse_before_boot', 2, sc['boots'])
     sc['groups'] = parse_groups(top['groups'][1]) if 'groups' in top else {}
     devs = top['devices'][1]
     if not isinstance(devs, yaml.SequenceNode) or not devs.value:
@@ -405,7 +412,10 @@ def qemu_args(sc, workdir, boot=1):
         args += ['-object', f'throttle-group,id=grp{j},x-bps-total={int(round(mbps * MB))}']
     sata = 0
     ctrls = {}
-    for d in sc['devices']:
+    # reverse_before_boot: from that boot on the disks are attached in the
+    # reverse order (other ports, other PCI slots): their kernel names change
+    order = sc['devices'][::-1] if sc.get('reverse') and boot >= sc['reverse'] else sc['devices']
+    for d in order:
         if not attached(d, boot):
             continue    # detached, or a file in the guest (guest-init.sh)
         n = f'd{d["index"]}'

@@ -6,13 +6,17 @@
 #   boot 1: `tierwise`; a destructive probe of the blank disks only, a
 #           read-only one of the disk with data; the plan, its script dry,
 #           then with --apply;
-#   boot 2: mdadm --assemble --scan, mount -a.
+#   boot 2: the disks in the reverse order (their kernel names change);
+#           mdadm --assemble --scan, mount -a; the archive's data checked;
+#           boot 1's script run again, dry.
 # Checks: every step exited 0; no `nan` in any text output; the plan puts
 # the Optane-like disk in hot and the HDD-like ones in cold and warns about
 # the write trap, the cliff and the heat; the disk with data is in no mkfs or
 # mdadm command and its files are unchanged after each boot (the runner's
 # checksums); after boot 2 every mount of the plan is mounted with its
-# filesystem and every md array of the plan is assembled under its name.
+# filesystem and every md array of the plan is assembled under its name, a
+# kernel name changed, the mirrored archive's file is intact, and boot 1's
+# script refuses the reordered disks by serial (exit 1, nothing run).
 # Prints the run's wall time.
 #
 # $1: the tierwise binary (its build folder is installed into the guest).
@@ -137,6 +141,29 @@ if [ "$n_arrays" -eq 0 ]; then
 	fail=1
 fi
 
-echo "lab: $n_mounts mounts, $n_arrays md array(s); wall time $(since "$t0") s; results in $results"
+# Boot 2 attached the disks in the reverse order (reverse_before_boot): the
+# kernel names changed, the mirrored archive kept its data, and boot 1's
+# script refuses a disk whose name now belongs to another, before changing
+# anything (its dry run: nothing is run without --apply either way).
+path2() { jq -r --arg s "$1" '.devices[] | select(.serial == $s) | .path' "$b2/list.json"; }
+moved=0
+for s in OPT0 HDD0 HDD1; do
+	[ -n "$(path2 "$s")" ] && [ "$(path2 "$s")" != "$(path "$s")" ] && moved=$((moved + 1))
+done
+[ "$moved" -gt 0 ] || { echo "FAIL: boot 2: no kernel name changed (OPT0, HDD0, HDD1): the reorder proves nothing"; fail=1; }
+if [ "$(cat "$b2/archive-sha.rc" 2>/dev/null)" != 0 ]; then
+	echo "FAIL: boot 2: the mirrored archive's data: $(cat "$b2/archive-sha.txt" 2>/dev/null || echo 'not checked')"; fail=1
+fi
+if [ "$(cat "$b2/replan-dry.rc" 2>/dev/null)" != 1 ]; then
+	echo "FAIL: boot 2: boot 1's script exited $(cat "$b2/replan-dry.rc" 2>/dev/null) on the reordered disks, not 1"
+	tail -n 5 "$b2/replan-dry.txt" 2>/dev/null; fail=1
+elif ! grep -Eq "refusing /dev/[a-z0-9]+: the plan was made for the disk with serial '[A-Z0-9]+', and /dev/[a-z0-9]+ is now the one with serial '[A-Z0-9]+' \(kernel names can change between boots: make the plan again\)" \
+	"$b2/replan-dry.txt"; then
+	echo "FAIL: boot 2: boot 1's script did not refuse by serial:"; tail -n 5 "$b2/replan-dry.txt"; fail=1
+elif grep -q '^running:' "$b2/replan-dry.txt"; then
+	echo "FAIL: boot 2: boot 1's script ran something"; fail=1
+fi
+
+echo "lab: $n_mounts mounts, $n_arrays md array(s), $moved kernel name(s) changed; wall time $(since "$t0") s; results in $results"
 [ "$fail" -eq 0 ] && echo "lab: all checks passed"
 exit "$fail"

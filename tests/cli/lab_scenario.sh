@@ -102,7 +102,7 @@ bad no-devices "2:10: devices: expected a list of at least one device" <<EOF
 name: t
 devices: []
 EOF
-bad top "3:1: boot: unknown key (known: name, machine, boots, devices, groups, script)" <<EOF
+bad top "3:1: boot: unknown key (known: name, machine, boots, devices, groups, script, reverse_before_boot)" <<EOF
 name: t
 devices: [{name: A, bus: nvme, size: 64M}]
 boot: 2
@@ -220,6 +220,33 @@ boots: 2
 $ok_head
   - {name: A, bus: nvme, size: 64M, detach_before_boot: 2, fabric: tcp}
 EOF
+bad reverse-one-boot "3:22: reverse_before_boot: needs boots: 2 or more (the disks are attached in another order between two boots)" <<EOF
+$ok_head
+reverse_before_boot: 2
+EOF
+bad reverse-first "4:22: reverse_before_boot: 1 is out of range (2..2)" <<EOF
+boots: 2
+$ok_head
+reverse_before_boot: 1
+EOF
+# reverse_before_boot: boot 1 attaches in the scenario's order, boot 2 in
+# the reverse (S1 on port 0: the kernel names trade places)
+cat >"$tmp/rev.yaml" <<'EOF'
+name: rev
+boots: 2
+reverse_before_boot: 2
+devices:
+  - {name: S0, bus: sata, size: 64M}
+  - {name: S1, bus: sata, size: 64M}
+EOF
+if ! $sc "$tmp/rev.yaml" "$tmp/rw" 2>"$tmp/err"; then
+	echo "FAIL: rev.yaml refused:"; cat "$tmp/err"; fail=1
+else
+	grep -q '^ide-hd,bus=ahci0.0,drive=d0r,serial=S0$' "$tmp/rw/qemu-boot-1.args" ||
+		{ echo "FAIL: reverse, boot 1: S0 not on port 0"; cat "$tmp/rw/qemu-boot-1.args"; fail=1; }
+	grep -q '^ide-hd,bus=ahci0.0,drive=d1r,serial=S1$' "$tmp/rw/qemu-boot-2.args" ||
+		{ echo "FAIL: reverse, boot 2: S1 not on port 0"; cat "$tmp/rw/qemu-boot-2.args"; fail=1; }
+fi
 if $sc "$tmp/none.yaml" 2>"$tmp/err"; then
 	echo "FAIL: a missing file is accepted"; fail=1
 elif ! grep -qF "$tmp/none.yaml: No such file or directory" "$tmp/err"; then

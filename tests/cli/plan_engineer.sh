@@ -213,6 +213,12 @@ jq_true "said: the join and why it is its own mount" \
 	'([.notes[] | test("^hdd3t, idle until then, joins the cold tier, short of its 10.0 TB need: 5.6 TB usable with it$")] | any)
 	 and ([.tiers[2].notes[] | test("^hdd3t is a hard disk, the rest of the tier NAND flash: never in one volume or array with them")] | any)'
 jq_true "the estimate covers both mounts" '[.tiers[2].estimates[] | .layout] | all(. == "mounts")'
+# its runner-up scores higher (the NAND in hot and warm, which need nothing,
+# add their scores) but covers less of the archive: said so, never "a near tie"
+jq_true "the runner-up covers less of the needs, said" '.runner_up.covers_less and .runner_up.gap == 0 and .runner_up.score > .score'
+check "short archive, text" 0 plan "$tmp/short.json" --need archive=10T,vector-db=0,logs-metadata=0,model-loading=0,checkpoints=0
+expect "the runner-up line" "$tmp/out" "Runner-up: score 95.4, but it covers less of the needs: "
+grep -q "near tie" "$tmp/out" && { echo "FAIL: a runner-up covering less called a near tie"; fail=1; }
 # the published server with archive=20T (short by 2.4 TB): its idle NVMe
 # drives serve the archive worse than its HDDs, and none is added to fill it
 check "archive=20T: no NVMe added to fill" 0 plan "$ex" --need archive=20T --format json

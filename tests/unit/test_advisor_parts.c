@@ -1,9 +1,10 @@
 /* The advisor's parts called directly, on plans built by hand: the md
  * levels by rule and tier (raid_level.c), a tier's array rule from what
  * its policies want (plan_score.c), the array of like devices of unlike
- * sizes and the mirror of unlike devices (raid.c), the volume over unlike devices (volume.c), the stock
- * for --buy (buy.c), media classes and usable capacity (plan_util.c), the
- * optimum taken into a plan (plan_opt.c). */
+ * sizes and the mirror of unlike devices (raid.c), the volume over unlike
+ * devices (volume.c), the stock for --buy (buy.c), media classes and
+ * usable capacity (plan_util.c), the optimum taken into a plan
+ * (plan_opt.c). */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
