@@ -279,6 +279,10 @@ struct advisor_plan_estimate {
 	double best, worst;	/* the fastest and slowest member's own value when
 				   they differ by more than 20 %; NAN otherwise */
 	const char *best_device, *worst_device;	/* their ids, or NULL */
+	double link_share;	/* a striped volume's reads capped to this share
+				   of n × the slowest: members share a measured
+				   link (link_mbps together); 1 = not capped */
+	double link_mbps;
 };
 
 struct advisor_plan_tier {

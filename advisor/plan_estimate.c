@@ -185,6 +185,58 @@ static void combine(const struct advisor_plan_tier *t, const struct model_policy
 		out->accelerators = floor(out->mbps / out->need_mbps);
 }
 
+/*
+ * A striped volume over devices that share a measured bottleneck (the
+ * profiles' links): its reads get at most what those devices read together.
+ * The share of n × each MB/s the volume's device units can read at once
+ * (1: no link binds), and in *g the first link that bound.
+ */
+static double link_share(const struct advisor_plan *plan, const struct unit *u, size_t n,
+			 double each, const struct profile_shared **g)
+{
+	double total = each * (double)n, capped = total;
+
+	*g = NULL;
+	for (size_t i = 0; !isnan(each) && n >= 2 && i < plan->n_links; i++) {
+		const struct profile_shared *l = plan->links[i];
+		size_t m = 0;
+
+		for (size_t k = 0; k < n; k++)
+			for (size_t j = 0; u[k].dev >= 0 && j < l->n_ids; j++)
+				m += !strcmp(plan->devs[u[k].dev].p->id, l->ids[j]);
+		if (m < 2 || isnan(l->together_mbps) || l->together_mbps >= each * (double)m)
+			continue;
+		capped -= each * (double)m - l->together_mbps;
+		*g = *g ? *g : l;
+	}
+	return total > 0 ? fmax(capped, 0.0) / total : 1.0;
+}
+
+/* The read figures of a striped volume's estimate scaled by its link share
+ * f (< 1): streams and samples, a checkpoint's restore; said in how.
+ * Whether it applied (not to queries). */
+static bool cap_reads(struct model_workload_est *w, const struct model_policy_estimate *pe,
+		      double f, const struct profile_shared *g)
+{
+	size_t at = strlen(w->how);
+
+	if (pe->pattern == MODEL_PAT_STREAM || pe->pattern == MODEL_PAT_SAMPLES) {
+		w->mbps *= f;
+		w->seconds /= f;
+		if (pe->pattern == MODEL_PAT_SAMPLES && w->need_mbps > 0)
+			w->accelerators = floor(w->mbps / w->need_mbps);
+	} else if (pe->pattern == MODEL_PAT_WRITE && !isnan(w->restore_mbps)) {
+		w->restore_mbps *= f;
+		w->restore_seconds /= f;
+	} else {
+		return false;	/* queries: one read at a time on one member */
+	}
+	snprintf(w->how + at, sizeof(w->how) - at, "%sreads capped to %.0f %%: members of the "
+		 "volume share a link that read %.0f MB/s together", at ? "; " : "", f * 100,
+		 g->together_mbps);
+	return true;
+}
+
 /* Best and worst member (a device, or the array as one) when they differ
  * by more than EST_SPREAD. */
 static void spread(const struct advisor_plan *plan, const struct advisor_plan_tier *t,
@@ -225,6 +277,21 @@ static int add_estimate(struct advisor_plan *plan, struct advisor_plan_tier *t,
 		u[k].v = model_workload_value(pe, &uw[k], &nv->unit);
 	}
 	combine(t, pe, u, uw, n, &nv->w, &nv->layout);
+	nv->link_share = 1.0;
+	nv->link_mbps = NAN;
+	if (!strcmp(nv->layout, "striped")) {
+		const struct profile_shared *g;
+		double each = INFINITY, f;
+
+		for (size_t k = 0; k < n && !isnan(each); k++)	/* the slowest device's read */
+			each = u[k].dev < 0 ? NAN :
+			       fmin(each, plan->devs[u[k].dev].p->io[PROFILE_SEQ_READ].mbps);
+		f = link_share(plan, u, n, each, &g);
+		if (g && f < 1.0 && cap_reads(&nv->w, pe, f, g)) {
+			nv->link_share = f;
+			nv->link_mbps = g->together_mbps;
+		}
+	}
 	free(uw);
 	nv->pe = pe;
 	nv->value = model_workload_value(pe, &nv->w, &nv->unit);

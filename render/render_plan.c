@@ -27,7 +27,7 @@ static void bytes_str(char *buf, size_t len, double b)
  * the capacity; 2.9 s on pm9a1-1t, 9.7 s on biwin1t)" */
 static void est_str(char *buf, size_t len, const struct advisor_plan_estimate *e)
 {
-	char v[160], b[48], w[48], how[96] = "", set[200];
+	char v[160], b[48], w[48], how[200] = "", set[200];
 	size_t at;
 
 	render_workload_text(v, sizeof(v), e->pe, &e->w);
@@ -35,6 +35,10 @@ static void est_str(char *buf, size_t len, const struct advisor_plan_estimate *e
 	at = (size_t)snprintf(buf, len, "%s: %s on %s [assumes %s]", e->label, v, e->device, set);
 	if (e->layout && !strcmp(e->layout, "linear"))
 		snprintf(how, sizeof(how), "linear volume: a file lives on one member, the slowest assumed");
+	else if (e->layout && !strcmp(e->layout, "striped") && e->link_share < 1.0)
+		snprintf(how, sizeof(how), "striped: the slowest member's pace on every stripe, "
+			 "reads capped to %.0f %%: members share a link that read %.0f MB/s "
+			 "together", e->link_share * 100, e->link_mbps);
 	else if (e->layout && !strcmp(e->layout, "striped"))
 		snprintf(how, sizeof(how), "striped: the slowest member's pace on every stripe");
 	else if (e->layout && !strcmp(e->layout, "mounts"))

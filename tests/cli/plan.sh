@@ -255,6 +255,23 @@ check "alike unlike devices" 0 plan "$tmp/stripe.json" --format json \
 	--need model-loading=1.5T,checkpoints=0,vector-db=0,logs-metadata=0,archive=0
 jq_true "striped, two × the smallest" '.tiers[1].volume.layout == "striped" and .tiers[1].volume.capacity_bytes == 2 * 999653638144'
 jq_true "striped: why" '.tiers[1].volume.why | test("alike in size and sequential read")'
+jq_true "striped, no link: 18 GB O_DIRECT at 2 × 6,000 MB/s, 4 accelerators" \
+	'[.tiers[1].estimates[] | select(.workload == "load-direct" or .workload == "unet3d") | .value] == [1.5, 4]'
+# the two share a measured link that reads 7,000 MB/s together: the
+# volume's reads get that, and the plan says so
+jq '.links = [{devices: ["pm9a1-1t", "980-1t"], solo_sum_mbps: 12193, together_mbps: 7000}]' \
+	"$tmp/stripe.json" >"$tmp/stripelink.json"
+check "a striped volume over a shared link" 0 plan "$tmp/stripelink.json" --format json \
+	--need model-loading=1.5T,checkpoints=0,vector-db=0,logs-metadata=0,archive=0
+jq_true "capped: 18 GB at 7,000 MB/s (2.57 s), 2 accelerators, said" \
+	'[.tiers[1].estimates[] | select(.workload == "load-direct" or .workload == "unet3d")
+	  | [(.value * 100 | round), (.how | test("reads capped to 58 %: members of the volume share a link that read 7000 MB/s together"))]]
+	 == [[257, true], [200, true]]'
+jq_true "a checkpoint's write is not capped by a read link, its restore is" \
+	'[.tiers[1].estimates[] | select(.workload == "save") | [.pattern, (.mbps | round)]] == [["write", 4720], ["restore", 6388]]'
+check "a striped volume over a shared link, text" 0 plan "$tmp/stripelink.json" \
+	--need model-loading=1.5T,checkpoints=0,vector-db=0,logs-metadata=0,archive=0
+expect "the cap said in the estimate" "$tmp/out" "reads capped to 58 %: members share a link that read 7000 MB/s together"
 jq '.devices |= [.[] | select(.id == "pm9a1-512-a" or .id == "980-1t")] + [.[] | select(.id == "pm9a1-512-a") | .id = "pm9a1-512-twin"]' \
 	"$ex" >"$tmp/arrvol.json"
 check "array in a volume" 0 plan "$tmp/arrvol.json" --format json \
