@@ -314,6 +314,8 @@ struct advisor_plan_tier {
 				   no device; NAN when a device has no price */
 	double cost_per_usable_tb;	/* cost ÷ usable TB; NAN when unknown or none */
 	size_t n_unpriced;	/* its devices without a price per TB */
+	bool mate_moved;	/* its lone device got a mirror mate after the
+				   optimum (plan_opt.c): no more joins */
 	bool shared;		/* no device of its own: directories on shared_dev */
 	ptrdiff_t shared_dev;	/* device index when shared, else -1 */
 	struct advisor_raid raid;	/* level NONE = no array */

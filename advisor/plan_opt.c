@@ -641,6 +641,7 @@ static int mirror_first(struct advisor_plan *plan, const struct advisor_opt_inpu
 		if (ret)
 			return ret;
 		plan->mirror_moves++;
+		plan->tiers[t].mate_moved = true;
 		if (r->runner_up.valid && r->runner_up.e.score > r->best.e.score)
 			r->runner_up.valid = false;
 	}
@@ -654,7 +655,9 @@ static int mirror_first(struct advisor_plan *plan, const struct advisor_opt_inpu
  * that would stand idle is the mirror or parity of the only copy of a
  * database or an archive at no loss (raid.c builds the array when the need
  * still fits).  Never a device a warning keeps off the tier, nor one whose
- * drive is there already (a namespace of it: no redundancy).
+ * drive is there already (a namespace of it: no redundancy), nor into a
+ * tier whose lone device got its mate (mirror_first()): a twin of the mate
+ * would make the like pair the array and leave the lone device outside it.
  */
 static void join_like_idle(struct advisor_plan *plan)
 {
@@ -665,6 +668,7 @@ static void join_like_idle(struct advisor_plan *plan)
 			int t = plan->devs[j].tier;
 
 			if (t < 0 || plan->tiers[t].redundancy == MODEL_REDUNDANCY_NONE ||
+			    plan->tiers[t].mate_moved ||
 			    isnan(pd->tier_score[t]) || advisor_objections(plan, d, t) ||
 			    !advisor_alike(&plan->devs[j], pd) || advisor_drive_in_tier(plan, d, t))
 				continue;

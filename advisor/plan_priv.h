@@ -130,6 +130,16 @@ bool advisor_redundant_rule(const struct advisor_plan_tier *t);
  * of the profiles' links? */
 bool advisor_share_link(const struct advisor_plan *plan, size_t a, size_t b);
 
+/*
+ * Of the devices idx[0..n), two that sit under one PCIe bridge (a switch:
+ * their links' upstream lists meet) and share no measured link: that
+ * bridge's address, the two in *a and *b; NULL when none.  What its uplink
+ * carries is not in the profile: an array or volume over both assumes it
+ * carries their sum, and says so.
+ */
+const char *advisor_unmeasured_bridge(const struct advisor_plan *plan, const size_t *idx,
+				      size_t n, size_t *a, size_t *b);
+
 /* ---- md levels (raid_level.c) ---- */
 
 /* The level of an array of n like devices built by rule r in tier t. */

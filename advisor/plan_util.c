@@ -127,6 +127,33 @@ int advisor_media_class(const struct profile_device *p, int t)
 	return ADVISOR_CLASS_SSD;
 }
 
+/* The PCIe bridge above both a and b (their links' upstream lists), or
+ * NULL. */
+static const char *common_bridge(const struct profile_device *a, const struct profile_device *b)
+{
+	for (size_t i = 0; a->link.present && i < a->link.n_upstream; i++)
+		for (size_t j = 0; b->link.present && j < b->link.n_upstream; j++)
+			if (!strcmp(a->link.upstream[i], b->link.upstream[j]))
+				return a->link.upstream[i];
+	return NULL;
+}
+
+const char *advisor_unmeasured_bridge(const struct advisor_plan *plan, const size_t *idx,
+				      size_t n, size_t *a, size_t *b)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++) {
+			const char *br = common_bridge(plan->devs[idx[i]].p, plan->devs[idx[j]].p);
+
+			if (br && !advisor_share_link(plan, idx[i], idx[j])) {
+				*a = idx[i];
+				*b = idx[j];
+				return br;
+			}
+		}
+	return NULL;
+}
+
 bool advisor_share_link(const struct advisor_plan *plan, size_t a, size_t b)
 {
 	for (size_t g = 0; g < plan->n_links; g++) {

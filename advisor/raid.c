@@ -95,12 +95,25 @@ bool advisor_alike(const struct advisor_plan_device *a, const struct advisor_pla
 	return raidable(a) && raidable(b) && alike(a->p, b->p);
 }
 
-/* Mirror mates: one media class in tier t, not two namespaces of one drive
- * (unlike in model, size or speed: md uses each at the smallest's size, and
- * writes at the slowest's pace). */
+/* A mirror mate is at least this share of the other's speed: md reads
+ * from either member, so a read runs at either one's pace by chance. */
+#define MATE_SPEED 0.5
+
+/* x and y within MATE_SPEED of each other (either unknown: close). */
+static bool near_speed(double x, double y)
+{
+	return isnan(x) || isnan(y) || fmin(x, y) >= MATE_SPEED * fmax(x, y);
+}
+
+/* Mirror mates: one media class in tier t, not two namespaces of one drive,
+ * sequential read and QD1 IOPS within MATE_SPEED (unlike in model, size or
+ * speed otherwise: md uses each at the smallest's size, and writes at the
+ * slowest's pace). */
 static bool mates(const struct profile_device *a, const struct profile_device *b, int t)
 {
-	return !advisor_one_drive(a, b) && advisor_media_class(a, t) == advisor_media_class(b, t);
+	return !advisor_one_drive(a, b) && advisor_media_class(a, t) == advisor_media_class(b, t) &&
+	       near_speed(a->io[PROFILE_SEQ_READ].mbps, b->io[PROFILE_SEQ_READ].mbps) &&
+	       near_speed(a->io[PROFILE_RAND_READ_QD1].iops, b->io[PROFILE_RAND_READ_QD1].iops);
 }
 
 bool advisor_mirror_mates(const struct advisor_plan_device *a,
@@ -265,7 +278,7 @@ static int describe(struct advisor_plan *plan, struct advisor_plan_tier *t)
 	const bool mirror = r->level == ADVISOR_RAID1;
 
 	const struct profile_shared *shared;
-	char capped[160] = "";
+	char capped[256] = "";
 
 	/* reads from every copy: md balances parallel readers over the mirrors */
 	const size_t kr = r->level == ADVISOR_RAID1 || r->level == ADVISOR_RAID10 ? r->n : k;
@@ -276,10 +289,20 @@ static int describe(struct advisor_plan *plan, struct advisor_plan_tier *t)
 			slow = r->members[i];
 
 	r->seq_read_mbps = cap_by_links(plan, r, kr, rd, &shared);
-	if (shared)
+	if (shared) {
 		snprintf(capped, sizeof(capped), "; read capped to %.0f MB/s: members share a"
 			 " bottleneck that read %.0f MB/s together", r->seq_read_mbps,
 			 shared->together_mbps);
+	} else if (kr >= 2) {
+		size_t a, b;
+		const char *br = advisor_unmeasured_bridge(plan, r->members, r->n, &a, &b);
+
+		if (br)
+			snprintf(capped, sizeof(capped), "; %s and %s sit under one PCIe bridge "
+				 "(%s), not measured together: the sum assumes its uplink "
+				 "carries both (probe them side by side to know)",
+				 plan->devs[a].p->id, plan->devs[b].p->id, br);
+	}
 	r->seq_write_mbps = isnan(wr) ? NAN : wr * (double)k;
 	r->capacity_bytes = isnan(cap) ? -1 : (int64_t)(cap * (double)k);
 	if (asprintf(&r->name, "md-%s", dir && dir[1] ? dir + 1 : advisor_tier_name(t->tier)) < 0) {

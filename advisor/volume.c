@@ -247,6 +247,27 @@ static int class_out_note(struct advisor_plan *plan, struct advisor_plan_tier *t
 			    class_words(lead), id);
 }
 
+/* A striped volume whose device units sit under one PCIe bridge, not
+ * measured together: its estimates assume the bridge's uplink carries
+ * them all, said in a tier note.  0 or -ENOMEM. */
+static int bridge_note(struct advisor_plan *plan, struct advisor_plan_tier *t)
+{
+	const struct advisor_volume *v = &t->volume;
+	size_t idx[64], n = 0, a, b;
+	const char *br;
+
+	for (size_t k = 0; k < v->n && n < ARRAY_SIZE(idx); k++)
+		if (v->pv[k] >= 0)
+			idx[n++] = (size_t)v->pv[k];
+	br = advisor_unmeasured_bridge(plan, idx, n, &a, &b);
+	if (!br)
+		return 0;
+	return tw_strv_addf(&t->notes, &t->n_notes, "%s/%s is striped over %s and %s, which sit "
+			    "under one PCIe bridge (%s), not measured together: its estimates "
+			    "assume the bridge's uplink carries both (probe them side by side to "
+			    "know)", v->vg, v->lv, plan->devs[a].p->id, plan->devs[b].p->id, br);
+}
+
 int advisor_volume_make(struct advisor_plan *plan, struct advisor_plan_tier *t)
 {
 	struct advisor_volume *v = &t->volume;
@@ -292,6 +313,8 @@ int advisor_volume_make(struct advisor_plan *plan, struct advisor_plan_tier *t)
 	ret = names(plan, t);
 	if (!ret)
 		ret = layout(plan, t);
+	if (!ret && v->striped)
+		ret = bridge_note(plan, t);
 	if (!ret)
 		ret = placement_note(plan, t);
 	return ret;	/* its failure domain: advisor_failure_note() */

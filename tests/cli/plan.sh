@@ -104,6 +104,15 @@ jq_true "raid1 reads from both (parallel readers)" '(.tiers[0].raid.seq_read_mbp
 jq_true "one mount for the array" '[.tiers[2].mounts[] | select(.source | test("^/dev/md/"))] | length == 1'
 jq_true "usable = the array, 80 %" '.tiers[2].usable_bytes == 19200000000000'
 jq_true "runner-up is not a twin swap" '[.runner_up.changes[] | select(.device | test("^iw"))] | length != 2'
+# the two Optanes under one PCIe switch, never read together: the array's
+# basis says its read assumes the switch's uplink carries both
+jq '(.devices[] | select(.id | test("^opt"))) |= (.link = {pcie_address: "0000:05:00.0", speed_gts: 8,
+	width: 4, max_speed_gts: 8, max_width: 4, numa_node: 0, upstream: [("0000:04:0" + (.id | ltrimstr("opt")) + ".0"), "0000:03:00.0"]})' \
+	"$tmp/arrays.json" >"$tmp/arrays-switch.json"
+check "arrays under one switch" 0 plan "$tmp/arrays-switch.json" --format json \
+	--need archive=19T,vector-db=700G,logs-metadata=0,checkpoints=0,model-loading=500G
+jq_true "hot raid1: the unmeasured bridge in its basis" \
+	'.tiers[0].raid.basis | test("opt[01] and opt[01] sit under one PCIe bridge \\(0000:03:00.0\\), not measured together: the sum assumes its uplink carries both")'
 
 # --- like HDDs, not twins (hot and warm take the NVMe spares): the second
 # HDD mirrors the archive; a size apart: a mirror at the smaller size ---
@@ -269,6 +278,23 @@ jq_true "capped: 18 GB at 7,000 MB/s (2.57 s), 2 accelerators, said" \
 	 == [[257, true], [200, true]]'
 jq_true "a checkpoint's write is not capped by a read link, its restore is" \
 	'[.tiers[1].estimates[] | select(.workload == "save") | [.pattern, (.mbps | round)]] == [["write", 4720], ["restore", 6388]]'
+# under one PCIe switch, not measured together: the sum is assumed, said
+jq '.devices |= map(.link = {pcie_address: "0000:0\(if .id == "980-1t" then 3 else 4 end):00.0", speed_gts: 16,
+	width: 4, max_speed_gts: 16, max_width: 4, numa_node: 0,
+	upstream: ["0000:02:0\(if .id == "980-1t" then 1 else 2 end).0", "0000:01:00.0", "0000:00:01.0"]})' \
+	"$tmp/stripe.json" >"$tmp/switch.json"
+check "a striped volume under one switch" 0 plan "$tmp/switch.json" --format json \
+	--need model-loading=1.5T,checkpoints=0,vector-db=0,logs-metadata=0,archive=0
+jq_true "the shared, unmeasured bridge said; the estimate not capped" \
+	'([.tiers[1].notes[] | test("^tw-models/models is striped over (pm9a1-1t|980-1t) and (pm9a1-1t|980-1t), which sit under one PCIe bridge \\(0000:01:00.0\\), not measured together")] | any)
+	 and [.tiers[1].estimates[] | select(.workload == "load-direct") | .value] == [1.5]'
+jq '.links = [{devices: ["pm9a1-1t", "980-1t"], solo_sum_mbps: 12193, together_mbps: 7000}]' \
+	"$tmp/switch.json" >"$tmp/switchlink.json"
+check "under one switch, measured" 0 plan "$tmp/switchlink.json" --format json \
+	--need model-loading=1.5T,checkpoints=0,vector-db=0,logs-metadata=0,archive=0
+jq_true "measured: the cap, no 'not measured' note" \
+	'([.tiers[1].notes[] | test("not measured together")] | any | not)
+	 and [.tiers[1].estimates[] | select(.workload == "load-direct") | (.value * 100 | round)] == [257]'
 check "a striped volume over a shared link, text" 0 plan "$tmp/stripelink.json" \
 	--need model-loading=1.5T,checkpoints=0,vector-db=0,logs-metadata=0,archive=0
 expect "the cap said in the estimate" "$tmp/out" "reads capped to 58 %: members share a link that read 7000 MB/s together"

@@ -347,7 +347,8 @@ static void test_raid_unlike_mirror(void **state)
 	}
 }
 
-/* Mirror mates: one media class in the tier, not one drive, both new. */
+/* Mirror mates: one media class in the tier, not one drive, both new, at
+ * least half each other's speed. */
 static void test_mirror_mates(void **state)
 {
 	struct fx *f = fx_new(4);
@@ -369,6 +370,17 @@ static void test_mirror_mates(void **state)
 	assert_false(advisor_mirror_mates(&f->devs[1], &f->devs[2], ADVISOR_WARM));
 	f->p[2].drive_id = NULL;
 	f->devs[2].has_data = true;
+	assert_false(advisor_mirror_mates(&f->devs[1], &f->devs[2], ADVISOR_WARM));
+	f->devs[2].has_data = false;
+	/* at least half the other's speed: 1,500 of 3,000 MB/s is; 1,400 is not,
+	 * nor 40 % of its QD1 IOPS */
+	f->p[2].io[PROFILE_SEQ_READ].mbps = 1500;
+	assert_true(advisor_mirror_mates(&f->devs[1], &f->devs[2], ADVISOR_WARM));
+	f->p[2].io[PROFILE_SEQ_READ].mbps = 1400;
+	assert_false(advisor_mirror_mates(&f->devs[1], &f->devs[2], ADVISOR_WARM));
+	f->p[2].io[PROFILE_SEQ_READ].mbps = 2000;
+	f->p[1].io[PROFILE_RAND_READ_QD1].iops = 20000;
+	f->p[2].io[PROFILE_RAND_READ_QD1].iops = 8000;
 	assert_false(advisor_mirror_mates(&f->devs[1], &f->devs[2], ADVISOR_WARM));
 	fx_free(f);
 }
