@@ -657,12 +657,13 @@ static void decode_multipath(struct rctx *c, const json_t *v, const char *path,
 /*
  * The most d's interface carries, in MB/s, and why (INFINITY: no bound
  * known): SATA 600; SAS 2,400 a port, 4,800 for a multipath head; an NVMe
- * drive on a PCIe link read with it, the link as it trained (a multipath
- * head's paths add up, so none).
+ * drive on a PCIe link read with it, the most that link trains to (its
+ * maximum speed and width; a multipath head's paths add up, so none).
  */
 static double interface_mbps(const struct profile_device *d, char *why, size_t len)
 {
-	double l;
+	double l, gts;
+	long w;
 
 	switch (d->transport) {
 	case PROFILE_TR_SATA:
@@ -672,13 +673,14 @@ static double interface_mbps(const struct profile_device *d, char *why, size_t l
 		snprintf(why, len, d->multipath.present ? "what two 24G SAS ports carry"
 			 : "what a 24G SAS port carries");
 		return SAS_PORT_MBPS * (d->multipath.present ? 2 : 1);
-	case PROFILE_TR_NVME:
-		l = d->link.present && !d->multipath.present ?
-		    profile_link_mbps(d->link.speed_gts, d->link.width) : NAN;
+	case PROFILE_TR_NVME:	/* the most its link can train to: a catalog
+				   figure beside a degraded link is a warning */
+		gts = d->link.max_speed_gts > 0 ? d->link.max_speed_gts : d->link.speed_gts;
+		w = d->link.max_width > 0 ? d->link.max_width : d->link.width;
+		l = d->link.present && !d->multipath.present ? profile_link_mbps(gts, w) : NAN;
 		if (isnan(l))
 			return INFINITY;
-		snprintf(why, len, "what its PCIe %d.0 x%ld link carries",
-			 profile_link_gen(d->link.speed_gts), d->link.width);
+		snprintf(why, len, "what a PCIe %d.0 x%ld link carries", profile_link_gen(gts), w);
 		return l;
 	default:
 		return INFINITY;

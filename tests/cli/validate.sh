@@ -53,7 +53,12 @@ expect "SATA at 900 MB/s" "$tmp/err" "$tmp/sata.json:$sline:$scol: devices[0].re
 jq '.devices |= [.[0] | .link = {pcie_address: "0000:01:00.0", speed_gts: 8, width: 4, max_speed_gts: 8, max_width: 4, numa_node: 0}]' \
 	"$ex" >"$tmp/gen3.json"
 check "PCIe 3.0 x4 at 6,193 MB/s" 1 "$tw" plan "$tmp/gen3.json"
-expect "PCIe 3.0 x4 at 6,193 MB/s" "$tmp/err" "devices[0].results.seq_read.mbps: 6193 MB/s is more than nvme (3938 MB/s, what its PCIe 3.0 x4 link carries): not a measurement of it"
+expect "PCIe 3.0 x4 at 6,193 MB/s" "$tmp/err" "devices[0].results.seq_read.mbps: 6193 MB/s is more than nvme (3938 MB/s, what a PCIe 3.0 x4 link carries): not a measurement of it"
+# the bound is the most the link trains to: a drive rated past its link as
+# it trained (degraded, x2 of x4) is the plan's warning, not a refusal
+jq '.devices[0].link = {pcie_address: "0000:01:00.0", speed_gts: 16, width: 2, max_speed_gts: 16, max_width: 4, numa_node: 0}' \
+	"$ex" >"$tmp/degraded.json"
+check "rated past its degraded link: accepted" 0 "$tw" validate "$tmp/degraded.json"
 jq '.devices[0].probe.mode = "quick" | .devices[0].probe.target = "raw-readonly" | .devices[0].probe.seconds = 1' \
 	"$tmp/gen3.json" >"$tmp/gen3-measured.json"
 check "measured past its reported link: accepted" 0 "$tw" validate "$tmp/gen3-measured.json"
