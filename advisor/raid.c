@@ -400,10 +400,10 @@ static int unlike_array(struct advisor_plan *plan, struct advisor_plan_tier *t, 
 	}
 	if (!isnan(raw) && raw - min * (double)r->n <= raw / 100)
 		return tw_strv_addf(&t->notes, &t->n_notes,
-				    "md %s over %zu devices of one size whose figures are further "
-				    "apart than like devices' (%.0f %%): it reads and writes at the "
-				    "slowest one's pace", advisor_raid_name(r->level), r->n,
-				    LIKE_TOLERANCE * 100);
+				    "md %s over %zu devices of one size that are not like devices "
+				    "(another model, or figures more than %.0f %% apart): it reads "
+				    "and writes at the slowest one's pace", advisor_raid_name(r->level),
+				    r->n, LIKE_TOLERANCE * 100);
 	if (isnan(raw))
 		return tw_strv_addf(&t->notes, &t->n_notes,
 				    "md %s over %zu unlike devices of one media class: md uses "
